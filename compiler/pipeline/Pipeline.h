@@ -1,0 +1,55 @@
+//===- Pipeline.h - the compiler's stages, from mgp IR to PTX ---*- C++ -*-===//
+//
+// The contract between the stages of mgpc (and of the JIT). Each stage is one
+// function, so a driver can stop after any of them and dump the module
+// (`-emit=mlir|mlir-gpu|llvm|ptx`), and can re-enter at any of them from a
+// `.mlir` file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_PIPELINE_PIPELINE_H
+#define MGP_PIPELINE_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace mgp {
+
+/// Options that shape code generation; all of them are part of the cache key.
+struct CompileOptions {
+  std::string arch = "sm_90"; ///< sm_80, sm_86, sm_89, sm_90 (sm_90a for wgmma)
+  int numWarps = 4;
+  int numStages = 3;
+  bool timePasses = false;    ///< print the time of each pass (mgpc --time)
+};
+
+/// The stages a driver can stop after (mgpc -emit=...).
+enum class Stage { AST, MLIR, MLIRGPU, LLVM, PTX };
+
+/// Registers every dialect the pipeline produces or consumes.
+void registerAllDialects(mlir::DialectRegistry &registry);
+
+/// Target-independent passes on block-level mgp IR: inline, canonicalize, CSE,
+/// combine, static_range unrolling, LICM. (compiler/transforms)
+llvm::Error runTargetIndependentPasses(mlir::ModuleOp module, const CompileOptions &options);
+
+/// GPU passes: assign layouts, coalesce, remove conversions, shared-memory
+/// allocation and barriers. After this every tensor has an encoding. (compiler/codegen)
+llvm::Error runGPUPasses(mlir::ModuleOp module, const CompileOptions &options);
+
+/// Lowers a module whose tensors carry layouts to LLVM IR (LLVM dialect + NVVM,
+/// then translation), linked with libdevice where needed and optimised at O3.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+lowerToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
+              const CompileOptions &options);
+
+/// Runs LLVM's NVPTX backend on an LLVM module and returns the PTX text.
+llvm::Expected<std::string> emitPTX(llvm::Module &module, const CompileOptions &options);
+
+} // namespace mgp
+
+#endif // MGP_PIPELINE_PIPELINE_H
