@@ -5,6 +5,8 @@
 # and a nonzero exit, untracked or non-source files are ignored, and outside
 # git every source file but those in build folders is checked.
 # Usage: tests/build/file-size-selftest.sh PATH/TO/check-file-size.sh
+# The checks are eval-ed strings, so their $-expressions stay single-quoted.
+# shellcheck disable=SC2016,SC2034
 set -uo pipefail
 
 check=${1:?usage: $0 PATH/TO/check-file-size.sh}
