@@ -1,6 +1,7 @@
 //===- MgpDialect.h - the mgp dialect ---------------------------*- C++ -*-===//
 //
-// This file declares the mgp dialect, its types and its operations.
+// This file declares the mgp dialect, its types, its layout attributes and its
+// operations, plus the small type helpers the op definitions use.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_IR_MGPDIALECT_H
@@ -11,15 +12,47 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "compiler/ir/MgpDialect.h.inc"
+#include "compiler/ir/MgpEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "compiler/ir/MgpTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "compiler/ir/MgpAttrs.h.inc"
+
+namespace mgp {
+
+/// For `!mgp.ptr<T>` returns T; for `tensor<S x !mgp.ptr<T>, E>` returns
+/// `tensor<S x T, E>`; any other type is returned unchanged.
+mlir::Type getPointeeLikeType(mlir::Type ptrLike);
+
+/// For a tensor returns the tensor of i1 with the same shape and encoding; for
+/// a scalar returns i1.
+mlir::Type getI1LikeType(mlir::Type type);
+
+/// The encoding of a ranked tensor type, or null (no encoding / not a tensor).
+mlir::Attribute getEncoding(mlir::Type type);
+
+/// The unit attribute on kernel functions.
+inline constexpr llvm::StringLiteral kKernelAttrName = "mgp.kernel";
+/// The unit attribute on scf.for loops to unroll fully (`tl.static_range`).
+inline constexpr llvm::StringLiteral kStaticRangeAttrName = "mgp.static_range";
+/// Module attributes.
+inline constexpr llvm::StringLiteral kNumWarpsAttrName = "mgp.num_warps";
+inline constexpr llvm::StringLiteral kThreadsPerWarpAttrName = "mgp.threads_per_warp";
+inline constexpr llvm::StringLiteral kSharedAttrName = "mgp.shared";
+/// Argument attribute (the `:16` hint).
+inline constexpr llvm::StringLiteral kDivisibilityAttrName = "mgp.divisibility";
+
+} // namespace mgp
 
 #define GET_OP_CLASSES
 #include "compiler/ir/MgpOps.h.inc"

@@ -17,11 +17,17 @@ def Mgp_Dialect : Dialect {
     Kernels are `func.func` with the `mgp.kernel` attribute. Blocks are builtin
     `tensor<...>` values of numbers or `!mgp.ptr`; element math uses `arith` and
     `math`, control flow uses `scf`. GPU passes attach layout encodings
-    (`#mgp.blocked`, `#mgp.slice`, ...) to the tensor types.
+    (`#mgp.blocked`, `#mgp.slice`, ...) to the tensor types. See
+    docs/dialect.md for the contract.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"];
+  let extraClassDeclaration = [{
+    void registerTypes();
+    void registerAttributes();
+  }];
 }
 
 class Mgp_Op<string mnemonic, list<Trait> traits = []>

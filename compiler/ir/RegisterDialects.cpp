@@ -1,0 +1,20 @@
+//===- RegisterDialects.cpp - every dialect the pipeline uses --------------===//
+//
+// This file implements mgp::registerAllDialects (compiler/pipeline/Pipeline.h):
+// the mgp dialect and the upstream dialects mgp IR is made of or lowered to.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/ir/MgpDialect.h"
+#include "compiler/pipeline/Pipeline.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void mgp::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mgp::MgpDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect, mlir::gpu::GPUDialect>();
+}
