@@ -1,0 +1,70 @@
+//===- Device.h - a CUDA device and its primary context ---------*- C++ -*-===//
+//
+// This file declares Device: one GPU, its properties (name, sm_XY arch, SM
+// count, shared memory limits) and a retained primary context. Every other
+// runtime object (buffers, streams, events, modules) is created in the
+// context that is current on the calling thread; Device::open makes its
+// context current, and Device::makeCurrent does so again on another thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_RUNTIME_DEVICE_H
+#define MGP_RUNTIME_DEVICE_H
+
+#include "runtime/CudaDriver.h"
+
+#include <cstddef>
+#include <string>
+
+namespace mgp {
+
+/// What the runtime and the compiler need to know about a GPU.
+struct DeviceProperties {
+  std::string name;          ///< e.g. "NVIDIA H200"
+  int computeMajor = 0;      ///< compute capability, e.g. 9
+  int computeMinor = 0;      ///< e.g. 0
+  std::string arch;          ///< "sm_" + major + minor, e.g. "sm_90"
+  int smCount = 0;           ///< streaming multiprocessors
+  int maxSharedPerBlock = 0; ///< bytes a block gets without opting in (48 KB)
+  int maxSharedPerBlockOptin = 0; ///< bytes a block may opt in to
+  size_t totalMemory = 0;         ///< global memory in bytes
+};
+
+/// Number of CUDA devices; an error when there is no driver or no device.
+llvm::Expected<int> getDeviceCount();
+
+/// One GPU with its primary context retained for the object's lifetime.
+class Device {
+public:
+  /// Opens device \p ordinal, retains its primary context and makes it
+  /// current on the calling thread.
+  static llvm::Expected<Device> open(int ordinal = 0);
+
+  /// Makes this device's primary context current on the calling thread.
+  llvm::Error makeCurrent() const;
+
+  /// Waits until all work in the context has finished.
+  llvm::Error synchronize() const;
+
+  const DeviceProperties &properties() const { return props; }
+  int ordinal() const { return ordinalIndex; }
+  CUcontext context() const { return ctx; }
+
+  Device(Device &&other) noexcept;
+  Device &operator=(Device &&other) noexcept;
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+  ~Device();
+
+private:
+  Device(CudaDriver &driver, CUdevice device, int ordinal)
+      : driver(&driver), device(device), ordinalIndex(ordinal) {}
+  CudaDriver *driver;
+  CUdevice device;
+  int ordinalIndex;
+  CUcontext ctx = nullptr;
+  DeviceProperties props;
+};
+
+} // namespace mgp
+
+#endif // MGP_RUNTIME_DEVICE_H

@@ -1,0 +1,43 @@
+//===- Stream.h - an owned CUDA stream --------------------------*- C++ -*-===//
+//
+// This file declares Stream, a move-only owner of a non-blocking CUstream in
+// the current context. Launches and async copies take the raw handle
+// (Stream::handle()); a null CUstream means the legacy default stream.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_RUNTIME_STREAM_H
+#define MGP_RUNTIME_STREAM_H
+
+#include "runtime/CudaDriver.h"
+
+namespace mgp {
+
+/// A CUDA stream, destroyed with the object.
+class Stream {
+public:
+  /// Creates a stream that does not synchronize with the default stream.
+  static llvm::Expected<Stream> create();
+
+  /// Waits until everything queued on the stream has finished.
+  llvm::Error synchronize() const;
+
+  CUstream handle() const { return stream; }
+
+  Stream(Stream &&other) noexcept : driver(other.driver), stream(other.stream) {
+    other.stream = nullptr;
+  }
+  Stream &operator=(Stream &&other) noexcept;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  ~Stream();
+
+private:
+  Stream(CudaDriver &driver, CUstream stream)
+      : driver(&driver), stream(stream) {}
+  CudaDriver *driver;
+  CUstream stream;
+};
+
+} // namespace mgp
+
+#endif // MGP_RUNTIME_STREAM_H

@@ -1,0 +1,72 @@
+//===- CudaDriverTest.cpp - driver loading and error messages, no GPU -----===//
+//
+// This file tests, without a GPU, what the driver layer says when libcuda is
+// missing or is not a CUDA driver, the format of a failed call's error, and
+// that every runtime object reports the missing driver instead of crashing.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Device.h"
+#include "runtime/DeviceBuffer.h"
+#include "runtime/Event.h"
+#include "runtime/Module.h"
+#include "runtime/Stream.h"
+
+#include "TestErrors.h"
+
+#include "gtest/gtest.h"
+
+using namespace mgp;
+using mgp::test::errorText;
+
+TEST(CudaDriver, MissingLibrary) {
+  auto driver = CudaDriver::load("libmgp-no-such-cuda.so.1");
+  ASSERT_FALSE(!!driver);
+  std::string message = errorText(driver);
+  EXPECT_TRUE(llvm::StringRef(message).starts_with(
+      "no CUDA driver: cannot open libmgp-no-such-cuda.so.1 ("))
+      << message;
+  EXPECT_TRUE(llvm::StringRef(message).ends_with(
+      "); GPU execution is unavailable"))
+      << message;
+}
+
+TEST(CudaDriver, LibraryWithoutDriverFunctions) {
+  auto driver = CudaDriver::load("libz.so.1");
+  ASSERT_FALSE(!!driver);
+  EXPECT_EQ(errorText(driver), "no CUDA driver: libz.so.1 lacks cuInit "
+                               "(driver too old for CUDA 13 headers?)");
+}
+
+TEST(CudaDriver, FailedCallMessage) {
+  EXPECT_EQ(formatDriverError("cuMemAlloc", 2, "CUDA_ERROR_OUT_OF_MEMORY",
+                              "out of memory"),
+            "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)");
+  EXPECT_EQ(formatDriverError("cuLaunchKernel", 999, nullptr, nullptr),
+            "cuLaunchKernel failed: CUDA error 999");
+}
+
+TEST(CudaDriver, EveryObjectReportsAMissingDriver) {
+  auto driver = CudaDriver::get();
+  if (driver)
+    GTEST_SKIP() << "a CUDA driver is present; the GPU tests cover it";
+  std::string expected = errorText(driver);
+  EXPECT_TRUE(llvm::StringRef(expected).starts_with("no CUDA driver: ") ||
+              llvm::StringRef(expected).starts_with("no CUDA device: "))
+      << expected;
+  // The outcome is remembered: asking again gives the same answer.
+  auto again = CudaDriver::get();
+  EXPECT_EQ(errorText(again), expected);
+
+  auto count = getDeviceCount();
+  EXPECT_EQ(errorText(count), expected);
+  auto device = Device::open(0);
+  EXPECT_EQ(errorText(device), expected);
+  auto buffer = DeviceBuffer::allocate(64);
+  EXPECT_EQ(errorText(buffer), expected);
+  auto stream = Stream::create();
+  EXPECT_EQ(errorText(stream), expected);
+  auto event = Event::create();
+  EXPECT_EQ(errorText(event), expected);
+  auto module = Module::loadPTX(".version 8.0\n.target sm_80\n");
+  EXPECT_EQ(errorText(module), expected);
+}

@@ -1,0 +1,373 @@
+//===- GpuRuntimeTest.cpp - the driver layer on a real GPU ----------------===//
+//
+// This file tests the driver layer on a GPU: device properties, buffers,
+// streams and events, loading hand-written PTX, launching it on 1-D and 2-D
+// grids (with more than 48 KB of dynamic shared memory) and comparing with
+// the same computation on the host on random data, the error for PTX the
+// driver rejects (with its JIT log), and a kernel that reaches the GPU
+// through a pluggable compile function and the disk cache. Without a GPU
+// every test reports "skipped: no GPU". Nothing here measures time.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Device.h"
+#include "runtime/DeviceBuffer.h"
+#include "runtime/Event.h"
+#include "runtime/KernelCache.h"
+#include "runtime/Module.h"
+#include "runtime/Stream.h"
+
+#include "CacheTestSupport.h"
+#include "TestErrors.h"
+
+#include "gtest/gtest.h"
+
+#include <optional>
+#include <random>
+#include <vector>
+
+using namespace mgp;
+using mgp::test::errorText;
+
+namespace {
+/// out[i] = x[i] + y[i] for i < n; one thread per element.
+const char *kVectorAddPTX = R"(
+.version 7.0
+.target sm_80
+.address_size 64
+
+.visible .entry vector_add(
+    .param .u64 x_ptr,
+    .param .u64 y_ptr,
+    .param .u64 out_ptr,
+    .param .u32 n)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<6>;
+    .reg .f32 %f<4>;
+    .reg .b64 %rd<11>;
+
+    ld.param.u64 %rd1, [x_ptr];
+    ld.param.u64 %rd2, [y_ptr];
+    ld.param.u64 %rd3, [out_ptr];
+    ld.param.u32 %r1, [n];
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mov.u32 %r4, %tid.x;
+    mad.lo.s32 %r5, %r2, %r3, %r4;
+    setp.ge.s32 %p1, %r5, %r1;
+    @%p1 bra DONE;
+    cvta.to.global.u64 %rd4, %rd1;
+    cvta.to.global.u64 %rd5, %rd2;
+    cvta.to.global.u64 %rd6, %rd3;
+    mul.wide.s32 %rd7, %r5, 4;
+    add.s64 %rd8, %rd4, %rd7;
+    add.s64 %rd9, %rd5, %rd7;
+    add.s64 %rd10, %rd6, %rd7;
+    ld.global.f32 %f1, [%rd8];
+    ld.global.f32 %f2, [%rd9];
+    add.f32 %f3, %f1, %f2;
+    st.global.f32 [%rd10], %f3;
+DONE:
+    ret;
+}
+)";
+
+/// Each block of the 2-D grid reverses its slice of `in` into `out` through
+/// the last 4 * ntid bytes of `shared_bytes` of dynamic shared memory.
+const char *kReverseBlocksPTX = R"(
+.version 7.0
+.target sm_80
+.address_size 64
+
+.extern .shared .align 16 .b8 smem[];
+
+.visible .entry reverse_blocks(
+    .param .u64 in_ptr,
+    .param .u64 out_ptr,
+    .param .u32 shared_bytes)
+{
+    .reg .b32 %r<20>;
+    .reg .f32 %f<3>;
+    .reg .b64 %rd<10>;
+
+    ld.param.u64 %rd1, [in_ptr];
+    ld.param.u64 %rd2, [out_ptr];
+    ld.param.u32 %r1, [shared_bytes];
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ctaid.y;
+    mov.u32 %r4, %nctaid.x;
+    mad.lo.s32 %r5, %r3, %r4, %r2;
+    mov.u32 %r6, %ntid.x;
+    mov.u32 %r7, %tid.x;
+    mad.lo.s32 %r8, %r5, %r6, %r7;
+    cvta.to.global.u64 %rd3, %rd1;
+    cvta.to.global.u64 %rd4, %rd2;
+    mul.wide.s32 %rd5, %r8, 4;
+    add.s64 %rd6, %rd3, %rd5;
+    ld.global.f32 %f1, [%rd6];
+    shl.b32 %r9, %r6, 2;
+    sub.s32 %r10, %r1, %r9;
+    mov.u32 %r11, smem;
+    add.s32 %r12, %r11, %r10;
+    shl.b32 %r13, %r7, 2;
+    add.s32 %r14, %r12, %r13;
+    st.shared.f32 [%r14], %f1;
+    bar.sync 0;
+    sub.s32 %r15, %r6, %r7;
+    sub.s32 %r16, %r15, 1;
+    shl.b32 %r17, %r16, 2;
+    add.s32 %r18, %r12, %r17;
+    ld.shared.f32 %f2, [%r18];
+    add.s64 %rd7, %rd4, %rd5;
+    st.global.f32 [%rd7], %f2;
+    ret;
+}
+)";
+
+std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(0.25f, 4.0f);
+  std::vector<float> values(n);
+  for (float &v : values)
+    v = std::bernoulli_distribution(0.5)(rng) ? dist(rng) : -dist(rng);
+  return values;
+}
+
+class GpuRuntime : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::Expected<Device> opened = Device::open(0);
+    if (!opened)
+      GTEST_SKIP() << "skipped: no GPU (" << errorText(opened) << ")";
+    device.emplace(std::move(*opened));
+  }
+
+  /// Copies \p values to a new device buffer.
+  DeviceBuffer upload(const std::vector<float> &values) {
+    auto buffer = DeviceBuffer::allocate(values.size() * sizeof(float));
+    EXPECT_TRUE(!!buffer) << errorText(buffer);
+    EXPECT_EQ(errorText(buffer->copyFromHost(values.data(),
+                                             values.size() * sizeof(float))),
+              "");
+    return std::move(*buffer);
+  }
+
+  std::vector<float> download(const DeviceBuffer &buffer, size_t n) {
+    std::vector<float> values(n);
+    EXPECT_EQ(errorText(buffer.copyToHost(values.data(), n * sizeof(float))),
+              "");
+    return values;
+  }
+
+  std::optional<Device> device;
+};
+} // namespace
+
+TEST_F(GpuRuntime, DeviceProperties) {
+  const DeviceProperties &props = device->properties();
+  EXPECT_FALSE(props.name.empty());
+  EXPECT_GE(props.computeMajor, 7);
+  EXPECT_EQ(props.arch, "sm_" + std::to_string(props.computeMajor) +
+                            std::to_string(props.computeMinor));
+  EXPECT_GT(props.smCount, 0);
+  EXPECT_EQ(props.maxSharedPerBlock, 48 * 1024);
+  EXPECT_GT(props.maxSharedPerBlockOptin, props.maxSharedPerBlock);
+  EXPECT_GT(props.totalMemory, size_t(1) << 30);
+  auto count = getDeviceCount();
+  ASSERT_TRUE(!!count) << errorText(count);
+  EXPECT_GE(*count, 1);
+  std::cout << "device: " << props.name << " " << props.arch << ", "
+            << props.smCount << " SMs, shared " << props.maxSharedPerBlockOptin
+            << " bytes opt-in\n";
+}
+
+TEST_F(GpuRuntime, BufferRoundTripAndBounds) {
+  std::vector<float> values = randomFloats(1000, 1);
+  DeviceBuffer buffer = upload(values);
+  EXPECT_EQ(download(buffer, values.size()), values);
+  std::vector<float> big(2000);
+  EXPECT_EQ(errorText(buffer.copyToHost(big.data(), big.size() * 4)),
+            "copy to host: 8000 bytes requested from a device buffer of 4000");
+  ASSERT_EQ(errorText(buffer.fill(0)), "");
+  EXPECT_EQ(download(buffer, values.size()), std::vector<float>(1000, 0.0f));
+}
+
+TEST_F(GpuRuntime, VectorAddMatchesHost) {
+  auto module = Module::loadPTX(kVectorAddPTX);
+  ASSERT_TRUE(!!module) << errorText(module);
+  auto function = module->getFunction("vector_add");
+  ASSERT_TRUE(!!function) << errorText(function);
+  auto attrs = function->attributes();
+  ASSERT_TRUE(!!attrs) << errorText(attrs);
+  EXPECT_GT(attrs->numRegs, 0);
+  EXPECT_EQ(attrs->staticSharedBytes, 0);
+
+  const int n = 100003; // not a multiple of the block
+  std::vector<float> x = randomFloats(n, 2), y = randomFloats(n, 3);
+  DeviceBuffer dx = upload(x), dy = upload(y);
+  auto dout = DeviceBuffer::allocate(n * sizeof(float));
+  ASSERT_TRUE(!!dout) << errorText(dout);
+  auto stream = Stream::create();
+  ASSERT_TRUE(!!stream) << errorText(stream);
+
+  CUdeviceptr px = dx.address(), py = dy.address(), pout = dout->address();
+  int count = n;
+  void *args[] = {&px, &py, &pout, &count};
+  LaunchConfig config;
+  config.numWarps = 4;
+  config.grid = {(n + 127) / 128, 1, 1};
+  config.stream = stream->handle();
+  ASSERT_EQ(errorText(function->launch(config, args)), "");
+  ASSERT_EQ(errorText(stream->synchronize()), "");
+  std::vector<float> out = download(*dout, n);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
+}
+
+TEST_F(GpuRuntime, TwoDimensionalGridWithLargeDynamicShared) {
+  auto module = Module::loadPTX(kReverseBlocksPTX);
+  ASSERT_TRUE(!!module) << errorText(module);
+  auto function = module->getFunction("reverse_blocks");
+  ASSERT_TRUE(!!function) << errorText(function);
+
+  const unsigned gridX = 7, gridY = 5, threads = 256;
+  const size_t n = size_t(gridX) * gridY * threads;
+  std::vector<float> in = randomFloats(n, 4);
+  DeviceBuffer din = upload(in);
+  auto dout = DeviceBuffer::allocate(n * sizeof(float));
+  ASSERT_TRUE(!!dout) << errorText(dout);
+
+  unsigned sharedBytes = 100 * 1024; // above the 48 KB default
+  CUdeviceptr pin = din.address(), pout = dout->address();
+  void *args[] = {&pin, &pout, &sharedBytes};
+  LaunchConfig config;
+  config.grid = {gridX, gridY, 1};
+  config.numWarps = threads / 32;
+  config.sharedBytes = sharedBytes;
+  ASSERT_EQ(errorText(function->launch(config, args)), "");
+  ASSERT_EQ(errorText(device->synchronize()), "");
+  std::vector<float> out = download(*dout, n);
+  for (size_t block = 0; block < size_t(gridX) * gridY; ++block)
+    for (unsigned t = 0; t < threads; ++t)
+      ASSERT_EQ(out[block * threads + t], in[block * threads + threads - 1 - t])
+          << "block " << block << " thread " << t;
+}
+
+TEST_F(GpuRuntime, TooMuchSharedMemoryIsAnError) {
+  auto module = Module::loadPTX(kReverseBlocksPTX);
+  ASSERT_TRUE(!!module) << errorText(module);
+  auto function = module->getFunction("reverse_blocks");
+  ASSERT_TRUE(!!function) << errorText(function);
+  unsigned tooMuch = device->properties().maxSharedPerBlockOptin + 1024;
+  std::string message =
+      errorText(function->setMaxDynamicSharedBytes(tooMuch));
+  EXPECT_TRUE(llvm::StringRef(message).starts_with(
+      "kernel 'reverse_blocks' cannot use " + std::to_string(tooMuch) +
+      " bytes of dynamic shared memory: cuFuncSetAttribute failed: "
+      "CUDA_ERROR_INVALID_VALUE"))
+      << message;
+}
+
+TEST_F(GpuRuntime, BadLaunchConfigurations) {
+  auto module = Module::loadPTX(kVectorAddPTX);
+  ASSERT_TRUE(!!module) << errorText(module);
+  auto function = module->getFunction("vector_add");
+  ASSERT_TRUE(!!function) << errorText(function);
+  LaunchConfig config;
+  config.grid = {4, 0, 1};
+  EXPECT_EQ(errorText(function->launch(config, nullptr)),
+            "kernel 'vector_add': grid (4, 0, 1) has an empty dimension");
+  config.grid = {1, 1, 1};
+  config.numWarps = 33;
+  EXPECT_EQ(errorText(function->launch(config, nullptr)),
+            "kernel 'vector_add': num_warps must be in 1..32, got 33");
+}
+
+TEST_F(GpuRuntime, RejectedPTXKeepsTheJitLog) {
+  const char *broken = ".version 7.0\n.target sm_80\n.address_size 64\n"
+                       ".visible .entry broken()\n{\n  bogus.op %r1;\n  ret;\n}\n";
+  auto module = Module::loadPTX(broken);
+  ASSERT_FALSE(!!module);
+  std::string message = errorText(module);
+  EXPECT_TRUE(llvm::StringRef(message).starts_with(
+      "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"))
+      << message;
+  EXPECT_NE(message.find("\nPTX JIT log:\n"), std::string::npos) << message;
+  EXPECT_NE(message.find("ptxas"), std::string::npos) << message;
+  std::cout << "rejected PTX error:\n" << message << "\n";
+}
+
+TEST_F(GpuRuntime, UnknownKernelName) {
+  auto module = Module::loadPTX(kVectorAddPTX);
+  ASSERT_TRUE(!!module) << errorText(module);
+  auto function = module->getFunction("vector_mul");
+  EXPECT_EQ(errorText(function),
+            "no kernel 'vector_mul' in the module: cuModuleGetFunction failed: "
+            "CUDA_ERROR_NOT_FOUND (named symbol not found)");
+}
+
+TEST_F(GpuRuntime, EventsGiveElapsedTime) {
+  auto stream = Stream::create();
+  ASSERT_TRUE(!!stream) << errorText(stream);
+  auto start = Event::create(), end = Event::create();
+  ASSERT_TRUE(!!start && !!end);
+  std::vector<float> values = randomFloats(1 << 20, 5);
+  DeviceBuffer buffer = upload(values);
+  ASSERT_EQ(errorText(start->record(stream->handle())), "");
+  ASSERT_EQ(errorText(buffer.copyFromHostAsync(values.data(),
+                                               values.size() * 4,
+                                               stream->handle())),
+            "");
+  ASSERT_EQ(errorText(end->record(stream->handle())), "");
+  ASSERT_EQ(errorText(end->synchronize()), "");
+  auto ms = Event::elapsedMs(*start, *end);
+  ASSERT_TRUE(!!ms) << errorText(ms);
+  EXPECT_GE(*ms, 0.0f);
+  // Elapsed time needs both events recorded: a fresh event is an error.
+  auto unrecorded = Event::create();
+  ASSERT_TRUE(!!unrecorded);
+  auto bad = Event::elapsedMs(*unrecorded, *end);
+  EXPECT_TRUE(llvm::StringRef(errorText(bad)).starts_with(
+      "cuEventElapsedTime failed: CUDA_ERROR_INVALID_RESOURCE_HANDLE"));
+}
+
+TEST_F(GpuRuntime, CompiledThroughTheCacheAndLaunched) {
+  // The compile step is a function: here it hands back the hand-written PTX.
+  test::TempDir dir;
+  CacheConfig config;
+  config.directory = dir.str();
+  int compiles = 0;
+  auto compile = [&]() -> llvm::Expected<CompiledKernel> {
+    ++compiles;
+    CompiledKernel kernel;
+    kernel.name = "vector_add";
+    kernel.ptx = kVectorAddPTX;
+    kernel.numWarps = 2;
+    kernel.arch = "sm_80";
+    return kernel;
+  };
+  for (int process = 0; process < 2; ++process) {
+    KernelCache cache(config);
+    auto kernel = cache.getOrCompile("vector-add-key", "vector_add", compile);
+    ASSERT_TRUE(!!kernel) << errorText(kernel);
+    auto module = Module::loadPTX((*kernel)->ptx);
+    ASSERT_TRUE(!!module) << errorText(module);
+    auto function = module->getFunction((*kernel)->name);
+    ASSERT_TRUE(!!function) << errorText(function);
+    const int n = 4099;
+    std::vector<float> x = randomFloats(n, 10 + process),
+                       y = randomFloats(n, 20 + process);
+    DeviceBuffer dx = upload(x), dy = upload(y), dout = upload(x);
+    CUdeviceptr px = dx.address(), py = dy.address(), pout = dout.address();
+    int count = n;
+    void *args[] = {&px, &py, &pout, &count};
+    LaunchConfig launch;
+    launch.numWarps = (*kernel)->numWarps;
+    launch.grid = {(n + 63) / 64, 1, 1};
+    ASSERT_EQ(errorText(function->launch(launch, args)), "");
+    std::vector<float> out = download(dout, n);
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
+  }
+  EXPECT_EQ(compiles, 1); // the second "process" read the disk entry
+}
