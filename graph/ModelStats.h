@@ -1,0 +1,34 @@
+//===- ModelStats.h - Per-layer parameters and MACs -------------*- C++ -*-===//
+//
+// This file implements the numbers `mgp-run --info` prints: for every node its
+// parameters (trainable ones: BatchNorm running statistics are buffers, as in
+// PyTorch's parameters()) and its multiply-accumulates, and the totals.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGP_GRAPH_MODELSTATS_H
+#define MGP_GRAPH_MODELSTATS_H
+
+#include "graph/Graph.h"
+
+namespace mgp::graph {
+
+/// Statistics of one node.
+struct LayerStats {
+  int node = -1;
+  int64_t params = 0; ///< Trainable parameter elements first used here.
+  int64_t buffers = 0; ///< Non-trainable ones (BatchNorm statistics).
+  int64_t macs = 0;    ///< For the whole batch.
+};
+
+/// Statistics of a shape-inferred graph.
+struct ModelStats {
+  std::vector<LayerStats> layers;
+  int64_t params = 0, buffers = 0, macs = 0;
+};
+
+ModelStats computeStats(const Graph &graph);
+
+} // namespace mgp::graph
+
+#endif // MGP_GRAPH_MODELSTATS_H

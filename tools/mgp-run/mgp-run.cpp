@@ -1,0 +1,247 @@
+//===- mgp-run.cpp - Runs a .graph model ----------------------------------===//
+//
+// This file implements the mgp-run driver: it parses a `.graph` file, binds
+// its dimensions from the input, the weights and the command line, infers the
+// shapes, loads or seeds the weights, and then prints the model (`--info`),
+// saves the weights (`--save-weights`) or runs a batch on a backend
+// (`--device`), printing top-5 per image, time per batch and images/s.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/mgp-run/InputBatch.h"
+#include "tools/mgp-run/ModelReport.h"
+
+#include "graph/Backend.h"
+#include "graph/Diagnostic.h"
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GraphParser.h"
+#include "graph/Npy.h"
+#include "graph/Safetensors.h"
+#include "graph/WeightInit.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mgp;
+using namespace mgp::graph;
+using llvm::Error;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("mgp-run options");
+static cl::opt<std::string> graphPath(cl::Positional, cl::Required,
+                                      cl::desc("<model.graph>"),
+                                      cl::cat(category));
+static cl::opt<bool> info("info",
+                          cl::desc("Print the layers, parameters, MACs and "
+                                   "activation memory, then exit"),
+                          cl::cat(category));
+static cl::opt<int64_t> batchSize("batch", cl::desc("Batch size (random input)"),
+                                  cl::init(0), cl::cat(category));
+static cl::opt<std::string> sizeText("size",
+                                     cl::desc("Input size H or HxW (default "
+                                              "224)"),
+                                     cl::cat(category));
+static cl::opt<std::string> weightsPath("weights",
+                                        cl::desc("Weights (.safetensors); "
+                                                 "default: seeded init"),
+                                        cl::cat(category));
+static cl::list<std::string>
+    inputPaths("input", cl::CommaSeparated,
+               cl::desc("Input: x.npy (float32 NCHW) or images (PNG/JPEG, "
+                        "comma-separated); default: a seeded random batch"),
+               cl::cat(category));
+static cl::opt<std::string>
+    device("device", cl::desc("Where to run: reference | cpu | gpu"),
+           cl::init("reference"), cl::cat(category));
+static cl::opt<std::string>
+    precisionText("precision",
+                  cl::desc("fp32 | tf32 | fp16 | bf16 (default: fp32 on the "
+                           "reference device, tf32 elsewhere)"),
+                  cl::cat(category));
+static cl::opt<std::string> labelsPath("labels",
+                                       cl::desc("int64 .npy of class labels: "
+                                                "prints top-1 accuracy"),
+                                       cl::cat(category));
+static cl::opt<std::string> classesPath("classes",
+                                        cl::desc("Class names, one per line"),
+                                        cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of weights and input"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    saveWeights("save-weights",
+                cl::desc("Write the weights in use (.safetensors) and exit"),
+                cl::cat(category));
+static cl::opt<std::string> dumpLogits("dump-logits",
+                                       cl::desc("Write the logits to a .npy"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    passes("passes",
+           cl::desc("Graph passes before running: none | fold (BatchNorm "
+                    "folding) | fuse (folding + epilogue fusion)"),
+           cl::init("none"), cl::cat(category));
+
+static Error toolError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+static void reportError(Error error) {
+  llvm::handleAllErrors(
+      std::move(error),
+      [](const DiagnosticError &diag) { llvm::errs() << diag.getText(); },
+      [](const llvm::ErrorInfoBase &e) {
+        llvm::errs() << "mgp-run: error: " << e.message() << "\n";
+      });
+}
+
+static Error runTool() {
+  auto parsed = parseGraphFile(graphPath);
+  if (!parsed)
+    return parsed.takeError();
+  Graph graph = std::move(*parsed);
+
+  // Everything the user gave is read and checked before anything runs or
+  // any file is written.
+  run::InputRequest request;
+  request.files.assign(inputPaths.begin(), inputPaths.end());
+  if (batchSize.getNumOccurrences()) {
+    if (batchSize < 1)
+      return toolError("--batch must be at least 1");
+    request.batch = batchSize;
+  }
+  if (!sizeText.empty()) {
+    auto size = run::parseSize(sizeText);
+    if (!size)
+      return size.takeError();
+    request.size = *size;
+  }
+  if (passes != "none" && passes != "fold" && passes != "fuse")
+    return toolError("unknown --passes '" + passes +
+                     "' (expected none, fold or fuse)");
+  DimBindings bindings;
+  auto inputBatch = run::loadInputs(graph, request, bindings);
+  if (!inputBatch)
+    return inputBatch.takeError();
+  std::optional<SafetensorsFile> weightsFile;
+  if (!weightsPath.empty()) {
+    auto file = readSafetensors(weightsPath);
+    if (!file)
+      return file.takeError();
+    weightsFile = std::move(*file);
+    if (Error e = bindDimsFromWeights(graph, *weightsFile, bindings))
+      return e;
+  }
+  if (Error e = inferShapes(graph, bindings))
+    return e;
+  WeightMap weights;
+  if (weightsFile) {
+    auto loaded = loadWeights(graph, *weightsFile);
+    if (!loaded)
+      return loaded.takeError();
+    weights = std::move(*loaded);
+    weightsFile.reset();
+  } else {
+    weights = initWeights(graph, seed);
+  }
+
+  if (!saveWeights.empty())
+    return writeSafetensors(saveWeights, weights);
+  if (info) {
+    Model folded = foldBatchNorm(graph, weights);
+    run::printInfo(graph, fuseEpilogues(folded.graph), llvm::outs());
+    return Error::success();
+  }
+
+  // Copies: the graph moves into the model below.
+  const Shape inputShape = graph.values[graph.inputs[0]].shape;
+  const Shape outputShape = graph.values[graph.outputs[0]].shape;
+  std::vector<std::string> names;
+  if (!classesPath.empty()) {
+    auto read = run::readClassNames(classesPath);
+    if (!read)
+      return read.takeError();
+    names = std::move(*read);
+    int64_t classes = outputShape.back();
+    if (int64_t(names.size()) != classes)
+      return toolError(classesPath + ": " + llvm::Twine(names.size()) +
+                       " class names, but the model has " +
+                       llvm::Twine(classes) + " classes");
+  }
+  std::vector<int64_t> labels;
+  if (!labelsPath.empty()) {
+    Shape labelShape;
+    auto read = readNpyInt64(labelsPath, labelShape);
+    if (!read)
+      return read.takeError();
+    if (labelShape != Shape{inputShape[0]})
+      return toolError(labelsPath + ": labels have shape " +
+                       formatShape(labelShape) + ", expected [" +
+                       llvm::Twine(inputShape[0]) + "] (one per image)");
+    labels = std::move(*read);
+  }
+
+  BackendOptions options;
+  if (precisionText.empty()) {
+    options.precision = device == "reference" ? Precision::FP32 : Precision::TF32;
+  } else if (auto precision = parsePrecision(precisionText)) {
+    options.precision = *precision;
+  } else {
+    return toolError("unknown --precision '" + precisionText +
+                     "' (expected fp32, tf32, fp16 or bf16)");
+  }
+  options.progress = &llvm::errs();
+  auto backend = createBackend(device, options);
+  if (!backend)
+    return backend.takeError();
+
+  Model model{std::move(graph), std::move(weights)};
+  if (passes != "none")
+    model = foldBatchNorm(model.graph, model.weights);
+  if (passes == "fuse")
+    model.graph = fuseEpilogues(model.graph);
+  if (Error e = (*backend)->prepare(model.graph, model.weights))
+    return e;
+
+  Tensor x = *inputBatch ? std::move(**inputBatch)
+                         : randomNormalTensor(inputShape, seed);
+  auto start = std::chrono::steady_clock::now();
+  auto outputs = (*backend)->run(x);
+  if (!outputs)
+    return outputs.takeError();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  const Tensor &logits = outputs->front();
+
+  llvm::raw_ostream &os = llvm::outs();
+  run::printTopK(logits, names, 5, os);
+  int64_t batch = inputShape[0];
+  os << llvm::format("%s: batch %lld at %lldx%lld in %.3f s (%.2f images/s)\n",
+                     (*backend)->name().str().c_str(), (long long)batch,
+                     (long long)inputShape[2], (long long)inputShape[3],
+                     seconds, double(batch) / seconds);
+  if (!labels.empty()) {
+    int64_t correct = run::countCorrect(logits, labels);
+    os << "top-1 accuracy: " << correct << "/" << batch
+       << llvm::format(" (%.2f %%)\n", 100.0 * double(correct) / double(batch));
+  }
+  if (!dumpLogits.empty())
+    return writeNpy(dumpLogits, logits);
+  return Error::success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "mgp-run: runs a .graph model (ResNet18)\n");
+  if (Error e = runTool()) {
+    reportError(std::move(e));
+    return 1;
+  }
+  return 0;
+}
