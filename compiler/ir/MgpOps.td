@@ -146,10 +146,10 @@ def Mgp_LoadOp : Mgp_Op<"load", [
                    "::mgp::getPointeeLikeType($_self)">,
     TypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
                    "::mgp::getI1LikeType($_self)",
-                   "($_op.getOperands().size() <= 1) || std::equal_to<>()">,
+                   "(!::llvm::cast<::mgp::LoadOp>(&$_op).getMask()) || std::equal_to<>()">,
     TypesMatchWith<"other matches the result type", "ptr", "other",
                    "::mgp::getPointeeLikeType($_self)",
-                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+                   "(!::llvm::cast<::mgp::LoadOp>(&$_op).getOther()) || std::equal_to<>()">]> {
   let summary = "Loads a scalar or a block through pointers";
   let description = [{
     Loads `*ptr` element-wise. Where `mask` is false the result is `other`
