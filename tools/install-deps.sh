@@ -94,6 +94,10 @@ addLlvmOrg() {
     "$cn" "$cn" "$key" | asRoot tee "$file" >/dev/null
 }
 
+aptUpdate() {
+  asRoot apt-get update -q || die "apt-get update failed (network or apt sources)"
+}
+
 installApt() {
   local missing=() p
   for p in "${aptPackages[@]}"; do
@@ -105,10 +109,10 @@ installApt() {
   fi
   say "missing apt packages: ${missing[*]}"
   command -v apt-get >/dev/null || die "no apt-get: this script supports Debian 12 only"
-  asRoot apt-get update -q
+  aptUpdate
   if [ -z "$(candidate llvm-22-dev)" ] && [ "$dryRun" != 1 ]; then
-    if addSecuritySuite; then asRoot apt-get update -q; fi
-    if [ -z "$(candidate llvm-22-dev)" ] && addLlvmOrg; then asRoot apt-get update -q; fi
+    if addSecuritySuite; then aptUpdate; fi
+    if [ -z "$(candidate llvm-22-dev)" ] && addLlvmOrg; then aptUpdate; fi
   fi
   local unavailable=()
   for p in "${missing[@]}"; do
@@ -145,12 +149,22 @@ print(" ".join(flags))
 EOF
 }
 
+# Prints each of the given modules that the interpreter cannot import.
+unimportable() {
+  "$python" - "$@" <<'EOF'
+import importlib, sys
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+    except Exception:
+        print(name)
+EOF
+}
+
 installPip() {
   command -v "$python" >/dev/null || die "no Python interpreter '$python' (set MGP_PYTHON)"
-  local missing=() m
-  for m in "${pipModules[@]}"; do
-    "$python" -c "import $m" 2>/dev/null || missing+=("$m")
-  done
+  local missing=()
+  mapfile -t missing < <(unimportable "${pipModules[@]}")
   if [ "${#missing[@]}" -eq 0 ]; then
     say "all ${#pipModules[@]} Python modules present ($python: ${pipModules[*]})"
     return
@@ -172,7 +186,7 @@ installPip() {
   "$python" -m pip install --disable-pip-version-check -q $flags "${missing[@]}" ||
     die "pip install failed for: ${missing[*]}"
   local still=()
-  for m in "${missing[@]}"; do "$python" -c "import $m" 2>/dev/null || still+=("$m"); done
+  mapfile -t still < <(unimportable "${missing[@]}")
   [ "${#still[@]}" -eq 0 ] || die "installed but not importable by $python: ${still[*]}"
   say "installed Python modules: ${missing[*]}"
   changed=1
@@ -194,7 +208,9 @@ checkCuda() {
 installApt
 installPip
 checkCuda
-if [ "$changed" = 0 ]; then
+if [ "$dryRun" = 1 ]; then
+  say "dry run: nothing changed ([dry-run] lines are what would run)"
+elif [ "$changed" = 0 ]; then
   say "everything present, nothing installed"
 else
   say "done"
