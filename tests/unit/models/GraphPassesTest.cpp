@@ -1,0 +1,198 @@
+//===- GraphPassesTest.cpp - Tests of folding, fusion and memory plans ----===//
+//
+// This file implements the tests of the graph-to-graph passes: BatchNorm
+// folding and epilogue fusion must leave the reference outputs unchanged
+// (within 1e-5 relative, on seeded weights far from the identity) and produce
+// the expected nodes; the memory plan must match hand-computed liveness.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/Backend.h"
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GraphParser.h"
+#include "graph/MemoryPlan.h"
+#include "graph/ShapeInference.h"
+#include "graph/WeightInit.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mgp::graph;
+
+namespace {
+
+Graph parse(llvm::StringRef text) {
+  auto graph = parseGraphString(text, "p.graph");
+  EXPECT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
+  return std::move(*graph);
+}
+
+Tensor runReference(const Graph &graph, const WeightMap &weights,
+                    const Tensor &input) {
+  auto backend = createBackend("reference", BackendOptions());
+  EXPECT_TRUE(bool(backend));
+  EXPECT_FALSE(bool((*backend)->prepare(graph, weights)));
+  auto outputs = (*backend)->run(input);
+  EXPECT_TRUE(bool(outputs)) << llvm::toString(outputs.takeError());
+  return outputs->front();
+}
+
+/// max |a - b| / max |b|.
+double relativeError(const Tensor &a, const Tensor &b) {
+  EXPECT_EQ(a.shape, b.shape);
+  double diff = 0, scale = 0;
+  for (int64_t i = 0; i < b.size(); ++i) {
+    diff = std::max(diff, std::fabs(double(a.data[i]) - double(b.data[i])));
+    scale = std::max(scale, std::fabs(double(b.data[i])));
+  }
+  EXPECT_GT(scale, 0);
+  return diff / scale;
+}
+
+int countOps(const Graph &graph, OpKind op) {
+  int count = 0;
+  for (const Node &node : graph.nodes)
+    count += node.op == op;
+  return count;
+}
+
+TEST(GraphPassesTest, FoldingAndFusionKeepResNet18Outputs) {
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Graph graph = std::move(*parsed);
+  DimBindings bindings;
+  bindings["N"] = 2;
+  bindings["H"] = 32;
+  bindings["W"] = 32;
+  ASSERT_FALSE(bool(inferShapes(graph, bindings)));
+  WeightMap weights = initWeights(graph, 7);
+  Tensor input = randomNormalTensor(graph.values[graph.inputs[0]].shape, 7);
+
+  Model folded = foldBatchNorm(graph, weights);
+  EXPECT_EQ(countOps(folded.graph, OpKind::BatchNorm), 0);
+  EXPECT_EQ(countOps(folded.graph, OpKind::Conv2d), 20);
+  EXPECT_EQ(folded.graph.nodes.size(), graph.nodes.size() - 20);
+  // The folded graph's parameters: 20 folded (weight, bias) pairs + fc.
+  EXPECT_EQ(folded.graph.params.size(), 42u);
+  EXPECT_EQ(folded.weights.size(), 42u);
+  EXPECT_TRUE(folded.weights.count("layer2.0.downsample.0.folded.bias"));
+
+  Graph fused = fuseEpilogues(folded.graph);
+  EXPECT_EQ(countOps(fused, OpKind::FusedConv2d), 20);
+  EXPECT_EQ(countOps(fused, OpKind::Add), 0);
+  EXPECT_EQ(countOps(fused, OpKind::Relu), 0);
+  int withResidual = 0, withRelu = 0;
+  for (const Node &node : fused.nodes) {
+    if (node.op != OpKind::FusedConv2d)
+      continue;
+    withResidual += node.operands.size() == 4;
+    withRelu += node.intAttr("relu");
+  }
+  EXPECT_EQ(withResidual, 8); // conv2 of every BasicBlock
+  EXPECT_EQ(withRelu, 17);    // all but the three downsample convs
+
+  Tensor reference = runReference(graph, weights, input);
+  Tensor afterFold = runReference(folded.graph, folded.weights, input);
+  Tensor afterFuse = runReference(fused, folded.weights, input);
+  for (float v : reference.data)
+    ASSERT_TRUE(std::isfinite(v));
+  EXPECT_LT(relativeError(afterFold, reference), 1e-5);
+  EXPECT_LT(relativeError(afterFuse, reference), 1e-5);
+}
+
+TEST(GraphPassesTest, FoldingKeepsAConvBiasAndSkipsSharedConvs) {
+  Graph graph = parse(R"(input x: f32[2, 3, 6, 6]
+param w: f32[4, 3, 3, 3]
+param b: f32[4]
+param g: f32[4]
+param be: f32[4]
+param m: f32[4]
+param v: f32[4]
+c = conv2d(x, w, b, padding=1)
+n = batchnorm(c, g, be, m, v, eps=0.001)
+c2 = conv2d(x, w, padding=1)
+n2 = batchnorm(c2, g, be, m, v)
+s = add(n2, c2)
+o = add(n, s)
+output o
+)");
+  ASSERT_FALSE(bool(inferShapes(graph)));
+  WeightMap weights = initWeights(graph, 3);
+  Model folded = foldBatchNorm(graph, weights);
+  // c folds; c2 has a second use (the add) and must stay.
+  EXPECT_EQ(countOps(folded.graph, OpKind::BatchNorm), 1);
+  Tensor input = randomNormalTensor(Shape{2, 3, 6, 6}, 3);
+  EXPECT_LT(relativeError(runReference(folded.graph, folded.weights, input),
+                          runReference(graph, weights, input)),
+            1e-6);
+}
+
+TEST(GraphPassesTest, FusionOfAnAddOfTwoConvsClaimsTheAddOnce) {
+  Graph graph = parse(R"(input x: f32[1, 2, 5, 5]
+param w: f32[2, 2, 1, 1]
+param b: f32[2]
+c1 = conv2d(x, w, b)
+c2 = conv2d(x, w, b)
+s = add(c1, c2)
+r = relu(s)
+output r
+)");
+  ASSERT_FALSE(bool(inferShapes(graph)));
+  Graph fused = fuseEpilogues(graph);
+  ASSERT_EQ(fused.nodes.size(), 2u);
+  EXPECT_EQ(fused.nodes[0].op, OpKind::FusedConv2d);
+  EXPECT_EQ(fused.nodes[1].operands.size(), 4u);
+  EXPECT_EQ(fused.nodes[1].intAttr("relu"), 1);
+  WeightMap weights = initWeights(graph, 5);
+  Tensor input = randomNormalTensor(Shape{1, 2, 5, 5}, 5);
+  EXPECT_LT(relativeError(runReference(fused, weights, input),
+                          runReference(graph, weights, input)),
+            1e-6);
+}
+
+TEST(GraphPassesTest, MemoryPlanMatchesHandComputedLiveness) {
+  // 64-byte values: x dies at a; b reuses x's buffer; c needs a third one.
+  Graph graph = parse(R"(input x: f32[1, 1, 4, 4]
+a = relu(x)
+b = relu(a)
+c = add(a, b)
+output c
+)");
+  ASSERT_FALSE(bool(inferShapes(graph)));
+  MemoryPlan plan = planMemory(graph);
+  EXPECT_EQ(plan.peakLiveBytes, 192);
+  EXPECT_EQ(plan.pooledBytes, 192);
+  EXPECT_EQ(plan.unpooledBytes, 256);
+  EXPECT_EQ(plan.bufferOf[graph.lookup("b")], plan.bufferOf[graph.lookup("x")]);
+
+  Graph chain = parse(R"(input x: f32[1, 1, 4, 4]
+a = relu(x)
+b = relu(a)
+c = relu(b)
+d = relu(c)
+output d
+)");
+  ASSERT_FALSE(bool(inferShapes(chain)));
+  plan = planMemory(chain);
+  EXPECT_EQ(plan.peakLiveBytes, 128);
+  EXPECT_EQ(plan.bufferBytes.size(), 2u);
+  EXPECT_EQ(plan.unpooledBytes, 320);
+}
+
+TEST(GraphPassesTest, ResNet18PeakMemoryScalesWithBatch) {
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  ASSERT_TRUE(bool(parsed));
+  Graph graph = std::move(*parsed);
+  ASSERT_FALSE(bool(inferShapes(graph)));
+  MemoryPlan one = planMemory(graph);
+  // Peak: conv1's output and bn1's (64x112x112 each) are live at once.
+  EXPECT_EQ(one.peakLiveBytes, 2 * 64 * 112 * 112 * 4);
+  DimBindings bindings;
+  bindings["N"] = 8;
+  ASSERT_FALSE(bool(inferShapes(graph, bindings)));
+  EXPECT_EQ(planMemory(graph).peakLiveBytes, 8 * one.peakLiveBytes);
+}
+
+} // namespace
