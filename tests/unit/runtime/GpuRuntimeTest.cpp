@@ -12,6 +12,7 @@
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
+#include "runtime/JitKernel.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Module.h"
 #include "runtime/Stream.h"
@@ -327,8 +328,10 @@ TEST_F(GpuRuntime, EventsGiveElapsedTime) {
   auto unrecorded = Event::create();
   ASSERT_TRUE(!!unrecorded);
   auto bad = Event::elapsedMs(*unrecorded, *end);
-  EXPECT_TRUE(llvm::StringRef(errorText(bad)).starts_with(
-      "cuEventElapsedTime failed: CUDA_ERROR_INVALID_RESOURCE_HANDLE"));
+  std::string message = errorText(bad);
+  EXPECT_TRUE(llvm::StringRef(message).starts_with(
+      "cuEventElapsedTime failed: CUDA_ERROR_INVALID_HANDLE"))
+      << message;
 }
 
 TEST_F(GpuRuntime, CompiledThroughTheCacheAndLaunched) {
@@ -370,4 +373,61 @@ TEST_F(GpuRuntime, CompiledThroughTheCacheAndLaunched) {
       ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
   }
   EXPECT_EQ(compiles, 1); // the second "process" read the disk entry
+}
+
+TEST_F(GpuRuntime, JitKernelLaunchesCheckedArguments) {
+  // The whole JIT path with a stand-in compiler: signature check,
+  // specialization, cache, module load, argument packing, launch.
+  CacheConfig config;
+  config.diskEnabled = false;
+  KernelCache cache(config);
+  int compiles = 0;
+  KernelSignature signature{
+      "vector_add",
+      {KernelParam::pointer("x_ptr", DType::F32),
+       KernelParam::pointer("y_ptr", DType::F32),
+       KernelParam::pointer("out_ptr", DType::F32),
+       KernelParam::scalar("n", ParamKind::Int32),
+       KernelParam::scalar("BLOCK", ParamKind::Constexpr)}};
+  KernelOptions options;
+  options.arch = device->properties().arch;
+  options.numWarps = 4;
+  JitKernel kernel(
+      "vector_add source", signature, options,
+      [&](const CompileRequest &request) -> llvm::Expected<CompiledKernel> {
+        ++compiles;
+        CompiledKernel compiled;
+        compiled.name = "vector_add";
+        compiled.ptx = kVectorAddPTX;
+        compiled.numWarps = request.options.numWarps;
+        compiled.arch = request.options.arch;
+        return compiled;
+      },
+      cache);
+  for (int n : {5000, 4096, 777}) {
+    std::vector<float> x = randomFloats(n, n), y = randomFloats(n, n + 1);
+    DeviceBuffer dx = upload(x), dy = upload(y), dout = upload(y);
+    std::vector<KernelArg> args = {
+        KernelArg::devicePointer(dx.address(), DType::F32),
+        KernelArg::devicePointer(dy.address(), DType::F32),
+        KernelArg::devicePointer(dout.address(), DType::F32),
+        KernelArg::integer(n), KernelArg::integer(128)};
+    unsigned programs = (n + 127) / 128;
+    ASSERT_EQ(errorText(kernel.launch({programs, 1, 1}, nullptr, args)), "");
+    std::vector<float> out = download(dout, n);
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], x[i] + y[i]) << "n " << n << " at " << i;
+  }
+  // 5000 and 777 share a specialization (neither divisible by 16 nor 1).
+  EXPECT_EQ(compiles, 2);
+
+  std::vector<float> host(16);
+  std::vector<KernelArg> bad = {
+      KernelArg::hostPointer(host.data(), DType::F32),
+      KernelArg::hostPointer(host.data(), DType::F32),
+      KernelArg::hostPointer(host.data(), DType::F32), KernelArg::integer(16),
+      KernelArg::integer(128)};
+  EXPECT_EQ(errorText(kernel.launch({1, 1, 1}, nullptr, bad)),
+            "kernel 'vector_add', argument 'x_ptr': a host pointer cannot be "
+            "passed to a GPU kernel; copy the data to a DeviceBuffer");
 }
