@@ -24,6 +24,11 @@ class raw_ostream;
 
 namespace mgp {
 
+/// Reads `path` ("-" for stdin) into a new buffer of `sourceMgr` and returns
+/// its id; a missing or unreadable file is an error naming the path.
+llvm::Expected<unsigned> addSourceFile(llvm::SourceMgr &sourceMgr,
+                                       llvm::StringRef path);
+
 /// Parses buffer `bufferId` of `sourceMgr` (which must outlive the module:
 /// every SMLoc in the AST points into it). Jit-decorated kernels are parsed
 /// strictly: the first syntax error in one, or a lexical error anywhere in it,

@@ -1,0 +1,137 @@
+//===- Parser.h - the mgp recursive-descent parser --------------*- C++ -*-===//
+//
+// This file implements the interface of the parser, which turns the tokens of
+// one buffer into an ast::Module. It is a recursive-descent parser with one
+// token of lookahead that follows Python's grammar (each parse function shows
+// its production). The first error is recorded (location and message) and the
+// parse functions return null from there on; the module-level loop decides
+// whether the error is fatal (inside a jit kernel) or whether the item is
+// host code to skip by indentation.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_COMPILER_FRONTEND_PARSER_H
+#define MGP_COMPILER_FRONTEND_PARSER_H
+
+#include "compiler/frontend/AST.h"
+#include "compiler/frontend/Lexer.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mgp {
+
+/// Parses one buffer of a SourceMgr.
+class Parser {
+public:
+  /// The deepest expression nesting accepted (parentheses, unary operators,
+  /// `**` chains, conditional expressions), so no input exhausts the stack.
+  static constexpr unsigned kMaxExprDepth = 100;
+
+  Parser(llvm::SourceMgr &sourceMgr, unsigned bufferId);
+
+  /// Parses the whole buffer.
+  llvm::Expected<std::unique_ptr<ast::Module>> parseModule();
+
+private:
+  using ExprPtr = ast::ExprPtr;
+  using StmtPtr = ast::StmtPtr;
+
+  /// The pieces of an expression statement before it is known which
+  /// statement it is (assignment, augmented or annotated assignment).
+  struct ExprStmtParts {
+    ast::SourceLocation location;
+    ast::ExprList targets; ///< Assignment targets (or the lone expression).
+    ExprPtr value;         ///< The assigned value; null for a bare expression.
+    ExprPtr annotation;    ///< `x: T`.
+    std::optional<ast::BinaryOp> augOp;
+  };
+
+  // Tokens and errors (Parser.cpp).
+  void consume();
+  bool consumeIf(TokenKind kind);
+  bool expect(TokenKind kind, llvm::StringRef context = "");
+  std::nullptr_t emitError(llvm::SMLoc loc, const llvm::Twine &message);
+  std::nullptr_t emitError(const Token &tok, const llvm::Twine &message);
+  std::nullptr_t emitUnexpected(llvm::StringRef expected);
+  bool failed() const { return errorLoc.isValid(); }
+  ast::SourceLocation startLocation(const Token &tok) const;
+  void finish(ast::SourceLocation &loc) const;
+  /// The source text from `from` to the end of the buffer.
+  llvm::StringRef restOfBuffer(const Token &from) const;
+
+  // Module level (Parser.cpp).
+  bool parseTopLevelItem(ast::Module &module, bool &strict);
+  bool parseImport(ast::Module &module);
+  bool parseDecorator(ast::Decorator &decorator, bool &isJitLike);
+  std::unique_ptr<ast::FunctionDef>
+  parseFunctionDef(std::vector<ast::Decorator> decorators);
+  bool parseParams(std::vector<ast::Param> &params, TokenKind close,
+                   bool allowAnnotations);
+  bool parseDottedName(std::string &name);
+
+  // Statements (ParserStmt.cpp).
+  bool parseBlock(ast::StmtList &body, const Token &header,
+                  llvm::StringRef what);
+  bool parseStatement(ast::StmtList &body);
+  bool parseSimpleStatements(ast::StmtList &body);
+  StmtPtr parseSmallStatement();
+  bool parseExprStmtParts(ExprStmtParts &parts);
+  StmtPtr parseIf(bool isElif);
+  StmtPtr parseWhile();
+  StmtPtr parseFor();
+  StmtPtr parseNestedDef();
+  bool checkAssignTarget(const ast::Expr &target, llvm::StringRef what);
+
+  // Expressions (ParserExpr.cpp).
+  ExprPtr parseTest();
+  ExprPtr parseTestList(bool allowTrailingTuple = true);
+  ExprPtr parseTargetList();
+  ExprPtr parseLambda();
+  ExprPtr parseOrTest();
+  ExprPtr parseAndTest();
+  ExprPtr parseNotTest();
+  ExprPtr parseComparison();
+  ExprPtr parseBinary(unsigned minPrecedence);
+  ExprPtr parseFactor();
+  ExprPtr parsePower();
+  ExprPtr parseAtomExpr();
+  ExprPtr parseAtom();
+  ExprPtr parseParenthesized();
+  ExprPtr parseList();
+  ExprPtr parseCallTrailer(ExprPtr callee);
+  ExprPtr parseSubscriptTrailer(ExprPtr value);
+  ExprPtr parseSubscriptItem();
+  ExprPtr parseNumber();
+  ExprPtr parseStrings();
+
+  /// Counts expression nesting; see kMaxExprDepth.
+  class DepthGuard {
+  public:
+    explicit DepthGuard(Parser &p) : parser(p) { ++parser.exprDepth; }
+    ~DepthGuard() { --parser.exprDepth; }
+    bool tooDeep() const { return parser.exprDepth > kMaxExprDepth; }
+
+  private:
+    Parser &parser;
+  };
+
+  llvm::SourceMgr &sourceMgr;
+  unsigned bufferId;
+  Lexer lexer;
+  Token tok;     ///< The current token.
+  Token prevTok; ///< The last consumed token (for end locations).
+  unsigned exprDepth = 0;
+  unsigned loopDepth = 0;
+  /// The first error since the last reset.
+  llvm::SMLoc errorLoc;
+  std::string errorMessage;
+};
+
+} // namespace mgp
+
+#endif // MGP_COMPILER_FRONTEND_PARSER_H
