@@ -24,7 +24,7 @@ static Error inputError(const char *fmt, Ts... args) {
 llvm::Expected<std::pair<int64_t, int64_t>>
 run::parseSize(llvm::StringRef text) {
   auto [hText, wText] = text.split('x');
-  if (wText.empty())
+  if (!text.contains('x'))
     wText = hText;
   int64_t h = 0, w = 0;
   if (hText.getAsInteger(10, h) || wText.getAsInteger(10, w) || h < 1 ||
@@ -41,14 +41,14 @@ static Error bindInputDim(const Value &input, size_t dim, int64_t size,
   const DimRef &ref = input.declShape[dim];
   if (ref.symbol.empty()) {
     if (ref.value != size)
-      return inputError("{0} {1} does not match input '{2}', whose dimension "
-                        "{3} is fixed at {4}",
+      return inputError("{0} is {1}, but the graph's input '{2}' fixes "
+                        "dimension {3} at {4}",
                         what, size, input.name, dim, ref.value);
     return Error::success();
   }
   auto [it, inserted] = bindings.try_emplace(ref.symbol, size);
   if (!inserted && it->second != size)
-    return inputError("{0} {1} conflicts with {2} = {3} set before", what, size,
+    return inputError("{0} is {1}, but {2} = {3} was set before", what, size,
                       ref.symbol, it->second);
   return Error::success();
 }
@@ -64,11 +64,11 @@ static llvm::Expected<Tensor> loadFiles(const std::vector<std::string> &files,
                         files[0], formatShape(tensor->shape));
     return tensor;
   }
+  for (const std::string &file : files)
+    if (llvm::StringRef(file).ends_with(".npy"))
+      return inputError("{0}: a .npy input must be the only --input", file);
   Tensor batch(Shape{int64_t(files.size()), 3, cropH, cropW});
   for (size_t i = 0; i < files.size(); ++i) {
-    if (llvm::StringRef(files[i]).ends_with(".npy"))
-      return inputError("{0}: a .npy input must be the only --input",
-                        files[i]);
     auto image = loadImage(files[i], cropH, cropW);
     if (!image)
       return image.takeError();
