@@ -25,11 +25,11 @@ std::string mgp::encodeCacheEntry(const CompiledKernel &kernel) {
                               {"num_warps", kernel.numWarps},
                               {"num_stages", kernel.numStages},
                               {"arch", kernel.arch}};
-  std::string json = llvm::formatv("{0}", llvm::json::Value(std::move(metadata)));
+  std::string json =
+      llvm::formatv("{0}", llvm::json::Value(std::move(metadata)));
   std::string payload = json + kernel.ptx;
-  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(payload.data()),
-                              payload.size()));
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
 
   std::string bytes(kCacheHeaderBytes, '\0');
   char *header = bytes.data();

@@ -22,8 +22,8 @@ using namespace mgp;
 std::string mgp::formatDriverError(llvm::StringRef call, int code,
                                    const char *errorName,
                                    const char *errorString) {
-  std::string name = errorName ? errorName
-                               : llvm::formatv("CUDA error {0}", code).str();
+  std::string name =
+      errorName ? errorName : llvm::formatv("CUDA error {0}", code).str();
   if (!errorString)
     return llvm::formatv("{0} failed: {1}", call, name).str();
   return llvm::formatv("{0} failed: {1} ({2})", call, name, errorString).str();
@@ -72,9 +72,9 @@ CudaDriver::load(llvm::StringRef libraryName) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no CUDA device: " +
                                        llvm::toString(std::move(err)));
-  if (llvm::Error err = driver->check(
-          driver->cuDriverGetVersion(&driver->driverVersion),
-          "cuDriverGetVersion"))
+  if (llvm::Error err =
+          driver->check(driver->cuDriverGetVersion(&driver->driverVersion),
+                        "cuDriverGetVersion"))
     return std::move(err);
   return std::move(driver);
 }

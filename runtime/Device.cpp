@@ -34,9 +34,8 @@ llvm::Expected<Device> Device::open(int ordinal) {
   if (!count)
     return count.takeError();
   if (ordinal < 0 || ordinal >= *count)
-    return llvm::createStringError(
-        llvm::formatv("no CUDA device {0}: {1} device(s) present", ordinal,
-                      *count));
+    return llvm::createStringError(llvm::formatv(
+        "no CUDA device {0}: {1} device(s) present", ordinal, *count));
   CudaDriver &driver = cantFail(CudaDriver::get());
   CUdevice handle;
   if (llvm::Error err =
@@ -46,9 +45,9 @@ llvm::Expected<Device> Device::open(int ordinal) {
 
   DeviceProperties &props = device.props;
   char name[256] = {0};
-  if (llvm::Error err = driver.check(
-          driver.cuDeviceGetName(name, sizeof(name) - 1, handle),
-          "cuDeviceGetName"))
+  if (llvm::Error err =
+          driver.check(driver.cuDeviceGetName(name, sizeof(name) - 1, handle),
+                       "cuDeviceGetName"))
     return std::move(err);
   props.name = name;
   struct {
@@ -67,17 +66,16 @@ llvm::Expected<Device> Device::open(int ordinal) {
     if (llvm::Error err =
             queryAttribute(driver, handle, query.attribute, *query.value))
       return std::move(err);
-  props.arch = llvm::formatv("sm_{0}{1}", props.computeMajor,
-                             props.computeMinor)
-                   .str();
-  if (llvm::Error err = driver.check(
-          driver.cuDeviceTotalMem(&props.totalMemory, handle),
-          "cuDeviceTotalMem"))
+  props.arch =
+      llvm::formatv("sm_{0}{1}", props.computeMajor, props.computeMinor).str();
+  if (llvm::Error err =
+          driver.check(driver.cuDeviceTotalMem(&props.totalMemory, handle),
+                       "cuDeviceTotalMem"))
     return std::move(err);
 
-  if (llvm::Error err = driver.check(
-          driver.cuDevicePrimaryCtxRetain(&device.ctx, handle),
-          "cuDevicePrimaryCtxRetain"))
+  if (llvm::Error err =
+          driver.check(driver.cuDevicePrimaryCtxRetain(&device.ctx, handle),
+                       "cuDevicePrimaryCtxRetain"))
     return std::move(err);
   if (llvm::Error err = device.makeCurrent())
     return std::move(err);

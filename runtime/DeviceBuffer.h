@@ -26,8 +26,7 @@ public:
   llvm::Error copyToHost(void *dst, size_t bytes) const;
   /// Stream-ordered variants; \p src / \p dst must stay valid until the
   /// stream reaches the copy.
-  llvm::Error copyFromHostAsync(const void *src, size_t bytes,
-                                CUstream stream);
+  llvm::Error copyFromHostAsync(const void *src, size_t bytes, CUstream stream);
   llvm::Error copyToHostAsync(void *dst, size_t bytes, CUstream stream) const;
   /// Sets every byte to \p value.
   llvm::Error fill(unsigned char value);

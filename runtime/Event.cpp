@@ -24,8 +24,7 @@ llvm::Error Event::record(CUstream stream) {
 }
 
 llvm::Error Event::synchronize() const {
-  return driver->check(driver->cuEventSynchronize(event),
-                       "cuEventSynchronize");
+  return driver->check(driver->cuEventSynchronize(event), "cuEventSynchronize");
 }
 
 llvm::Expected<float> Event::elapsedMs(const Event &start, const Event &end) {

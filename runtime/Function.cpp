@@ -53,21 +53,20 @@ llvm::Error Function::launch(const LaunchConfig &config, void **args) {
           "kernel '{0}': grid ({1}, {2}, {3}) has an empty dimension",
           kernelName, config.grid[0], config.grid[1], config.grid[2]));
   if (config.numWarps < 1 || config.numWarps > 32)
-    return llvm::createStringError(llvm::formatv(
-        "kernel '{0}': num_warps must be in 1..32, got {1}", kernelName,
-        config.numWarps));
+    return llvm::createStringError(
+        llvm::formatv("kernel '{0}': num_warps must be in 1..32, got {1}",
+                      kernelName, config.numWarps));
   if (config.sharedBytes > sharedLimit)
     if (llvm::Error err = setMaxDynamicSharedBytes(config.sharedBytes))
       return err;
   unsigned blockX = 32u * static_cast<unsigned>(config.numWarps);
   if (llvm::Error err = driver->check(
-          driver->cuLaunchKernel(function, config.grid[0], config.grid[1],
-                                 config.grid[2], blockX, 1, 1,
-                                 config.sharedBytes, config.stream, args,
-                                 nullptr),
+          driver->cuLaunchKernel(
+              function, config.grid[0], config.grid[1], config.grid[2], blockX,
+              1, 1, config.sharedBytes, config.stream, args, nullptr),
           "cuLaunchKernel"))
-    return llvm::createStringError(llvm::formatv(
-        "launching kernel '{0}': {1}", kernelName,
-        llvm::toString(std::move(err))));
+    return llvm::createStringError(
+        llvm::formatv("launching kernel '{0}': {1}", kernelName,
+                      llvm::toString(std::move(err))));
   return llvm::Error::success();
 }

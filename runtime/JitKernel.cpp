@@ -25,14 +25,14 @@ JitKernel::JitKernel(std::string source, KernelSignature signature,
 static std::string describe(const KernelSignature &sig,
                             const Specialization &spec,
                             const KernelOptions &opts) {
-  return llvm::formatv("{0}[{1}] {2} w{3} s{4} {5}", sig.kernelName,
-                       spec.str(), opts.arch, opts.numWarps, opts.numStages,
-                       opts.precision)
+  return llvm::formatv("{0}[{1}] {2} w{3} s{4} {5}", sig.kernelName, spec.str(),
+                       opts.arch, opts.numWarps, opts.numStages, opts.precision)
       .str();
 }
 
 /// Specializes for \p args and gets the compiled kernel from \p cache.
-static llvm::Expected<std::pair<std::string, std::shared_ptr<const CompiledKernel>>>
+static llvm::Expected<
+    std::pair<std::string, std::shared_ptr<const CompiledKernel>>>
 lookup(KernelCache &cache, const KernelCompileFn &compileFn,
        llvm::StringRef source, const KernelSignature &sig,
        const KernelOptions &opts, llvm::ArrayRef<KernelArg> args,
@@ -40,18 +40,17 @@ lookup(KernelCache &cache, const KernelCompileFn &compileFn,
   llvm::Expected<Specialization> spec = deriveSpecialization(sig, args);
   if (!spec)
     return spec.takeError();
-  std::string key = computeCacheKey(
-      makeCacheKeyInput(source, sig.kernelName, opts, *spec));
+  std::string key =
+      computeCacheKey(makeCacheKeyInput(source, sig.kernelName, opts, *spec));
   CompileRequest request{source, sig.kernelName, &sig, &*spec, opts};
   auto kernel = cache.getOrCompile(
       key, describe(sig, *spec, opts),
       [&]() -> llvm::Expected<CompiledKernel> {
         llvm::Expected<CompiledKernel> compiled = compileFn(request);
         if (!compiled)
-          return llvm::createStringError(
-              llvm::formatv("compiling kernel '{0}' for {1}:\n{2}",
-                            sig.kernelName, spec->str(),
-                            llvm::toString(compiled.takeError())));
+          return llvm::createStringError(llvm::formatv(
+              "compiling kernel '{0}' for {1}:\n{2}", sig.kernelName,
+              spec->str(), llvm::toString(compiled.takeError())));
         return compiled;
       },
       cacheSource);

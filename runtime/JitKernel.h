@@ -64,7 +64,7 @@ private:
   KernelOptions opts;
   KernelCompileFn compileFn;
   KernelCache &cache;
-  std::mutex mutex; ///< guards loaded
+  std::mutex mutex;                                      ///< guards loaded
   std::map<std::string, std::unique_ptr<Loaded>> loaded; ///< by cache key
 };
 

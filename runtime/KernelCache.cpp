@@ -163,9 +163,8 @@ void KernelCache::writeEntry(llvm::StringRef key,
   // Unique per process and per call: the pid separates processes, the random
   // part separates threads and pid reuse.
   static thread_local std::mt19937_64 random{std::random_device{}()};
-  std::string temp = llvm::formatv("{0}.tmp.{1}.{2:x16}", path, ::getpid(),
-                                   random())
-                         .str();
+  std::string temp =
+      llvm::formatv("{0}.tmp.{1}.{2:x16}", path, ::getpid(), random()).str();
   std::string bytes = encodeCacheEntry(kernel);
   std::error_code ec;
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -231,8 +230,8 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>> KernelCache::getOrCompile(
   std::lock_guard<std::mutex> lock(mutex);
   ++counters.compiles;
   if (config.debug)
-    report(llvm::formatv("compiled {0} in {1:f1} ms (key {2})", description,
-                         ms, key.take_front(16)));
+    report(llvm::formatv("compiled {0} in {1:f1} ms (key {2})", description, ms,
+                         key.take_front(16)));
   if (source)
     *source = CacheSource::Compiled;
   return memory.try_emplace(key, std::move(kernel)).first->second;

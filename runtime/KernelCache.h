@@ -15,8 +15,8 @@
 
 #include "runtime/CompiledKernel.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>

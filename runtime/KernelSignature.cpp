@@ -83,7 +83,7 @@ static std::optional<std::string> mismatch(const KernelParam &param,
     return arg.kind() == Kind::Float ? ok : wrongKind;
   case ParamKind::Constexpr:
     return arg.kind() == Kind::Int || arg.kind() == Kind::Float ? ok
-                                                                 : wrongKind;
+                                                                : wrongKind;
   }
   llvm_unreachable("unknown ParamKind");
 }
@@ -96,9 +96,9 @@ llvm::Error mgp::checkArguments(const KernelSignature &signature,
         llvm::map_range(signature.params,
                         [](const KernelParam &param) { return param.name; }),
         ", ");
-    return llvm::createStringError(llvm::formatv(
-        "kernel '{0}' takes {1} argument(s) ({2}), got {3}", kernel,
-        signature.params.size(), names, args.size()));
+    return llvm::createStringError(
+        llvm::formatv("kernel '{0}' takes {1} argument(s) ({2}), got {3}",
+                      kernel, signature.params.size(), names, args.size()));
   }
   std::vector<std::string> problems;
   for (auto [index, param, arg] : llvm::enumerate(signature.params, args)) {
@@ -106,8 +106,8 @@ llvm::Error mgp::checkArguments(const KernelSignature &signature,
     if (!why)
       continue;
     problems.push_back(llvm::formatv(
-        "kernel '{0}', argument {1} ('{2}'): expected {3}, got {4}{5}",
-        kernel, index + 1, param.name, param.describe(), arg.describe(), *why));
+        "kernel '{0}', argument {1} ('{2}'): expected {3}, got {4}{5}", kernel,
+        index + 1, param.name, param.describe(), arg.describe(), *why));
   }
   if (problems.empty())
     return llvm::Error::success();

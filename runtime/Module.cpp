@@ -28,11 +28,10 @@ llvm::Expected<Module> Module::loadPTX(llvm::StringRef ptx) {
       CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
       CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
       CU_JIT_LOG_VERBOSE};
-  void *values[] = {errorLog.data(),
-                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
-                    infoLog.data(),
-                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
-                    reinterpret_cast<void *>(uintptr_t(1))};
+  void *values[] = {
+      errorLog.data(), reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+      infoLog.data(), reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+      reinterpret_cast<void *>(uintptr_t(1))};
   CUmodule module = nullptr;
   CUresult result = driver->cuModuleLoadDataEx(
       &module, image.c_str(), std::size(options), options, values);
@@ -42,12 +41,10 @@ llvm::Expected<Module> Module::loadPTX(llvm::StringRef ptx) {
       log = llvm::StringRef(infoLog.data()).trim();
     if (log.empty())
       log = "(the driver wrote no log)";
-    return llvm::createStringError(
-        llvm::formatv("{0}\nPTX JIT log:\n{1}", llvm::toString(std::move(err)),
-                      log));
+    return llvm::createStringError(llvm::formatv(
+        "{0}\nPTX JIT log:\n{1}", llvm::toString(std::move(err)), log));
   }
-  return Module(*driver, module,
-                llvm::StringRef(infoLog.data()).trim().str());
+  return Module(*driver, module, llvm::StringRef(infoLog.data()).trim().str());
 }
 
 llvm::Expected<Function> Module::getFunction(llvm::StringRef name) const {
@@ -56,9 +53,9 @@ llvm::Expected<Function> Module::getFunction(llvm::StringRef name) const {
   if (llvm::Error err = driver->check(
           driver->cuModuleGetFunction(&function, module, entry.c_str()),
           "cuModuleGetFunction"))
-    return llvm::createStringError(llvm::formatv(
-        "no kernel '{0}' in the module: {1}", name,
-        llvm::toString(std::move(err))));
+    return llvm::createStringError(
+        llvm::formatv("no kernel '{0}' in the module: {1}", name,
+                      llvm::toString(std::move(err))));
   return Function(*driver, function, entry);
 }
 

@@ -11,7 +11,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
-
 using namespace mgp;
 
 std::string ConstexprValue::str() const {

@@ -13,9 +13,9 @@ llvm::Expected<Stream> Stream::create() {
   if (!driver)
     return driver.takeError();
   CUstream stream = nullptr;
-  if (llvm::Error err = driver->check(
-          driver->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-          "cuStreamCreate"))
+  if (llvm::Error err =
+          driver->check(driver->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                        "cuStreamCreate"))
     return std::move(err);
   return Stream(*driver, stream);
 }

@@ -31,7 +31,8 @@ TEST(CacheEntry, RoundTrip) {
 TEST(CacheEntry, MetadataIsJSON) {
   CompiledKernel kernel = test::makeKernel("k", 100);
   std::string bytes = encodeCacheEntry(kernel);
-  llvm::StringRef payload = llvm::StringRef(bytes).drop_front(kCacheHeaderBytes);
+  llvm::StringRef payload =
+      llvm::StringRef(bytes).drop_front(kCacheHeaderBytes);
   EXPECT_TRUE(payload.starts_with("{")) << payload.take_front(80).str();
   EXPECT_NE(payload.find("\"name\":\"k\""), llvm::StringRef::npos);
   EXPECT_NE(payload.find("\"shared_bytes\":1024"), llvm::StringRef::npos);
@@ -41,7 +42,8 @@ TEST(CacheEntry, MetadataIsJSON) {
 TEST(CacheEntry, DamageIsDetected) {
   std::string good = encodeCacheEntry(test::makeKernel("add_kernel", 4000));
   EXPECT_EQ(decodeError(""), "empty file");
-  EXPECT_EQ(decodeError(good.substr(0, 20)), "truncated header (20 of 56 bytes)");
+  EXPECT_EQ(decodeError(good.substr(0, 20)),
+            "truncated header (20 of 56 bytes)");
 
   std::string badMagic = good;
   badMagic[0] = 'X';
@@ -56,7 +58,8 @@ TEST(CacheEntry, DamageIsDetected) {
   EXPECT_NE(decodeError(good + "x").find("length mismatch"), std::string::npos);
 
   // A flipped byte in the metadata, in the middle and at the end of the PTX.
-  for (size_t offset : {kCacheHeaderBytes + 3, good.size() / 2, good.size() - 1}) {
+  for (size_t offset :
+       {kCacheHeaderBytes + 3, good.size() / 2, good.size() - 1}) {
     std::string flipped = good;
     flipped[offset] ^= 0x20;
     EXPECT_EQ(decodeError(flipped), "checksum mismatch") << "offset " << offset;

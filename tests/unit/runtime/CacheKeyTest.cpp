@@ -66,25 +66,41 @@ TEST(CacheKey, EveryComponentChangesTheKey) {
   std::string otherSource = std::string(kSource) + "# helper changed\n";
   std::vector<std::pair<const char *, std::function<void(CacheKeyInput &)>>>
       changes = {
-          {"compiler version", [](CacheKeyInput &in) { in.compilerVersion = "0.0.0-other"; }},
+          {"compiler version",
+           [](CacheKeyInput &in) { in.compilerVersion = "0.0.0-other"; }},
           {"arch", [](CacheKeyInput &in) { in.options.arch = "sm_80"; }},
           {"num_warps", [](CacheKeyInput &in) { in.options.numWarps = 8; }},
           {"num_stages", [](CacheKeyInput &in) { in.options.numStages = 2; }},
-          {"precision", [](CacheKeyInput &in) { in.options.precision = "ieee"; }},
+          {"precision",
+           [](CacheKeyInput &in) { in.options.precision = "ieee"; }},
           {"source", [&](CacheKeyInput &in) { in.source = otherSource; }},
           {"kernel name", [](CacheKeyInput &in) { in.kernelName = "add2"; }},
-          {"arg dtype", [](CacheKeyInput &in) { in.specialization.argTypes[1] = "*fp16"; }},
-          {"int width", [](CacheKeyInput &in) { in.specialization.argTypes[2] = "i64"; }},
-          {"constexpr value", [](CacheKeyInput &in) { in.specialization.constexprs[0].intValue = 512; }},
-          {"constexpr float", [](CacheKeyInput &in) {
+          {"arg dtype",
+           [](CacheKeyInput &in) { in.specialization.argTypes[1] = "*fp16"; }},
+          {"int width",
+           [](CacheKeyInput &in) { in.specialization.argTypes[2] = "i64"; }},
+          {"constexpr value",
+           [](CacheKeyInput &in) {
+             in.specialization.constexprs[0].intValue = 512;
+           }},
+          {"constexpr float",
+           [](CacheKeyInput &in) {
              in.specialization.constexprs[0].isFloat = true;
              in.specialization.constexprs[0].floatValue = 1024.0;
              in.specialization.constexprs[0].intValue = 0;
            }},
-          {"constexpr name", [](CacheKeyInput &in) { in.specialization.constexprs[0].name = "BLOCK_N"; }},
-          {"divisible by 16", [](CacheKeyInput &in) { in.specialization.divisibleBy16 = {0}; }},
-          {"divisible by 16 moved", [](CacheKeyInput &in) { in.specialization.divisibleBy16 = {0, 2}; }},
-          {"equal to one", [](CacheKeyInput &in) { in.specialization.equalToOne = {}; }},
+          {"constexpr name",
+           [](CacheKeyInput &in) {
+             in.specialization.constexprs[0].name = "BLOCK_N";
+           }},
+          {"divisible by 16",
+           [](CacheKeyInput &in) { in.specialization.divisibleBy16 = {0}; }},
+          {"divisible by 16 moved",
+           [](CacheKeyInput &in) {
+             in.specialization.divisibleBy16 = {0, 2};
+           }},
+          {"equal to one",
+           [](CacheKeyInput &in) { in.specialization.equalToOne = {}; }},
       };
   std::set<std::string> seen = {base};
   for (auto &[what, change] : changes) {

@@ -25,8 +25,8 @@ TEST(CudaDriver, MissingLibrary) {
   EXPECT_TRUE(llvm::StringRef(message).starts_with(
       "no CUDA driver: cannot open libmgp-no-such-cuda.so.1 ("))
       << message;
-  EXPECT_TRUE(llvm::StringRef(message).ends_with(
-      "); GPU execution is unavailable"))
+  EXPECT_TRUE(
+      llvm::StringRef(message).ends_with("); GPU execution is unavailable"))
       << message;
 }
 

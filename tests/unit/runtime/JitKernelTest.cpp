@@ -17,7 +17,8 @@ using namespace mgp;
 using mgp::test::errorText;
 
 namespace {
-const char *kSource = "@jit\ndef scale(x_ptr, out_ptr, n, alpha, BLOCK: constexpr):\n  pass\n";
+const char *kSource =
+    "@jit\ndef scale(x_ptr, out_ptr, n, alpha, BLOCK: constexpr):\n  pass\n";
 
 KernelSignature scaleSignature() {
   return {"scale",
@@ -38,14 +39,11 @@ std::vector<KernelArg> scaleArgs(uint64_t x, int64_t n) {
 struct RecordingCompiler {
   std::vector<std::string> requests;
   llvm::Expected<CompiledKernel> operator()(const CompileRequest &request) {
-    requests.push_back(llvm::formatv("{0}|{1}|{2}|{3}|{4}|{5}|{6}",
-                                     request.kernelName,
-                                     request.specialization->str(),
-                                     request.options.arch,
-                                     request.options.numWarps,
-                                     request.options.numStages,
-                                     request.options.precision,
-                                     request.source == kSource));
+    requests.push_back(
+        llvm::formatv("{0}|{1}|{2}|{3}|{4}|{5}|{6}", request.kernelName,
+                      request.specialization->str(), request.options.arch,
+                      request.options.numWarps, request.options.numStages,
+                      request.options.precision, request.source == kSource));
     CompiledKernel kernel = test::makeKernel("scale", 200);
     kernel.numWarps = request.options.numWarps;
     return kernel;
@@ -65,9 +63,9 @@ TEST(JitKernel, CompilesEachSpecializationOnce) {
   KernelOptions options;
   options.arch = "sm_80";
   options.numWarps = 8;
-  JitKernel kernel(kSource, scaleSignature(), options,
-                   [compiler](const CompileRequest &r) { return (*compiler)(r); },
-                   cache);
+  JitKernel kernel(
+      kSource, scaleSignature(), options,
+      [compiler](const CompileRequest &r) { return (*compiler)(r); }, cache);
   CacheSource source;
   auto first = kernel.compile(scaleArgs(0x10000, 4096), &source);
   ASSERT_TRUE(!!first) << errorText(first);
@@ -94,12 +92,13 @@ TEST(JitKernel, CompilesEachSpecializationOnce) {
 TEST(JitKernel, BadArgumentsNeverReachTheCompiler) {
   KernelCache cache = memoryOnlyCache();
   int calls = 0;
-  JitKernel kernel(kSource, scaleSignature(), KernelOptions(),
-                   [&](const CompileRequest &) -> llvm::Expected<CompiledKernel> {
-                     ++calls;
-                     return test::makeKernel("scale", 10);
-                   },
-                   cache);
+  JitKernel kernel(
+      kSource, scaleSignature(), KernelOptions(),
+      [&](const CompileRequest &) -> llvm::Expected<CompiledKernel> {
+        ++calls;
+        return test::makeKernel("scale", 10);
+      },
+      cache);
   std::vector<KernelArg> args = scaleArgs(0x10000, 16);
   args[0] = KernelArg::devicePointer(0x10000, DType::F32);
   auto compiled = kernel.compile(args);
@@ -114,12 +113,13 @@ TEST(JitKernel, BadArgumentsNeverReachTheCompiler) {
 
 TEST(JitKernel, CompilerErrorsNameTheSpecialization) {
   KernelCache cache = memoryOnlyCache();
-  JitKernel kernel(kSource, scaleSignature(), KernelOptions(),
-                   [](const CompileRequest &) -> llvm::Expected<CompiledKernel> {
-                     return llvm::createStringError(
-                         "scale.mgp:2:3: error: unknown builtin 'foo'");
-                   },
-                   cache);
+  JitKernel kernel(
+      kSource, scaleSignature(), KernelOptions(),
+      [](const CompileRequest &) -> llvm::Expected<CompiledKernel> {
+        return llvm::createStringError(
+            "scale.mgp:2:3: error: unknown builtin 'foo'");
+      },
+      cache);
   auto compiled = kernel.compile(scaleArgs(0x10000, 16));
   EXPECT_EQ(errorText(compiled),
             "compiling kernel 'scale' for *fp16:16,*fp16:16,i64:16,fp32,256:\n"
@@ -133,9 +133,11 @@ TEST(JitKernel, LaunchWithoutADriverFailsCleanly) {
   std::string noDriver = errorText(driver);
   KernelCache cache = memoryOnlyCache();
   RecordingCompiler compiler;
-  JitKernel kernel(kSource, scaleSignature(), KernelOptions(),
-                   [&](const CompileRequest &r) { return compiler(r); }, cache);
-  EXPECT_EQ(errorText(kernel.launch({4, 1, 1}, nullptr, scaleArgs(0x10000, 16))),
-            "loading kernel 'scale': " + noDriver);
+  JitKernel kernel(
+      kSource, scaleSignature(), KernelOptions(),
+      [&](const CompileRequest &r) { return compiler(r); }, cache);
+  EXPECT_EQ(
+      errorText(kernel.launch({4, 1, 1}, nullptr, scaleArgs(0x10000, 16))),
+      "loading kernel 'scale': " + noDriver);
   EXPECT_EQ(compiler.requests.size(), 1u);
 }

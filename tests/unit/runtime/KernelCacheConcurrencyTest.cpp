@@ -20,7 +20,8 @@
 using namespace mgp;
 
 namespace {
-const char *kSharedKey = "feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface";
+const char *kSharedKey =
+    "feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface";
 constexpr int kRounds = 12;
 constexpr size_t kPtxBytes = 4 << 20;
 
@@ -38,8 +39,8 @@ int hammer(const std::string &dir, const CompiledKernel &expected,
     KernelCache cache(config, logStream);
     if ((round + worker) % 3 == 0)
       llvm::sys::fs::remove(cache.entryPath(kSharedKey));
-    auto kernel = cache.getOrCompile(kSharedKey, "shared",
-                                     [&] { return expected; });
+    auto kernel =
+        cache.getOrCompile(kSharedKey, "shared", [&] { return expected; });
     if (!kernel) {
       llvm::consumeError(kernel.takeError());
       ++failures;
@@ -113,8 +114,7 @@ TEST(KernelCacheConcurrency, OneCacheManyThreads) {
       for (unsigned k = 0; k < 20; ++k) {
         std::string key = "key" + std::to_string((k + i) % 5);
         CompiledKernel expected = test::makeKernel(key, 2000);
-        auto kernel =
-            cache.getOrCompile(key, key, [&] { return expected; });
+        auto kernel = cache.getOrCompile(key, key, [&] { return expected; });
         if (!kernel) {
           llvm::consumeError(kernel.takeError());
           ++wrong;

@@ -6,8 +6,8 @@
 // report and the configuration from the environment.
 //
 //===----------------------------------------------------------------------===//
-#include "runtime/CacheEntry.h"
 #include "runtime/KernelCache.h"
+#include "runtime/CacheEntry.h"
 
 #include "CacheTestSupport.h"
 #include "TestErrors.h"
@@ -16,9 +16,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <optional>
-#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,7 +33,8 @@ CacheConfig diskConfig(const std::string &dir, bool debug = false) {
   return config;
 }
 
-const char *kKey = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+const char *kKey =
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
 /// Asks \p cache for kKey and checks the answer is \p compiler's kernel.
 CacheSource fetch(KernelCache &cache, test::CountingCompiler &compiler) {
@@ -100,7 +101,8 @@ TEST(KernelCache, MemoryThenDisk) {
   EXPECT_EQ(second.stats().diskHits, 1u);
   EXPECT_EQ(log, "");
   // The file is the encoded entry, and no temporary file is left behind.
-  EXPECT_EQ(readFile(second.entryPath(kKey)), encodeCacheEntry(compiler.kernel));
+  EXPECT_EQ(readFile(second.entryPath(kKey)),
+            encodeCacheEntry(compiler.kernel));
   std::error_code ec;
   int files = 0;
   for (llvm::sys::fs::directory_iterator it(dir.str(), ec), end;
@@ -127,8 +129,9 @@ TEST(KernelCache, CompileErrorsPassThroughAndAreNotCached) {
 
 /// Damages the entry on disk with \p damage, then checks that a new cache
 /// warns (naming the file and \p reason), recompiles and repairs the entry.
-static void checkRecompiled(const std::function<std::string(std::string)> &damage,
-                            const std::string &reason) {
+static void
+checkRecompiled(const std::function<std::string(std::string)> &damage,
+                const std::string &reason) {
   test::TempDir dir;
   test::CountingCompiler compiler{test::makeKernel("add_kernel", 3000)};
   std::string path;
@@ -252,7 +255,8 @@ TEST(KernelCache, DebugReportsEverySource) {
   ASSERT_EQ(lines.size(), 3u) << log;
   EXPECT_TRUE(lines[0].starts_with("mgp: compiled add_kernel[*fp32:16] in "))
       << lines[0].str();
-  EXPECT_TRUE(lines[0].ends_with(" ms (key 0123456789abcdef)")) << lines[0].str();
+  EXPECT_TRUE(lines[0].ends_with(" ms (key 0123456789abcdef)"))
+      << lines[0].str();
   EXPECT_EQ(lines[1], "mgp: add_kernel[*fp32:16] from the memory cache");
   EXPECT_EQ(lines[2], "mgp: add_kernel[*fp32:16] from the disk cache (" +
                           second.entryPath(kKey) + ")");

@@ -92,11 +92,13 @@ TEST(KernelSignature, FloatAndIntAreDistinctScalars) {
   EXPECT_EQ(checkError(sig, {KernelArg::integer(2), KernelArg::integer(5)}),
             "kernel 'scale', argument 1 ('alpha'): expected fp32, got the "
             "integer 2");
-  EXPECT_EQ(checkError(sig, {KernelArg::floating(2.5), KernelArg::floating(5)}),
-            "kernel 'scale', argument 2 ('n'): expected i64, got the float 5.0");
-  EXPECT_EQ(errorText(
-      checkArguments(sig, {KernelArg::floating(2.5),
-                           KernelArg::integer(int64_t(1) << 40)})), "");
+  EXPECT_EQ(
+      checkError(sig, {KernelArg::floating(2.5), KernelArg::floating(5)}),
+      "kernel 'scale', argument 2 ('n'): expected i64, got the float 5.0");
+  EXPECT_EQ(
+      errorText(checkArguments(sig, {KernelArg::floating(2.5),
+                                     KernelArg::integer(int64_t(1) << 40)})),
+      "");
 }
 
 TEST(KernelSignature, ConstexprRejectsPointers) {
@@ -125,9 +127,8 @@ TEST(Specialization, DerivedAsTritonDoes) {
   llvm::Expected<Specialization> spec =
       deriveSpecialization(addSignature(), args);
   ASSERT_TRUE(!!spec) << errorText(spec);
-  EXPECT_EQ(spec->argTypes,
-            (std::vector<std::string>{"*fp32", "*fp32", "*fp32", "i32",
-                                      "constexpr"}));
+  EXPECT_EQ(spec->argTypes, (std::vector<std::string>{"*fp32", "*fp32", "*fp32",
+                                                      "i32", "constexpr"}));
   // y_ptr is 4-byte but not 16-byte aligned.
   EXPECT_EQ(spec->divisibleBy16, (std::vector<unsigned>{0, 2, 3}));
   EXPECT_TRUE(spec->equalToOne.empty());
