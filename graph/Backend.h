@@ -1,4 +1,5 @@
-//===- Backend.h - The interface every graph executor implements -*- C++ -*-===//
+//===- Backend.h - The interface every graph executor implements -*- C++
+//-*-===//
 //
 // This file implements the contract between mgp-run and the executors of a
 // graph: the reference executor (plain C++), the interpreter of the mgp IR

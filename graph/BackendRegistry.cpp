@@ -78,8 +78,7 @@ mgp::graph::createBackend(llvm::StringRef name, const BackendOptions &options) {
         llvm::inconvertibleErrorCode(),
         "device '%s' is not available yet: the %s backend is not built into "
         "this mgp-run (use --device reference)",
-        name.str().c_str(),
-        name == "cpu" ? "interpreter" : "GPU");
+        name.str().c_str(), name == "cpu" ? "interpreter" : "GPU");
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "unknown device '%s' (expected reference, "
                                  "cpu or gpu)",

@@ -74,7 +74,8 @@ Model mgp::graph::foldBatchNorm(const Graph &graph, const WeightMap &weights) {
     int64_t perChannel = w.size() / outChannels;
     Tensor newW(w.shape), newB(Shape{outChannels});
     for (int64_t k = 0; k < outChannels; ++k) {
-      double scale = double(gamma.data[k]) / std::sqrt(double(var.data[k]) + eps);
+      double scale =
+          double(gamma.data[k]) / std::sqrt(double(var.data[k]) + eps);
       for (int64_t j = 0; j < perChannel; ++j)
         newW.data[k * perChannel + j] =
             static_cast<float>(double(w.data[k * perChannel + j]) * scale);
@@ -83,7 +84,8 @@ Model mgp::graph::foldBatchNorm(const Graph &graph, const WeightMap &weights) {
                                         double(beta.data[k]));
     }
     std::string stem = stemOf(graph.values[node.operands[1]].name);
-    int wIndex = rewriter.addParam(stem + ".folded.weight", newW.shape, node.loc);
+    int wIndex =
+        rewriter.addParam(stem + ".folded.weight", newW.shape, node.loc);
     int bIndex = rewriter.addParam(stem + ".folded.bias", newB.shape, node.loc);
     newWeights[stem + ".folded.weight"] = std::move(newW);
     newWeights[stem + ".folded.bias"] = std::move(newB);

@@ -1,4 +1,5 @@
-//===- FuseEpilogue.h - conv + bias + residual + relu as one node -*- C++ -*-===//
+//===- FuseEpilogue.h - conv + bias + residual + relu as one node -*- C++
+//-*-===//
 //
 // This file implements the epilogue fusion pass: a `conv2d` with a bias, the
 // `add` of a residual that is the only use of its result, and the `relu` that

@@ -57,8 +57,8 @@ Token GraphLexer::lex() {
       ++cur;
     return makeToken(TokenKind::Identifier, start);
   }
-  if (isDigit(c) || ((c == '-' || c == '.') && cur != end &&
-                     (isDigit(*cur) || *cur == '.')))
+  if (isDigit(c) ||
+      ((c == '-' || c == '.') && cur != end && (isDigit(*cur) || *cur == '.')))
     return lexNumber(start);
   return makeToken(TokenKind::Invalid, start);
 }

@@ -29,11 +29,11 @@ struct ArgSyntax {
 
 struct StmtSyntax {
   enum Kind { Dim, Input, Param, Node, Output } kind;
-  Token name;                   ///< Declared or defined name.
-  Token op;                     ///< Node: the op name.
-  std::vector<Token> shape;     ///< Input/Param: dims; Dim: the default.
-  std::vector<ArgSyntax> args;  ///< Node: operands and attributes.
-  std::vector<Token> outputs;   ///< Output: the names.
+  Token name;                  ///< Declared or defined name.
+  Token op;                    ///< Node: the op name.
+  std::vector<Token> shape;    ///< Input/Param: dims; Dim: the default.
+  std::vector<ArgSyntax> args; ///< Node: operands and attributes.
+  std::vector<Token> outputs;  ///< Output: the names.
 };
 
 class Parser {
@@ -243,9 +243,9 @@ Error Parser::build(Graph &graph) {
     auto [it, inserted] =
         definitions.try_emplace(stmt.name.text, stmt.name.getLoc());
     if (!inserted)
-      return error(stmt.name.getLoc(), "redefinition of '" + stmt.name.text +
-                                           "'",
-                   it->second, "previous definition is here");
+      return error(stmt.name.getLoc(),
+                   "redefinition of '" + stmt.name.text + "'", it->second,
+                   "previous definition is here");
   }
   // Pass 2: values and nodes in order.
   for (const StmtSyntax &stmt : stmts) {
@@ -256,8 +256,8 @@ Error Parser::build(Graph &graph) {
     case StmtSyntax::Param: {
       Value value;
       value.name = stmt.name.text.str();
-      value.kind = stmt.kind == StmtSyntax::Input ? ValueKind::Input
-                                                  : ValueKind::Param;
+      value.kind =
+          stmt.kind == StmtSyntax::Input ? ValueKind::Input : ValueKind::Param;
       value.loc = stmt.name.getLoc();
       for (const Token &dim : stmt.shape) {
         DimRef ref;
@@ -343,35 +343,33 @@ Error Parser::buildNode(Graph &graph, const StmtSyntax &stmt) {
                                            "' must be an integer");
     double value = 0;
     if (arg.value.text.getAsDouble(value) || !std::isfinite(value))
-      return error(arg.value.getLoc(), "invalid number '" + arg.value.text +
-                                           "'");
+      return error(arg.value.getLoc(),
+                   "invalid number '" + arg.value.text + "'");
     if (value < attrSchema->minValue || value > attrSchema->maxValue ||
         (attrSchema->isFloat && value <= 0 && attrSchema->minValue == 0))
-      return error(arg.value.getLoc(),
-                   "attribute '" + arg.name.text + "' of '" + stmt.op.text +
-                       "' is out of range (" +
-                       (attrSchema->isFloat ? "must be positive"
-                                            : "allowed: " +
-                                                  std::to_string(int64_t(
-                                                      attrSchema->minValue)) +
-                                                  " to " +
-                                                  std::to_string(int64_t(
-                                                      attrSchema->maxValue))) +
-                       ")");
+      return error(
+          arg.value.getLoc(),
+          "attribute '" + arg.name.text + "' of '" + stmt.op.text +
+              "' is out of range (" +
+              (attrSchema->isFloat
+                   ? "must be positive"
+                   : "allowed: " +
+                         std::to_string(int64_t(attrSchema->minValue)) +
+                         " to " +
+                         std::to_string(int64_t(attrSchema->maxValue))) +
+              ")");
     attrs.push_back({arg.name.text.str(), value});
   }
   if (operands.size() < schema.minOperands ||
       operands.size() > schema.maxOperands) {
-    std::string expected =
-        schema.minOperands == schema.maxOperands
-            ? std::to_string(schema.minOperands)
-            : std::to_string(schema.minOperands) + " or " +
-                  std::to_string(schema.maxOperands);
-    return error(stmt.op.getLoc(), "'" + stmt.op.text + "' takes " +
-                                       expected + " operand" +
+    std::string expected = schema.minOperands == schema.maxOperands
+                               ? std::to_string(schema.minOperands)
+                               : std::to_string(schema.minOperands) + " or " +
+                                     std::to_string(schema.maxOperands);
+    return error(stmt.op.getLoc(), "'" + stmt.op.text + "' takes " + expected +
+                                       " operand" +
                                        (schema.maxOperands == 1 ? "" : "s") +
-                                       " (" + schema.operandNames +
-                                       "), got " +
+                                       " (" + schema.operandNames + "), got " +
                                        std::to_string(operands.size()));
   }
   for (const AttrSchema &attrSchema : schema.attrs) {
@@ -406,10 +404,9 @@ llvm::Expected<Graph> mgp::graph::parseGraphString(llvm::StringRef text,
 llvm::Expected<Graph> mgp::graph::parseGraphFile(llvm::StringRef path) {
   auto fileOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!fileOrErr)
-    return llvm::createStringError(fileOrErr.getError(),
-                                   "cannot read graph '%s': %s",
-                                   path.str().c_str(),
-                                   fileOrErr.getError().message().c_str());
+    return llvm::createStringError(
+        fileOrErr.getError(), "cannot read graph '%s': %s", path.str().c_str(),
+        fileOrErr.getError().message().c_str());
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   unsigned id = sourceMgr->AddNewSourceBuffer(std::move(*fileOrErr), SMLoc());
   llvm::StringRef buffer = sourceMgr->getMemoryBuffer(id)->getBuffer();

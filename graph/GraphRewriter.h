@@ -33,7 +33,6 @@ public:
   /// Maps the outputs and returns the new graph.
   Graph finish();
 
-
 private:
   const Graph &source;
   Graph result;

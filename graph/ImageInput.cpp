@@ -30,18 +30,18 @@
 using namespace mgp::graph;
 
 llvm::Expected<RgbImage> mgp::graph::decodeImage(llvm::StringRef path) {
-  auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                                 /*RequiresNullTerminator=*/false);
+  auto bufferOrErr =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
   if (!bufferOrErr)
-    return llvm::createStringError(bufferOrErr.getError(),
-                                   "%s: cannot read image: %s",
-                                   path.str().c_str(),
-                                   bufferOrErr.getError().message().c_str());
+    return llvm::createStringError(
+        bufferOrErr.getError(), "%s: cannot read image: %s", path.str().c_str(),
+        bufferOrErr.getError().message().c_str());
   llvm::StringRef bytes = (*bufferOrErr)->getBuffer();
   int width = 0, height = 0, channels = 0;
-  stbi_uc *pixels = stbi_load_from_memory(
-      reinterpret_cast<const stbi_uc *>(bytes.data()), int(bytes.size()),
-      &width, &height, &channels, 3);
+  stbi_uc *pixels =
+      stbi_load_from_memory(reinterpret_cast<const stbi_uc *>(bytes.data()),
+                            int(bytes.size()), &width, &height, &channels, 3);
   if (!pixels)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "%s: cannot decode image: %s",
@@ -72,7 +72,8 @@ Tensor mgp::graph::preprocessImageNet(const RgbImage &image, int64_t cropH,
   outH = std::max(outH, cropH);
   outW = std::max(outW, cropW);
   int64_t top = (outH - cropH + 1) / 2, left = (outW - cropW + 1) / 2;
-  double scaleY = double(inH) / double(outH), scaleX = double(inW) / double(outW);
+  double scaleY = double(inH) / double(outH),
+         scaleX = double(inW) / double(outW);
 
   Tensor tensor(Shape{3, cropH, cropW});
   for (int64_t y = 0; y < cropH; ++y) {

@@ -16,7 +16,7 @@ namespace mgp::graph {
 /// Statistics of one node.
 struct LayerStats {
   int node = -1;
-  int64_t params = 0; ///< Trainable parameter elements first used here.
+  int64_t params = 0;  ///< Trainable parameter elements first used here.
   int64_t buffers = 0; ///< Non-trainable ones (BatchNorm statistics).
   int64_t macs = 0;    ///< For the whole batch.
 };

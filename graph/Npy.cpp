@@ -45,8 +45,9 @@ static llvm::StringRef valueOf(llvm::StringRef header, llvm::StringRef key) {
 }
 
 static llvm::Expected<NpyArray> readNpy(llvm::StringRef path) {
-  auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                                 /*RequiresNullTerminator=*/false);
+  auto bufferOrErr =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
   if (!bufferOrErr)
     return npyError(path, "cannot read: {0}", bufferOrErr.getError().message());
   NpyArray array;

@@ -40,8 +40,8 @@ const OpSchema schemas[] = {
     {OpKind::GlobalAvgPool, "global_avgpool", 1, 1, "input", {}},
     {OpKind::Flatten, "flatten", 1, 1, "input", {}},
     {OpKind::Linear, "linear", 2, 3, "input, weight, bias", {}},
-    {OpKind::FusedConv2d, "fused_conv2d", 3, 4,
-     "input, weight, bias, residual", fusedAttrs},
+    {OpKind::FusedConv2d, "fused_conv2d", 3, 4, "input, weight, bias, residual",
+     fusedAttrs},
 };
 } // namespace
 

@@ -57,10 +57,11 @@ ReferenceBackend::run(llvm::ArrayRef<Tensor> inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Value &input = graph->values[graph->inputs[i]];
     if (inputs[i].shape != input.shape)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(), "input '%s' has shape %s, expected %s",
-          input.name.c_str(), formatShape(inputs[i].shape).c_str(),
-          formatShape(input.shape).c_str());
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "input '%s' has shape %s, expected %s",
+                                     input.name.c_str(),
+                                     formatShape(inputs[i].shape).c_str(),
+                                     formatShape(input.shape).c_str());
     bound[graph->inputs[i]] = &inputs[i];
   }
   for (int param : graph->params)
@@ -86,8 +87,8 @@ ReferenceBackend::run(llvm::ArrayRef<Tensor> inputs) {
                            node.intAttr("relu") != 0);
       break;
     case OpKind::BatchNorm:
-      result = ref::batchnorm(in(0), in(1), in(2), in(3), in(4),
-                              node.attr("eps"));
+      result =
+          ref::batchnorm(in(0), in(1), in(2), in(3), in(4), node.attr("eps"));
       break;
     case OpKind::Relu:
       result = ref::relu(in(0));

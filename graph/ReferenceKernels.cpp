@@ -25,8 +25,7 @@ static int64_t ceilDiv(int64_t a, int64_t b) {
 Tensor ref::conv2d(const Tensor &x, const Tensor &w, const Tensor *bias,
                    int64_t stride, int64_t padding, const Tensor *residual,
                    bool relu) {
-  const int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2],
-                wd = x.shape[3];
+  const int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
   const int64_t k = w.shape[0], r = w.shape[2], s = w.shape[3];
   assert(w.shape[1] == c && "channel mismatch");
   const int64_t oh = (h + 2 * padding - r) / stride + 1;
@@ -43,8 +42,8 @@ Tensor ref::conv2d(const Tensor &x, const Tensor &w, const Tensor *bias,
           double wv = kernel[kr * s + ks];
           // Output columns whose input column is inside the image.
           int64_t lo = std::max<int64_t>(0, ceilDiv(padding - ks, stride));
-          int64_t hi = std::min<int64_t>(
-              ow, (wd - 1 + padding - ks) / stride + 1);
+          int64_t hi =
+              std::min<int64_t>(ow, (wd - 1 + padding - ks) / stride + 1);
           if (wd - 1 + padding - ks < 0)
             hi = 0;
           for (int64_t orow = 0; orow < oh; ++orow) {
@@ -82,7 +81,8 @@ Tensor ref::batchnorm(const Tensor &x, const Tensor &gamma, const Tensor &beta,
   int64_t inner = x.size() / (n * c);
   llvm::parallelFor(0, size_t(n * c), [&](size_t task) {
     int64_t ch = int64_t(task) % c;
-    double scale = double(gamma.data[ch]) / std::sqrt(double(var.data[ch]) + eps);
+    double scale =
+        double(gamma.data[ch]) / std::sqrt(double(var.data[ch]) + eps);
     double m = mean.data[ch], b = beta.data[ch];
     for (int64_t i = task * inner; i < int64_t(task + 1) * inner; ++i)
       y.data[i] = float((double(x.data[i]) - m) * scale + b);
@@ -118,40 +118,40 @@ static Tensor pool(const Tensor &x, int64_t kernel, int64_t stride,
     float *out = y.data.data() + task * oh * ow;
     for (int64_t i = 0; i < oh; ++i)
       for (int64_t j = 0; j < ow; ++j)
-        out[i * ow + j] = reduce(plane, i * stride - padding,
-                                 j * stride - padding, h, w);
+        out[i * ow + j] =
+            reduce(plane, i * stride - padding, j * stride - padding, h, w);
   });
   return y;
 }
 
 Tensor ref::maxpool2d(const Tensor &x, int64_t kernel, int64_t stride,
                       int64_t padding) {
-  return pool(x, kernel, stride, padding,
-              [&](const float *plane, int64_t y0, int64_t x0, int64_t h,
-                  int64_t w) {
-                float best = -std::numeric_limits<float>::infinity();
-                for (int64_t yy = std::max<int64_t>(y0, 0);
-                     yy < std::min(y0 + kernel, h); ++yy)
-                  for (int64_t xx = std::max<int64_t>(x0, 0);
-                       xx < std::min(x0 + kernel, w); ++xx)
-                    best = std::max(best, plane[yy * w + xx]);
-                return best;
-              });
+  return pool(
+      x, kernel, stride, padding,
+      [&](const float *plane, int64_t y0, int64_t x0, int64_t h, int64_t w) {
+        float best = -std::numeric_limits<float>::infinity();
+        for (int64_t yy = std::max<int64_t>(y0, 0);
+             yy < std::min(y0 + kernel, h); ++yy)
+          for (int64_t xx = std::max<int64_t>(x0, 0);
+               xx < std::min(x0 + kernel, w); ++xx)
+            best = std::max(best, plane[yy * w + xx]);
+        return best;
+      });
 }
 
 Tensor ref::avgpool2d(const Tensor &x, int64_t kernel, int64_t stride,
                       int64_t padding) {
-  return pool(x, kernel, stride, padding,
-              [&](const float *plane, int64_t y0, int64_t x0, int64_t h,
-                  int64_t w) {
-                double sum = 0;
-                for (int64_t yy = std::max<int64_t>(y0, 0);
-                     yy < std::min(y0 + kernel, h); ++yy)
-                  for (int64_t xx = std::max<int64_t>(x0, 0);
-                       xx < std::min(x0 + kernel, w); ++xx)
-                    sum += plane[yy * w + xx];
-                return float(sum / double(kernel * kernel));
-              });
+  return pool(
+      x, kernel, stride, padding,
+      [&](const float *plane, int64_t y0, int64_t x0, int64_t h, int64_t w) {
+        double sum = 0;
+        for (int64_t yy = std::max<int64_t>(y0, 0);
+             yy < std::min(y0 + kernel, h); ++yy)
+          for (int64_t xx = std::max<int64_t>(x0, 0);
+               xx < std::min(x0 + kernel, w); ++xx)
+            sum += plane[yy * w + xx];
+        return float(sum / double(kernel * kernel));
+      });
 }
 
 Tensor ref::globalAvgPool(const Tensor &x) {

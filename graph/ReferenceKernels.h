@@ -1,4 +1,5 @@
-//===- ReferenceKernels.h - Plain C++ operators (the answer key) -*- C++ -*-===//
+//===- ReferenceKernels.h - Plain C++ operators (the answer key) -*- C++
+//-*-===//
 //
 // This file implements the operators of the reference executor on NCHW float
 // tensors: convolution (with optional bias, residual and ReLU epilogue),

@@ -9,8 +9,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileOutputBuffer.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -140,16 +140,19 @@ static Error parseEntry(llvm::StringRef path, llvm::StringRef name,
   return Error::success();
 }
 
-llvm::Expected<SafetensorsFile> mgp::graph::readSafetensors(llvm::StringRef path) {
-  auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                                 /*RequiresNullTerminator=*/false);
+llvm::Expected<SafetensorsFile>
+mgp::graph::readSafetensors(llvm::StringRef path) {
+  auto bufferOrErr =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
   if (!bufferOrErr)
     return fileError(path, "cannot read weights: {0}",
                      bufferOrErr.getError().message());
   llvm::StringRef bytes = (*bufferOrErr)->getBuffer();
   if (bytes.size() < 8)
-    return fileError(path, "truncated: {0} bytes, shorter than the 8-byte "
-                           "header length",
+    return fileError(path,
+                     "truncated: {0} bytes, shorter than the 8-byte "
+                     "header length",
                      bytes.size());
   uint64_t headerLen;
   std::memcpy(&headerLen, bytes.data(), 8);
@@ -234,10 +237,9 @@ llvm::Expected<WeightMap> mgp::graph::loadWeights(const Graph &graph,
       return fileError(file.path, "missing parameter '{0}' (shape {1})",
                        value.name, formatShape(value.shape));
     if (it->second.shape != value.shape)
-      return fileError(file.path,
-                       "tensor '{0}' has shape {1} but the graph expects {2}",
-                       value.name, formatShape(it->second.shape),
-                       formatShape(value.shape));
+      return fileError(
+          file.path, "tensor '{0}' has shape {1} but the graph expects {2}",
+          value.name, formatShape(it->second.shape), formatShape(value.shape));
     auto tensor = file.read(value.name);
     if (!tensor)
       return tensor.takeError();
@@ -271,7 +273,8 @@ Error mgp::graph::writeSafetensors(llvm::StringRef path,
     header += ' ';
   auto out = llvm::FileOutputBuffer::create(path, 8 + header.size() + offset);
   if (!out)
-    return fileError(path, "cannot write: {0}", llvm::toString(out.takeError()));
+    return fileError(path, "cannot write: {0}",
+                     llvm::toString(out.takeError()));
   uint8_t *dst = (*out)->getBufferStart();
   uint64_t headerLen = header.size();
   std::memcpy(dst, &headerLen, 8);

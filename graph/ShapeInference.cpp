@@ -141,8 +141,8 @@ llvm::Expected<Shape> NodeShapes::infer() {
   case OpKind::BatchNorm: {
     const Shape &x = operandShape(0);
     if (x.size() < 2)
-      return fail("input '" + operandName(0) + "' has shape " +
-                  formatShape(x) + " but needs a channel dimension");
+      return fail("input '" + operandName(0) + "' has shape " + formatShape(x) +
+                  " but needs a channel dimension");
     static const char *roles[] = {"", "weight", "bias", "running_mean",
                                   "running_var"};
     for (unsigned i = 1; i < 5; ++i)

@@ -10,8 +10,17 @@
 using namespace mgp::graph;
 
 namespace {
-enum class Role { ConvWeight, ConvBias, BnWeight, BnBias, BnMean, BnVar,
-                  LinearWeight, LinearBias, Other };
+enum class Role {
+  ConvWeight,
+  ConvBias,
+  BnWeight,
+  BnBias,
+  BnMean,
+  BnVar,
+  LinearWeight,
+  LinearBias,
+  Other
+};
 } // namespace
 
 /// The role of each parameter, from the first node that uses it.
@@ -27,7 +36,7 @@ static std::vector<Role> paramRoles(const Graph &graph) {
       switch (node.op) {
       case OpKind::Conv2d:
       case OpKind::FusedConv2d:
-        roles[value] = i == 1 ? Role::ConvWeight
+        roles[value] = i == 1   ? Role::ConvWeight
                        : i == 2 ? Role::ConvBias
                                 : Role::Other;
         break;
@@ -62,9 +71,8 @@ WeightMap mgp::graph::initWeights(const Graph &graph, uint64_t seed) {
     const Value &value = graph.values[param];
     Tensor tensor(value.shape);
     Random rng(seed, value.name);
-    int64_t fanIn = value.shape.empty() ? 1
-                                        : numElements(value.shape) /
-                                              value.shape[0];
+    int64_t fanIn =
+        value.shape.empty() ? 1 : numElements(value.shape) / value.shape[0];
     for (float &x : tensor.data) {
       double v = 0;
       switch (roles[param]) {

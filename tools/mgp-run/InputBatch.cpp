@@ -15,8 +15,7 @@ using namespace mgp;
 using namespace mgp::graph;
 using llvm::Error;
 
-template <typename... Ts>
-static Error inputError(const char *fmt, Ts... args) {
+template <typename... Ts> static Error inputError(const char *fmt, Ts... args) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  llvm::formatv(fmt, args...).str());
 }
@@ -27,8 +26,7 @@ run::parseSize(llvm::StringRef text) {
   if (!text.contains('x'))
     wText = hText;
   int64_t h = 0, w = 0;
-  if (hText.getAsInteger(10, h) || wText.getAsInteger(10, w) || h < 1 ||
-      w < 1)
+  if (hText.getAsInteger(10, h) || wText.getAsInteger(10, w) || h < 1 || w < 1)
     return inputError("invalid --size '{0}' (expected H or HxW, e.g. 224 or "
                       "64x96)",
                       text);
@@ -87,8 +85,7 @@ run::loadInputs(const Graph &graph, const InputRequest &request,
                       graph.inputs.size());
   const Value &input = graph.values[graph.inputs[0]];
   if (input.declShape.size() != 4)
-    return inputError("input '{0}' must be declared NCHW (rank 4)",
-                      input.name);
+    return inputError("input '{0}' must be declared NCHW (rank 4)", input.name);
   if (request.batch)
     if (Error e = bindInputDim(input, 0, *request.batch, "--batch", bindings))
       return std::move(e);

@@ -69,15 +69,14 @@ void run::printInfo(const Graph &graph, const Graph &optimized,
      << withThousands(stats.buffers) << " BatchNorm statistics\n";
   int64_t perImage = stats.macs / std::max<int64_t>(batch, 1);
   os << "MACs: " << withThousands(perImage)
-     << llvm::format(" per image (%.2f GMAC)", double(perImage) / 1e9)
-     << ", " << withThousands(stats.macs) << " for the batch of " << batch
-     << "\n";
+     << llvm::format(" per image (%.2f GMAC)", double(perImage) / 1e9) << ", "
+     << withThousands(stats.macs) << " for the batch of " << batch << "\n";
   int fused = 0;
   for (const Node &node : optimized.nodes)
     fused += node.op == OpKind::FusedConv2d;
   os << "activation memory (fp32, batch " << batch << "):\n";
-  printMemory(graph, "as written (" + std::to_string(graph.nodes.size()) +
-                         " nodes)",
+  printMemory(graph,
+              "as written (" + std::to_string(graph.nodes.size()) + " nodes)",
               os);
   printMemory(optimized,
               "BatchNorm folded, epilogues fused (" +
@@ -90,10 +89,9 @@ llvm::Expected<std::vector<std::string>>
 run::readClassNames(llvm::StringRef path) {
   auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!bufferOrErr)
-    return llvm::createStringError(bufferOrErr.getError(),
-                                   "%s: cannot read class names: %s",
-                                   path.str().c_str(),
-                                   bufferOrErr.getError().message().c_str());
+    return llvm::createStringError(
+        bufferOrErr.getError(), "%s: cannot read class names: %s",
+        path.str().c_str(), bufferOrErr.getError().message().c_str());
   std::vector<std::string> names;
   llvm::SmallVector<llvm::StringRef> lines;
   (*bufferOrErr)->getBuffer().split(lines, '\n');

@@ -40,7 +40,8 @@ static cl::opt<bool> info("info",
                           cl::desc("Print the layers, parameters, MACs and "
                                    "activation memory, then exit"),
                           cl::cat(category));
-static cl::opt<int64_t> batchSize("batch", cl::desc("Batch size (random input)"),
+static cl::opt<int64_t> batchSize("batch",
+                                  cl::desc("Batch size (random input)"),
                                   cl::init(0), cl::cat(category));
 static cl::opt<std::string> sizeText("size",
                                      cl::desc("Input size H or HxW (default "
@@ -186,7 +187,8 @@ static Error runTool() {
 
   BackendOptions options;
   if (precisionText.empty()) {
-    options.precision = device == "reference" ? Precision::FP32 : Precision::TF32;
+    options.precision =
+        device == "reference" ? Precision::FP32 : Precision::TF32;
   } else if (auto precision = parsePrecision(precisionText)) {
     options.precision = *precision;
   } else {

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Diagnostic.h"
 #include "graph/GraphParser.h"
+#include "graph/Diagnostic.h"
 
 #include "gtest/gtest.h"
 
@@ -164,8 +164,8 @@ TEST(GraphParserTest, WrongArity) {
 }
 
 TEST(GraphParserTest, UseBeforeDefinitionAndCycles) {
-  std::string msg = parseError(
-      "input x: f32[1]\na = add(x, b)\nb = relu(a)\noutput b\n");
+  std::string msg =
+      parseError("input x: f32[1]\na = add(x, b)\nb = relu(a)\noutput b\n");
   EXPECT_NE(msg.find("2:12: error: 'b' is used before its definition"),
             std::string::npos)
       << msg;
@@ -192,8 +192,9 @@ TEST(GraphParserTest, SyntaxAndDimensionErrors) {
   EXPECT_NE(parseError("input x: f32[1]\ny = relu(x\noutput y\n")
                 .find("error: expected ',' or ')' in the argument list"),
             std::string::npos);
-  EXPECT_NE(parseError("input x: f32[1]\n$\n").find("2:1: error: unexpected '$'"),
-            std::string::npos);
+  EXPECT_NE(
+      parseError("input x: f32[1]\n$\n").find("2:1: error: unexpected '$'"),
+      std::string::npos);
   EXPECT_NE(parseError("dim N = 0\ninput x: f32[N]\noutput x\n")
                 .find("error: dimension default must be a positive integer"),
             std::string::npos);

@@ -54,10 +54,11 @@ TEST_F(ImageInputTest, SquareImageIsCentreCroppedAndNormalised) {
   for (int y = 0; y < size; ++y)
     for (int x = 0; x < size; ++x)
       for (int c = 0; c < 3; ++c)
-        pixels[(y * size + x) * 3 + c] = uint8_t((x * 7 + y * 13 + c * 50) % 256);
+        pixels[(y * size + x) * 3 + c] =
+            uint8_t((x * 7 + y * 13 + c * 50) % 256);
   std::string file = path("square.png");
-  ASSERT_TRUE(stbi_write_png(file.c_str(), size, size, 3, pixels.data(),
-                             size * 3));
+  ASSERT_TRUE(
+      stbi_write_png(file.c_str(), size, size, 3, pixels.data(), size * 3));
   auto tensor = loadImage(file);
   ASSERT_TRUE(bool(tensor)) << llvm::toString(tensor.takeError());
   ASSERT_EQ(tensor->shape, (Shape{3, 224, 224}));

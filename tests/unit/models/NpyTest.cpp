@@ -61,9 +61,10 @@ std::string bytesOf(const std::vector<float> &values) {
 
 TEST_F(NpyTest, ReadsHandWrittenFiles) {
   std::vector<float> values = {1.5f, -2.0f, 3.25f, 0.0f, 7.0f, -1e-3f};
-  auto read = readNpyFloat32(write(
-      "a.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3, 1), }",
-      bytesOf(values)));
+  auto read = readNpyFloat32(
+      write("a.npy",
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3, 1), }",
+            bytesOf(values)));
   ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
   EXPECT_EQ(read->shape, (Shape{1, 2, 3, 1}));
   EXPECT_EQ(read->data, values);
@@ -77,7 +78,8 @@ TEST_F(NpyTest, ReadsHandWrittenFiles) {
   std::vector<int64_t> labels = {3, 999, 0};
   Shape shape;
   auto ints = readNpyInt64(
-      write("l.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }",
+      write("l.npy",
+            "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }",
             llvm::StringRef(reinterpret_cast<const char *>(labels.data()), 24)),
       shape);
   ASSERT_TRUE(bool(ints)) << llvm::toString(ints.takeError());
@@ -121,8 +123,8 @@ TEST_F(NpyTest, Errors) {
                      "file has 20"),
             std::string::npos)
       << msg;
-  msg = floatError(write("s.npy", "{'descr': '<f4', 'fortran_order': False}",
-                         ""));
+  msg = floatError(
+      write("s.npy", "{'descr': '<f4', 'fortran_order': False}", ""));
   EXPECT_NE(msg.find("s.npy: bad header: no 'shape'"), std::string::npos)
       << msg;
   std::string magic = (llvm::Twine(dir) + "/m.npy").str();
@@ -136,13 +138,14 @@ TEST_F(NpyTest, Errors) {
       << msg;
   Shape shape;
   auto ints = readNpyInt64(
-      write("i.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }",
+      write("i.npy",
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }",
             std::string(4, '\0')),
       shape);
   ASSERT_FALSE(bool(ints));
-  EXPECT_NE(llvm::toString(ints.takeError())
-                .find("dtype '<f4' is not int64 ('<i8')"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(ints.takeError()).find("dtype '<f4' is not int64 ('<i8')"),
+      std::string::npos);
 }
 
 } // namespace

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Random.h"
 #include "graph/ReferenceKernels.h"
+#include "graph/Random.h"
 
 #include "gtest/gtest.h"
 

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Safetensors.h"
 #include "graph/GraphParser.h"
 #include "graph/Random.h"
-#include "graph/Safetensors.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,12 +89,12 @@ TEST_F(SafetensorsTest, ConvertsHalfAndBFloat16) {
   uint16_t bf16[] = {0x3f80, 0xc020, 0x4049};
   std::string data(reinterpret_cast<const char *>(half), sizeof(half));
   data.append(reinterpret_cast<const char *>(bf16), sizeof(bf16));
-  std::string file = writeRaw(
-      "h.safetensors",
-      R"({"h":{"dtype":"F16","shape":[4],"data_offsets":[0,8]},)"
-      R"("b":{"dtype":"BF16","shape":[3],"data_offsets":[8,14]},)"
-      R"("__metadata__":{"format":"pt"}})",
-      data);
+  std::string file =
+      writeRaw("h.safetensors",
+               R"({"h":{"dtype":"F16","shape":[4],"data_offsets":[0,8]},)"
+               R"("b":{"dtype":"BF16","shape":[3],"data_offsets":[8,14]},)"
+               R"("__metadata__":{"format":"pt"}})",
+               data);
   auto read = readSafetensors(file);
   ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
   auto h = read->read("h");
@@ -135,33 +135,33 @@ TEST_F(SafetensorsTest, CorruptFiles) {
             std::string::npos)
       << msg;
 
-  msg = errorOf(writeRaw(
-      "size.safetensors",
-      R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})",
-      std::string(8, '\0')));
+  msg = errorOf(
+      writeRaw("size.safetensors",
+               R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})",
+               std::string(8, '\0')));
   EXPECT_NE(msg.find("tensor 'w' spans 8 bytes but its shape [3] of F32 "
                      "needs 12"),
             std::string::npos)
       << msg;
 
-  msg = errorOf(writeRaw(
-      "overlap.safetensors",
-      R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-      R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
-      std::string(12, '\0')));
+  msg = errorOf(
+      writeRaw("overlap.safetensors",
+               R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+               R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+               std::string(12, '\0')));
   EXPECT_NE(msg.find("tensors 'a' and 'b' overlap"), std::string::npos) << msg;
 
-  msg = errorOf(writeRaw(
-      "keys.safetensors", R"({"a":{"dtype":"F32","shape":[2]}})", ""));
+  msg = errorOf(
+      writeRaw("keys.safetensors", R"({"a":{"dtype":"F32","shape":[2]}})", ""));
   EXPECT_NE(msg.find("header entry 'a' needs 'dtype', 'shape' and "
                      "'data_offsets'"),
             std::string::npos)
       << msg;
 
-  msg = errorOf(writeRaw(
-      "dtype.safetensors",
-      R"({"a":{"dtype":"Q7","shape":[2],"data_offsets":[0,2]}})",
-      std::string(2, '\0')));
+  msg = errorOf(
+      writeRaw("dtype.safetensors",
+               R"({"a":{"dtype":"Q7","shape":[2],"data_offsets":[0,2]}})",
+               std::string(2, '\0')));
   EXPECT_NE(msg.find("tensor 'a' has unknown dtype 'Q7'"), std::string::npos)
       << msg;
 
@@ -227,11 +227,11 @@ TEST_F(SafetensorsTest, ChecksAgainstTheGraph) {
       << msg;
 
   // A dtype weights cannot have.
-  std::string i64 = writeRaw(
-      "i64.safetensors",
-      R"({"w":{"dtype":"I64","shape":[3,8],"data_offsets":[0,192]},)"
-      R"("b":{"dtype":"F32","shape":[3],"data_offsets":[192,204]}})",
-      std::string(204, '\0'));
+  std::string i64 =
+      writeRaw("i64.safetensors",
+               R"({"w":{"dtype":"I64","shape":[3,8],"data_offsets":[0,192]},)"
+               R"("b":{"dtype":"F32","shape":[3],"data_offsets":[192,204]}})",
+               std::string(204, '\0'));
   auto i64Read = readSafetensors(i64);
   ASSERT_TRUE(bool(i64Read));
   msg = llvm::toString(loadWeights(*graph, *i64Read).takeError());

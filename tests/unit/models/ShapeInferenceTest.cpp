@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/GraphParser.h"
 #include "graph/ShapeInference.h"
+#include "graph/GraphParser.h"
 
 #include "gtest/gtest.h"
 
