@@ -1,6 +1,6 @@
 //===- CacheEntry.h - the on-disk form of a compiled kernel -----*- C++ -*-===//
 //
-// This file declares the encoding of a CompiledKernel as one cache file: a
+// This file implements the encoding of a CompiledKernel as one cache file: a
 // fixed header (magic, format version, lengths, SHA-256 of the payload), then
 // the payload: JSON metadata followed by the PTX. Decoding trusts nothing: a
 // wrong magic or version, a length that disagrees with the file or a checksum

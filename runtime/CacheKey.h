@@ -1,6 +1,6 @@
 //===- CacheKey.h - the identity of a compiled kernel -----------*- C++ -*-===//
 //
-// This file declares the options a kernel is compiled with (KernelOptions)
+// This file implements the options a kernel is compiled with (KernelOptions)
 // and the cache key: a SHA-256 over everything that can change the PTX the
 // compiler produces. Two compilations with the same key must give the same
 // PTX; anything that could make them differ belongs in the key.

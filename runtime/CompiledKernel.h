@@ -1,6 +1,6 @@
 //===- CompiledKernel.h - a compiler's output and how to compile -*- C++ -*-=//
 //
-// This file declares what the JIT asks of the compiler (CompileRequest), what
+// This file implements what the JIT asks of the compiler (CompileRequest), what
 // the compiler hands back (CompiledKernel: PTX plus the metadata a launch
 // needs) and the plug between them, KernelCompileFn. The runtime never calls
 // the compiler directly: whoever builds a JIT passes a KernelCompileFn, so

@@ -1,6 +1,6 @@
 //===- CudaDriver.h - the CUDA driver API, opened at run time ---*- C++ -*-===//
 //
-// This file declares CudaDriver, the table of CUDA driver entry points that
+// This file implements CudaDriver, the table of CUDA driver entry points that
 // mgp uses. libcuda is never linked: it is opened with dlopen("libcuda.so.1")
 // on first use, so every mgp binary builds, starts and runs its CPU paths on a
 // machine without a GPU. Every driver call goes through CudaDriver::check,

@@ -1,6 +1,6 @@
 //===- DType.h - element types of kernel arguments --------------*- C++ -*-===//
 //
-// This file declares DType, the element types a kernel's pointer arguments
+// This file implements DType, the element types a kernel's pointer arguments
 // may point to, with the names Triton's signatures use (fp32, bf16, i32, ...).
 //
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,6 @@
 //===- Device.h - a CUDA device and its primary context ---------*- C++ -*-===//
 //
-// This file declares Device: one GPU, its properties (name, sm_XY arch, SM
+// This file implements Device: one GPU, its properties (name, sm_XY arch, SM
 // count, shared memory limits) and a retained primary context. Every other
 // runtime object (buffers, streams, events, modules) is created in the
 // context that is current on the calling thread; Device::open makes its

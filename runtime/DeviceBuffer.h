@@ -1,6 +1,6 @@
 //===- DeviceBuffer.h - an owned allocation of GPU memory -------*- C++ -*-===//
 //
-// This file declares DeviceBuffer, a move-only owner of a cuMemAlloc block in
+// This file implements DeviceBuffer, a move-only owner of a cuMemAlloc block in
 // the current context, with synchronous and stream-ordered copies to and from
 // host memory.
 //

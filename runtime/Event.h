@@ -1,6 +1,6 @@
 //===- Event.h - an owned CUDA event for timing -----------------*- C++ -*-===//
 //
-// This file declares Event, a move-only owner of a CUevent, recorded on a
+// This file implements Event, a move-only owner of a CUevent, recorded on a
 // stream; two recorded events give the GPU time between them.
 //
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,6 @@
 //===- Function.h - a kernel in a loaded module, and its launch -*- C++ -*-===//
 //
-// This file declares Function, a handle on one kernel of a loaded Module (it
+// This file implements Function, a handle on one kernel of a loaded Module (it
 // does not own anything and is valid while the module lives), its attributes
 // and its launch: a 1-3D grid, blocks of 32 * numWarps threads, dynamic shared
 // memory (opting in through the function attribute above 48 KB) and a stream.

@@ -1,6 +1,6 @@
 //===- JitKernel.h - a kernel compiled per specialization -------*- C++ -*-===//
 //
-// This file declares JitKernel, the runtime's side of `mgp::jit`: a kernel's
+// This file implements JitKernel, the runtime's side of `mgp::jit`: a kernel's
 // source and signature plus a compile function; each launch checks its
 // arguments, derives the specialization, gets the compiled kernel from the
 // cache (compiling on a miss), loads it once into the current context and

@@ -1,6 +1,6 @@
 //===- KernelCache.h - compiled kernels in memory and on disk ---*- C++ -*-===//
 //
-// This file declares KernelCache, which answers "the compiled kernel for this
+// This file implements KernelCache, which answers "the compiled kernel for this
 // key" from memory, then from a file under the cache directory, and only then
 // by compiling (and storing the result in both). Disk entries are written
 // atomically (a unique temporary file in the same directory, fsync, rename),

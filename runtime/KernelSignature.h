@@ -1,6 +1,6 @@
 //===- KernelSignature.h - kernel parameters and launch arguments -*- C++ -*-=//
 //
-// This file declares a kernel's parameter list (KernelSignature), the tagged
+// This file implements a kernel's parameter list (KernelSignature), the tagged
 // value a launch passes for each parameter (KernelArg), and the check of the
 // one against the other: count, pointer or scalar, element type and range.
 // Every error names the kernel, the argument (1-based position and name), what

@@ -1,6 +1,6 @@
 //===- Module.h - PTX loaded into the current context -----------*- C++ -*-===//
 //
-// This file declares Module, a move-only owner of a CUmodule made from PTX
+// This file implements Module, a move-only owner of a CUmodule made from PTX
 // text by cuModuleLoadDataEx. The driver's JIT error and info logs are
 // captured: a rejected PTX fails with an error that quotes the log, and the
 // info log of a successful load is kept for MGP_DEBUG output.

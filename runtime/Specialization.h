@@ -1,6 +1,6 @@
 //===- Specialization.h - what a kernel is compiled for ---------*- C++ -*-===//
 //
-// This file declares Specialization, the facts about a launch's arguments
+// This file implements Specialization, the facts about a launch's arguments
 // that a kernel is compiled for, as Triton does: the types of the arguments,
 // the values of the constexpr parameters, which integer and pointer
 // arguments are divisible by 16 (16-byte aligned pointers allow vector

@@ -1,6 +1,6 @@
 //===- Stream.h - an owned CUDA stream --------------------------*- C++ -*-===//
 //
-// This file declares Stream, a move-only owner of a non-blocking CUstream in
+// This file implements Stream, a move-only owner of a non-blocking CUstream in
 // the current context. Launches and async copies take the raw handle
 // (Stream::handle()); a null CUstream means the legacy default stream.
 //
