@@ -58,6 +58,10 @@ private:
   Token lexPunctuation(const char *start);
   Token lexEndOfFile();
   void newLine(const char *afterNewline);
+  /// Scans one line from `p` for skipToTopLevel, updating the bracket depth
+  /// and the open triple quote; returns the start of the next line.
+  const char *scanLineForRecovery(const char *p, int &depth,
+                                  char &tripleQuote) const;
 
   struct Bracket {
     char open;

@@ -56,6 +56,13 @@ bool Parser::expect(TokenKind kind, StringRef context) {
   return false;
 }
 
+bool Parser::expectName(StringRef what) {
+  if (consumeIf(TokenKind::Name))
+    return true;
+  emitUnexpected(what);
+  return false;
+}
+
 std::nullptr_t Parser::emitError(SMLoc loc, const llvm::Twine &message) {
   if (!failed()) {
     errorLoc = loc;
@@ -231,7 +238,7 @@ bool Parser::parseImport(Module &module) {
         return false;
       if (consumeIf(TokenKind::KwAs)) {
         import.alias = tok.spelling.str();
-        if (!expect(TokenKind::Name, "after 'as'"))
+        if (!expectName("a name after 'as'"))
           return false;
       }
       finish(import.location);
@@ -267,11 +274,11 @@ bool Parser::parseImport(Module &module) {
     import.isFrom = true;
     import.module = from;
     import.name = tok.spelling.str();
-    if (!expect(TokenKind::Name, "in from-import"))
+    if (!expectName("a name to import"))
       return false;
     if (consumeIf(TokenKind::KwAs)) {
       import.alias = tok.spelling.str();
-      if (!expect(TokenKind::Name, "after 'as'"))
+      if (!expectName("a name after 'as'"))
         return false;
     }
     finish(import.location);
@@ -285,11 +292,11 @@ bool Parser::parseImport(Module &module) {
 /// dotted_name: NAME ('.' NAME)*
 bool Parser::parseDottedName(std::string &name) {
   name = tok.spelling.str();
-  if (!expect(TokenKind::Name, "module name"))
+  if (!expectName("a module name"))
     return false;
   while (consumeIf(TokenKind::Dot)) {
     name += "." + tok.spelling.str();
-    if (!expect(TokenKind::Name, "after '.'"))
+    if (!expectName("a name after '.'"))
       return false;
   }
   return true;
@@ -370,7 +377,7 @@ Parser::parseFunctionDef(std::vector<Decorator> decorators) {
   expect(TokenKind::KwDef);
   def->nameLocation = startLocation(tok);
   def->name = tok.spelling.str();
-  if (!expect(TokenKind::Name, "function name after 'def'"))
+  if (!expectName("a function name after 'def'"))
     return nullptr;
   if (!expect(TokenKind::LParen, "after the function name"))
     return nullptr;
@@ -407,7 +414,7 @@ bool Parser::parseParams(std::vector<Param> &params, TokenKind close,
     Param param;
     param.location = startLocation(tok);
     param.name = tok.spelling.str();
-    if (!expect(TokenKind::Name, "parameter name"))
+    if (!expectName("a parameter name"))
       return false;
     for (const Param &other : params) {
       if (other.name == param.name) {

@@ -55,6 +55,8 @@ private:
   void consume();
   bool consumeIf(TokenKind kind);
   bool expect(TokenKind kind, llvm::StringRef context = "");
+  /// Consumes a Name token or reports "expected <what>, found ...".
+  bool expectName(llvm::StringRef what);
   std::nullptr_t emitError(llvm::SMLoc loc, const llvm::Twine &message);
   std::nullptr_t emitError(const Token &tok, const llvm::Twine &message);
   std::nullptr_t emitUnexpected(llvm::StringRef expected);

@@ -310,7 +310,7 @@ Parser::ExprPtr Parser::parseAtomExpr() {
     } else if (tok.is(TokenKind::Dot)) {
       consume();
       Token attr = tok;
-      if (!expect(TokenKind::Name, "attribute name after '.'"))
+      if (!expectName("an attribute name after '.'"))
         return nullptr;
       SourceLocation loc = e->getLocation();
       finish(loc);
