@@ -81,6 +81,11 @@ static cl::opt<std::string> dumpLogits("dump-logits",
                                        cl::desc("Write the logits to a .npy"),
                                        cl::cat(category));
 static cl::opt<std::string>
+    dumpInput("dump-input",
+              cl::desc("Write the input batch in use (random, .npy or "
+                       "preprocessed images) to a .npy"),
+              cl::cat(category));
+static cl::opt<std::string>
     passes("passes",
            cl::desc("Graph passes before running: none | fold (BatchNorm "
                     "folding) | fuse (folding + epilogue fusion)"),
@@ -231,6 +236,9 @@ static Error runTool() {
     os << "top-1 accuracy: " << correct << "/" << batch
        << llvm::format(" (%.2f %%)\n", 100.0 * double(correct) / double(batch));
   }
+  if (!dumpInput.empty())
+    if (Error e = writeNpy(dumpInput, x))
+      return e;
   if (!dumpLogits.empty())
     return writeNpy(dumpLogits, logits);
   return Error::success();
