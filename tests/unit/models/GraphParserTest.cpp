@@ -200,6 +200,28 @@ TEST(GraphParserTest, SyntaxAndDimensionErrors) {
             std::string::npos);
 }
 
+TEST(GraphParserTest, MoreSyntaxErrors) {
+  EXPECT_NE(
+      parseError("input x: f32[1]\ny = maxpool2d(kernel=2, x)\noutput y\n")
+          .find("2:25: error: operands must come before attributes"),
+      std::string::npos);
+  EXPECT_NE(parseError("input output: f32[1]\noutput output\n")
+                .find("1:7: error: 'output' is a keyword, not a value name"),
+            std::string::npos);
+  EXPECT_NE(parseError("input x: f32[1,1,4,4]\ny = maxpool2d(x, kernel=k)\n"
+                       "output y\n")
+                .find("error: expected a number as the value of attribute "
+                      "'kernel'"),
+            std::string::npos);
+  EXPECT_NE(parseError("dim N = 1\ndim N = 2\ninput x: f32[N]\noutput x\n")
+                .find("2:5: error: redefinition of dimension 'N'"),
+            std::string::npos);
+  EXPECT_NE(parseError("input x: f32[1, 3x]\noutput x\n")
+                .find("1:17: error: expected a dimension (an integer or a "
+                      "dimension name)"),
+            std::string::npos);
+}
+
 TEST(GraphParserTest, MissingFileIsAPlainError) {
   auto graph = parseGraphFile("/nonexistent/dir/model.graph");
   ASSERT_FALSE(bool(graph));
