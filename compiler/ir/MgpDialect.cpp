@@ -1,8 +1,9 @@
 //===- MgpDialect.cpp - the mgp dialect ------------------------------------===//
 //
-// This file implements the mgp dialect's registration, the aliases it gives
-// its layout attributes in printed IR (`#blocked`, `#slice`, ...) and the type
-// helpers shared by the op definitions.
+// This file implements the mgp dialect's registration, its inliner interface,
+// its constant materializer (arith.constant), the aliases it gives its layout
+// attributes in printed IR (`#blocked`, `#slice`, ...) and the type helpers
+// shared by the op definitions.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/ir/MgpDialect.h"
@@ -10,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace mgp;
@@ -37,7 +39,22 @@ struct MgpOpAsmInterface : public OpAsmDialectInterface {
     return AliasResult::FinalAlias;
   }
 };
+
+/// Every mgp op may be inlined (helper functions are inlined into kernels).
+struct MgpInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const override {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const override { return true; }
+};
 } // namespace
+
+Operation *MgpDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
+                                           Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
 
 void MgpDialect::initialize() {
   registerTypes();
@@ -46,7 +63,7 @@ void MgpDialect::initialize() {
 #define GET_OP_LIST
 #include "compiler/ir/MgpOps.cpp.inc"
       >();
-  addInterfaces<MgpOpAsmInterface>();
+  addInterfaces<MgpOpAsmInterface, MgpInlinerInterface>();
 }
 
 Type mgp::getPointeeLikeType(Type ptrLike) {

@@ -6,12 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mgp::registerMgpTransformsPasses();
   mlir::DialectRegistry registry;
   mgp::registerAllDialects(registry);
   return mlir::asMainReturnCode(
