@@ -4,6 +4,7 @@
 // mgp pass registered; the lit tests drive each pass through it.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/Passes.h"
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/transforms/Passes.h"
@@ -13,6 +14,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mgp::registerMgpGPUPasses();
   mgp::registerMgpTransformsPasses();
   mlir::DialectRegistry registry;
   mgp::registerAllDialects(registry);

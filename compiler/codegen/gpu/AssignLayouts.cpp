@@ -1,0 +1,345 @@
+//===- AssignLayouts.cpp - give every tensor a layout encoding ------------===//
+//
+// This file implements `mgp-assign-layouts`: a walk over each function in
+// program order that attaches a distributed encoding to every tensor value
+// (results and region arguments) and inserts mgp.convert_layout where an
+// operand's encoding differs from the one its user needs. Sources get the
+// default blocked encoding of their rank (computed from the largest tensor of
+// that rank, so broadcasts and elementwise ops agree); shape ops infer theirs;
+// dot takes Triton's FMA configuration. docs/pipeline.md describes the rules.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/TensorEncoding.h"
+#include "compiler/ir/Layout.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mgp {
+#define GEN_PASS_DEF_MGPASSIGNLAYOUTS
+#include "compiler/codegen/gpu/Passes.h.inc"
+} // namespace mgp
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+/// Assigns encodings within one function.
+class LayoutAssigner {
+public:
+  LayoutAssigner(func::FuncOp func, unsigned numWarps, unsigned threadsPerWarp)
+      : context(func.getContext()), numWarps(numWarps),
+        threadsPerWarp(threadsPerWarp) {
+    computeDefaults(func);
+  }
+
+  void run(func::FuncOp func) {
+    Block &entry = func.getBody().front();
+    for (BlockArgument arg : entry.getArguments())
+      if (auto type = dyn_cast<RankedTensorType>(arg.getType()))
+        arg.setType(withEncoding(type, defaultEncoding(type.getRank())));
+    for (Block &block : func.getBody())
+      processBlock(block);
+    SmallVector<Type> results;
+    func.walk([&](func::ReturnOp ret) {
+      results.assign(ret.getOperandTypes().begin(),
+                     ret.getOperandTypes().end());
+    });
+    func.setType(FunctionType::get(context, entry.getArgumentTypes(), results));
+  }
+
+private:
+  /// One default blocked encoding per rank, from the elementwise largest
+  /// shape of that rank in the function.
+  void computeDefaults(func::FuncOp func) {
+    DenseMap<unsigned, SmallVector<int64_t>> maxShape;
+    auto note = [&](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        return;
+      SmallVector<int64_t> &shape = maxShape[tensor.getRank()];
+      if (shape.empty())
+        shape.assign(tensor.getRank(), 1);
+      for (auto [d, size] : llvm::enumerate(tensor.getShape()))
+        shape[d] = std::max(shape[d], size);
+    };
+    func.walk([&](Operation *op) {
+      for (Type type : op->getResultTypes())
+        note(type);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (Type type : block.getArgumentTypes())
+            note(type);
+    });
+    for (auto &[rank, shape] : maxShape)
+      defaults[rank] =
+          getDefaultBlockedEncoding(context, shape, numWarps, threadsPerWarp);
+  }
+
+  Attribute defaultEncoding(unsigned rank) {
+    Attribute &encoding = defaults[rank];
+    if (!encoding) {
+      SmallVector<int64_t> shape(rank, 1);
+      encoding =
+          getDefaultBlockedEncoding(context, shape, numWarps, threadsPerWarp);
+    }
+    return encoding;
+  }
+
+  /// `value` in `encoding`, converted before `user` when needed.
+  Value convert(Operation *user, Value value, Attribute encoding) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getEncoding() == encoding)
+      return value;
+    OpBuilder builder(user);
+    return ConvertLayoutOp::create(builder, value.getLoc(),
+                                   withEncoding(type, encoding), value);
+  }
+
+  void convertOperand(Operation *op, unsigned index, Attribute encoding) {
+    op->setOperand(index, convert(op, op->getOperand(index), encoding));
+  }
+
+  void setResultEncoding(Value result, Attribute encoding) {
+    if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+      result.setType(withEncoding(type, encoding));
+  }
+
+  void processBlock(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block))
+      processOp(&op);
+  }
+
+  void processOp(Operation *op) {
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return processFor(forOp);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return processIf(ifOp);
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return processWhile(whileOp);
+    if (auto dot = dyn_cast<DotOp>(op))
+      return processDot(dot);
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      return processReduce(reduce);
+    if (auto expand = dyn_cast<ExpandDimsOp>(op))
+      return processExpandDims(expand);
+    if (auto trans = dyn_cast<TransOp>(op))
+      return processTrans(trans);
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      return processConstant(constant);
+    if (isa<ReshapeOp>(op)) {
+      auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+      convertOperand(op, 0, defaultEncoding(type.getRank()));
+      return setResultEncoding(
+          op->getResult(0),
+          defaultEncoding(
+              cast<RankedTensorType>(op->getResult(0).getType()).getRank()));
+    }
+    processElementwise(op);
+  }
+
+  /// Elementwise ops, loads, stores, splat, make_range, broadcast, hints:
+  /// every tensor takes the encoding of the first tensor operand (the
+  /// pointer of a load or store), or the default when there is none.
+  void processElementwise(Operation *op) {
+    Attribute encoding;
+    for (Value operand : op->getOperands())
+      if (auto type = dyn_cast<RankedTensorType>(operand.getType())) {
+        encoding = type.getEncoding();
+        break;
+      }
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      if (auto type = dyn_cast<RankedTensorType>(op->getOperand(i).getType()))
+        if (encoding && !isa<BroadcastOp>(op))
+          convertOperand(op, i, encoding);
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type)
+        continue;
+      Attribute resultEncoding = encoding;
+      if (!resultEncoding || isSliceOfOtherRank(resultEncoding, type.getRank()))
+        resultEncoding = defaultEncoding(type.getRank());
+      setResultEncoding(result, resultEncoding);
+    }
+  }
+
+  /// Whether `encoding` cannot describe a tensor of `rank` (a blocked
+  /// encoding of another rank).
+  static bool isSliceOfOtherRank(Attribute encoding, unsigned rank) {
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
+      return blocked.getRank() != rank;
+    return false;
+  }
+
+  void processConstant(arith::ConstantOp constant) {
+    auto type = dyn_cast<RankedTensorType>(constant.getType());
+    if (!type)
+      return;
+    auto newType = withEncoding(type, defaultEncoding(type.getRank()));
+    auto dense = cast<DenseElementsAttr>(constant.getValue());
+    Attribute value =
+        dense.isSplat()
+            ? DenseElementsAttr::get(newType, dense.getSplatValue<Attribute>())
+            : dense.reshape(newType);
+    OpBuilder builder(constant);
+    auto replacement = arith::ConstantOp::create(
+        builder, constant.getLoc(), newType, cast<TypedAttr>(value));
+    constant.replaceAllUsesWith(replacement.getResult());
+    constant.erase();
+  }
+
+  /// Triton's TritonDotPattern: a blocked result with 2x2 (>= 4 elements
+  /// per thread) or 4x4 (>= 16) elements per thread, operands in dot_op.
+  void processDot(DotOp dot) {
+    auto type = cast<RankedTensorType>(dot.getD().getType());
+    int64_t perThread = type.getNumElements() / (numWarps * threadsPerWarp);
+    unsigned size = perThread >= 16 ? 4 : perThread >= 4 ? 2 : 1;
+    SmallVector<unsigned> sizePerThread = {size, size}, order = {1, 0};
+    Attribute parent =
+        getBlockedEncoding(context, type.getShape(), sizePerThread, order,
+                           numWarps, threadsPerWarp);
+    convertOperand(dot, 0, DotOperandEncodingAttr::get(context, 0, parent, 1));
+    convertOperand(dot, 1, DotOperandEncodingAttr::get(context, 1, parent, 1));
+    convertOperand(dot, 2, parent);
+    setResultEncoding(dot.getD(), parent);
+  }
+
+  /// Every operand in the first one's encoding P; results in slice<axis, P>.
+  void processReduce(ReduceOp reduce) {
+    Attribute encoding =
+        cast<RankedTensorType>(reduce.getSrcs()[0].getType()).getEncoding();
+    for (unsigned i = 1; i < reduce->getNumOperands(); ++i)
+      convertOperand(reduce, i, encoding);
+    for (Value result : reduce.getResults())
+      setResultEncoding(
+          result, SliceEncodingAttr::get(context, reduce.getAxis(), encoding));
+  }
+
+  /// expand_dims(x, d) -> P wants x in slice<d, P>.
+  void processExpandDims(ExpandDimsOp expand) {
+    auto srcType = cast<RankedTensorType>(expand.getSrc().getType());
+    auto slice = dyn_cast<SliceEncodingAttr>(srcType.getEncoding());
+    Attribute parent;
+    if (slice && slice.getDim() == unsigned(expand.getAxis())) {
+      parent = slice.getParent();
+    } else {
+      parent = defaultEncoding(srcType.getRank() + 1);
+      convertOperand(expand, 0,
+                     SliceEncodingAttr::get(context, expand.getAxis(), parent));
+    }
+    setResultEncoding(expand.getResult(), parent);
+  }
+
+  /// trans permutes the dims of a blocked encoding (a register relabelling).
+  void processTrans(TransOp trans) {
+    auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
+    auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
+    if (!blocked) {
+      blocked = cast<BlockedEncodingAttr>(defaultEncoding(srcType.getRank()));
+      convertOperand(trans, 0, blocked);
+    }
+    ArrayRef<int32_t> perm = trans.getOrder();
+    SmallVector<unsigned> size, lanes, warps, order;
+    for (int32_t d : perm) {
+      size.push_back(blocked.getSizePerThread()[d]);
+      lanes.push_back(blocked.getThreadsPerWarp()[d]);
+      warps.push_back(blocked.getWarpsPerCTA()[d]);
+    }
+    for (unsigned d : blocked.getOrder())
+      order.push_back(llvm::find(perm, int32_t(d)) - perm.begin());
+    setResultEncoding(
+        trans.getResult(),
+        BlockedEncodingAttr::get(context, size, lanes, warps, order));
+  }
+
+  /// Loop-carried values start in their init's encoding; one whose body
+  /// yields another encoding Y is carried in Y (init converted before the
+  /// loop, the body converts back where it used the old encoding).
+  void processFor(scf::ForOp forOp) {
+    Block &body = *forOp.getBody();
+    for (auto [arg, init, result] :
+         llvm::zip(forOp.getRegionIterArgs(), forOp.getInitArgs(),
+                   forOp.getResults())) {
+      arg.setType(init.getType());
+      result.setType(init.getType());
+    }
+    processBlock(body);
+    auto yield = cast<scf::YieldOp>(body.getTerminator());
+    for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+      Type yielded = yield.getOperand(i).getType();
+      forOp.getResult(i).setType(yielded);
+      if (yielded == arg.getType())
+        continue;
+      Type old = arg.getType();
+      arg.setType(yielded);
+      OpBuilder builder(&body, body.begin());
+      auto back = ConvertLayoutOp::create(builder, forOp.getLoc(), old, arg);
+      arg.replaceAllUsesExcept(back.getResult(), back);
+      OpOperand &init = forOp.getInitArgsMutable()[i];
+      init.set(convert(forOp, init.get(),
+                       cast<RankedTensorType>(yielded).getEncoding()));
+    }
+  }
+
+  void processIf(scf::IfOp ifOp) {
+    processBlock(*ifOp.thenBlock());
+    if (!ifOp.elseBlock())
+      return;
+    processBlock(*ifOp.elseBlock());
+    scf::YieldOp thenYield = ifOp.thenYield(), elseYield = ifOp.elseYield();
+    for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
+      Type type = thenYield.getOperand(i).getType();
+      result.setType(type);
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        convertOperand(elseYield, i, tensor.getEncoding());
+    }
+  }
+
+  void processWhile(scf::WhileOp whileOp) {
+    Block &before = whileOp.getBefore().front();
+    Block &after = whileOp.getAfter().front();
+    for (auto [arg, init] :
+         llvm::zip(before.getArguments(), whileOp.getInits()))
+      arg.setType(init.getType());
+    processBlock(before);
+    scf::ConditionOp condition = whileOp.getConditionOp();
+    for (auto [i, value] : llvm::enumerate(condition.getArgs())) {
+      after.getArgument(i).setType(value.getType());
+      whileOp.getResult(i).setType(value.getType());
+    }
+    processBlock(after);
+    Operation *yield = after.getTerminator();
+    for (auto [i, arg] : llvm::enumerate(before.getArguments()))
+      if (auto tensor = dyn_cast<RankedTensorType>(arg.getType()))
+        convertOperand(yield, i, tensor.getEncoding());
+  }
+
+  MLIRContext *context;
+  unsigned numWarps;
+  unsigned threadsPerWarp;
+  DenseMap<unsigned, Attribute> defaults;
+};
+
+struct AssignLayoutsPass
+    : public mgp::impl::MgpAssignLayoutsBase<AssignLayoutsPass> {
+  using MgpAssignLayoutsBase::MgpAssignLayoutsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Builder builder(module.getContext());
+    if (!module->hasAttr("mgp.num_warps"))
+      module->setAttr("mgp.num_warps", builder.getI32IntegerAttr(numWarps));
+    if (!module->hasAttr("mgp.threads_per_warp"))
+      module->setAttr("mgp.threads_per_warp", builder.getI32IntegerAttr(32));
+    unsigned warps = getModuleNumWarps(module),
+             lanes = getModuleThreadsPerWarp(module);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      LayoutAssigner(func, warps, lanes).run(func);
+    }
+  }
+};
+
+} // namespace

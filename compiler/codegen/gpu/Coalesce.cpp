@@ -1,0 +1,117 @@
+//===- Coalesce.cpp - memory-coalescing layouts for loads and stores ------===//
+//
+// This file implements `mgp-coalesce` (Triton's Coalesce/CoalesceUtils): each
+// mgp.load and mgp.store on a tensor of pointers gets the blocked layout in
+// which a thread owns as many consecutive, aligned elements as the axis
+// analysis proves (up to 16 bytes), with converts around it, and the
+// `mgp.vector_width` attribute that tells the lowering how wide its vector
+// accesses may be.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/AxisInfo.h"
+#include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/TensorEncoding.h"
+#include "compiler/ir/Layout.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mgp {
+#define GEN_PASS_DEF_MGPCOALESCE
+#include "compiler/codegen/gpu/Passes.h.inc"
+} // namespace mgp
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+/// Elements a thread may access as one vector along the fastest dim:
+/// Triton's getNumElementsPerThread.
+int64_t getElementsPerAccess(const ModuleAxisInfo &axis, Value ptr,
+                             ArrayRef<unsigned> order) {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  int64_t elemBits = getPointeeBytes(type) * 8;
+  int64_t alignment =
+      std::min(axis.getPtrContiguity(ptr, order[0]), type.getShape()[order[0]]);
+  return std::max<int64_t>(1, std::min<int64_t>(alignment, 128 / elemBits));
+}
+
+class Coalescer {
+public:
+  Coalescer(ModuleOp module, const ModuleAxisInfo &axis)
+      : axis(axis), numWarps(getModuleNumWarps(module)),
+        threadsPerWarp(getModuleThreadsPerWarp(module)) {}
+
+  void run(Operation *op, Value ptr, Value mask) {
+    auto ptrType = cast<RankedTensorType>(ptr.getType());
+    AxisInfo info = axis.get(ptr);
+    SmallVector<unsigned> order = getOrderFromContiguity(info);
+    int64_t numThreads = numWarps * threadsPerWarp;
+    int64_t perThread = std::min<int64_t>(
+        getElementsPerAccess(axis, ptr, order),
+        std::max<int64_t>(ptrType.getNumElements() / numThreads, 1));
+    SmallVector<unsigned> sizePerThread(ptrType.getRank(), 1);
+    sizePerThread[order[0]] = perThread;
+    BlockedEncodingAttr layout =
+        getBlockedEncoding(op->getContext(), ptrType.getShape(), sizePerThread,
+                           order, numWarps, threadsPerWarp);
+    rewrite(op, layout);
+
+    int64_t contigPerThread =
+        getContigPerThread(layout, ptrType.getShape())[order[0]];
+    int64_t vec =
+        std::min(contigPerThread, getElementsPerAccess(axis, ptr, order));
+    if (mask)
+      vec = std::min(vec, axis.getMaskConstancy(mask, order[0]));
+    op->setAttr(
+        "mgp.vector_width",
+        Builder(op->getContext()).getI32IntegerAttr(std::max<int64_t>(vec, 1)));
+  }
+
+private:
+  /// Puts every tensor operand and result of `op` in `layout`.
+  void rewrite(Operation *op, Attribute layout) {
+    OpBuilder builder(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!type || type.getEncoding() == layout)
+        continue;
+      operand.set(ConvertLayoutOp::create(
+          builder, op->getLoc(), withEncoding(type, layout), operand.get()));
+    }
+    builder.setInsertionPointAfter(op);
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || type.getEncoding() == layout)
+        continue;
+      result.setType(withEncoding(type, layout));
+      auto back = ConvertLayoutOp::create(builder, op->getLoc(), type, result);
+      result.replaceAllUsesExcept(back.getResult(), back);
+    }
+  }
+
+  const ModuleAxisInfo &axis;
+  unsigned numWarps;
+  unsigned threadsPerWarp;
+};
+
+struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ModuleAxisInfo axis(module);
+    Coalescer coalescer(module, axis);
+    // Collect first: the analysis answers for the IR as it was.
+    SmallVector<std::tuple<Operation *, Value, Value>> accesses;
+    module.walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op))
+        accesses.emplace_back(op, load.getPtr(), load.getMask());
+      else if (auto store = dyn_cast<StoreOp>(op))
+        accesses.emplace_back(op, store.getPtr(), store.getMask());
+    });
+    for (auto [op, ptr, mask] : accesses)
+      if (isa<RankedTensorType>(ptr.getType()))
+        coalescer.run(op, ptr, mask);
+  }
+};
+
+} // namespace

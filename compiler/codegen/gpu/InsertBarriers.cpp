@@ -1,0 +1,182 @@
+//===- InsertBarriers.cpp - barriers between shared-memory accesses -------===//
+//
+// This file implements `mgp-insert-barriers`, a small Membar: walking each
+// function in program order it keeps the shared byte ranges read and written
+// since the last barrier and inserts mgp.barrier before an op that would
+// write what was read or written, or read what was written. Offsets come
+// from mgp-allocate-shared. Loops: a barrier before the loop when what is
+// pending conflicts with the body, and one before the back edge when the end
+// of the body conflicts with its beginning; scf.if joins its branches.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/SharedScratch.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mgp {
+#define GEN_PASS_DEF_MGPINSERTBARRIERS
+#include "compiler/codegen/gpu/Passes.h.inc"
+} // namespace mgp
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+/// A half-open byte range [begin, end) of shared memory.
+struct Interval {
+  int64_t begin, end;
+  bool overlaps(const Interval &other) const {
+    return begin < other.end && other.begin < end;
+  }
+};
+
+/// Shared memory read and written since the last barrier.
+struct AccessSet {
+  SmallVector<Interval> reads, writes;
+
+  static bool anyOverlap(ArrayRef<Interval> a, ArrayRef<Interval> b) {
+    for (const Interval &x : a)
+      for (const Interval &y : b)
+        if (x.overlaps(y))
+          return true;
+    return false;
+  }
+  /// Whether doing `next` after this needs a barrier in between.
+  bool conflictsWith(const AccessSet &next) const {
+    return anyOverlap(next.writes, reads) || anyOverlap(next.writes, writes) ||
+           anyOverlap(next.reads, writes);
+  }
+  void join(const AccessSet &other) {
+    reads.append(other.reads);
+    writes.append(other.writes);
+  }
+  bool empty() const { return reads.empty() && writes.empty(); }
+  void clear() {
+    reads.clear();
+    writes.clear();
+  }
+};
+
+void createBarrierBefore(Operation *op) {
+  OpBuilder builder(op);
+  BarrierOp::create(builder, op->getLoc());
+}
+
+class BarrierInserter {
+public:
+  explicit BarrierInserter(int64_t totalShared) : totalShared(totalShared) {}
+
+  void processBlock(Block &block, AccessSet &pending) {
+    for (Operation &op : llvm::make_early_inc_range(block))
+      processOp(&op, pending);
+  }
+
+private:
+  void processOp(Operation *op, AccessSet &pending) {
+    if (isa<BarrierOp>(op))
+      return pending.clear();
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      return processLoop(op, pending);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      AccessSet elsePending = pending;
+      processBlock(*ifOp.thenBlock(), pending);
+      if (ifOp.elseBlock())
+        processBlock(*ifOp.elseBlock(), elsePending);
+      return pending.join(elsePending);
+    }
+    AccessSet accesses = getAccesses(op);
+    if (accesses.empty())
+      return;
+    if (pending.conflictsWith(accesses)) {
+      createBarrierBefore(op);
+      pending.clear();
+    }
+    pending.join(accesses);
+  }
+
+  void processLoop(Operation *loop, AccessSet &pending) {
+    AccessSet body = getNestedAccesses(loop);
+    if (body.empty())
+      return;
+    if (pending.conflictsWith(body)) {
+      createBarrierBefore(loop);
+      pending.clear();
+    }
+    AccessSet entry = pending;
+    for (Region &region : loop->getRegions())
+      processBlock(region.front(), pending);
+    // The back edge: the next iteration starts with the body's accesses.
+    if (pending.conflictsWith(body)) {
+      Block &last = loop->getRegions().back().front();
+      createBarrierBefore(last.getTerminator());
+      pending.clear();
+    }
+    pending.join(entry); // the loop may run zero times
+  }
+
+  /// Every shared access of the ops nested in `op`.
+  AccessSet getNestedAccesses(Operation *op) {
+    AccessSet all;
+    op->walk([&](Operation *nested) {
+      if (nested != op)
+        all.join(getAccesses(nested));
+    });
+    return all;
+  }
+
+  /// The buffer a memdesc value views: its local_alloc's range, or all of
+  /// shared memory when it cannot be traced.
+  Interval getBuffer(Value memdesc) {
+    if (auto alloc = memdesc.getDefiningOp<LocalAllocOp>())
+      if (auto offset =
+              alloc->getAttrOfType<IntegerAttr>("mgp.allocation.offset")) {
+        int64_t size = getBufferSizeInBytes(cast<MemDescType>(alloc.getType()));
+        return {offset.getInt(), offset.getInt() + size};
+      }
+    return {0, std::max<int64_t>(totalShared, 1)};
+  }
+
+  AccessSet getAccesses(Operation *op) {
+    AccessSet set;
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      if (alloc.getSrc())
+        set.writes.push_back(getBuffer(alloc.getResult()));
+    } else if (auto store = dyn_cast<LocalStoreOp>(op)) {
+      set.writes.push_back(getBuffer(store.getDst()));
+    } else if (auto load = dyn_cast<LocalLoadOp>(op)) {
+      set.reads.push_back(getBuffer(load.getSrc()));
+    } else if (auto offset =
+                   op->getAttrOfType<IntegerAttr>("mgp.allocation.offset")) {
+      // Scratch: written, then read back inside the op's lowering.
+      Interval scratch{offset.getInt(),
+                       offset.getInt() + getScratchSizeInBytes(op)};
+      set.writes.push_back(scratch);
+      set.reads.push_back(scratch);
+    }
+    return set;
+  }
+
+  int64_t totalShared;
+};
+
+struct InsertBarriersPass
+    : public mgp::impl::MgpInsertBarriersBase<InsertBarriersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t total = 0;
+    if (auto attr = module->getAttrOfType<IntegerAttr>("mgp.shared"))
+      total = attr.getInt();
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      AccessSet pending;
+      BarrierInserter inserter(total);
+      for (Block &block : func.getBody())
+        inserter.processBlock(block, pending);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,87 @@
+//===- Passes.td - the GPU passes of mgp -----------------------*- tablegen -*-===//
+//
+// This file declares the GPU passes: they run after the target-independent
+// passes and turn block-level mgp IR into IR whose tensors carry layout
+// encodings and whose shared memory is allocated and synchronised.
+// docs/pipeline.md lists them in pipeline order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_CODEGEN_GPU_PASSES_TD
+#define MGP_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MgpAssignLayouts : Pass<"mgp-assign-layouts", "mlir::ModuleOp"> {
+  let summary = "Give every tensor a layout encoding";
+  let description = [{
+    Sets the module attributes `mgp.num_warps` and `mgp.threads_per_warp`
+    and attaches a distributed encoding to every tensor type. Sources
+    (make_range, splat, constants) get Triton's default blocked encoding,
+    computed per rank from the largest tensor of that rank in the function;
+    expand_dims wants its operand in `#mgp.slice<axis, P>` and produces `P`;
+    reduce along `d` of `P` gives `#mgp.slice<d, P>`; broadcast keeps its
+    operand's encoding; trans permutes a blocked encoding; dot gets a blocked
+    result with 2x2 or 4x4 elements per thread (Triton's FMA configuration)
+    and its operands in `#mgp.dot_op<{opIdx = 0|1, parent = P}>`. Operands
+    whose encodings disagree get `mgp.convert_layout`. scf.for/while/if
+    region arguments and results follow their operands; a loop-carried value
+    whose body yields another encoding is carried in that encoding.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int", /*default=*/"4",
+           "warps per CTA (used when the module has no mgp.num_warps)">,
+  ];
+}
+
+def MgpCoalesce : Pass<"mgp-coalesce", "mlir::ModuleOp"> {
+  let summary = "Choose memory-coalescing layouts for loads and stores";
+  let description = [{
+    For every mgp.load and mgp.store on a tensor of pointers, the axis
+    analysis gives the pointer's contiguity and divisibility; the access gets
+    a blocked layout ordered by contiguity with
+    `sizePerThread[order[0]] = min(divisibility / elemBytes, contiguity,
+    128 / elemBits)`, capped at numel / numThreads, and is wrapped in
+    convert_layout ops. Every tensor load and store then carries
+    `mgp.vector_width = N : i32`, the widest legal vector in elements (capped
+    by the layout's contiguous elements per thread, the pointer alignment and
+    contiguity, and the mask's constancy).
+  }];
+}
+
+def MgpRemoveLayoutConversions : Pass<"mgp-remove-layout-conversions", "mlir::ModuleOp"> {
+  let summary = "Fold and rematerialise mgp.convert_layout ops";
+  let description = [{
+    Canonicalises converts (identity, convert of convert, convert of splat,
+    constant or make_range) and removes the remaining ones whose source is a
+    cheap chain (elementwise arith/math, addptr, splat, make_range,
+    constants, broadcast, expand_dims) by recomputing that chain in the
+    target layout.
+  }];
+}
+
+def MgpAllocateShared : Pass<"mgp-allocate-shared", "mlir::ModuleOp"> {
+  let summary = "Assign shared-memory offsets to buffers and scratch";
+  let description = [{
+    Buffers are the results of mgp.local_alloc (live from the alloc to the
+    last use of the memdesc) and the scratch of mgp.convert_layout and
+    mgp.reduce (live only at the op; sizes from SharedScratch.h). Buffers are
+    placed largest first at the lowest 16-byte aligned offset that does not
+    overlap a buffer live at the same time. Each op gets
+    `mgp.allocation.offset = <bytes> : i32` and the module gets
+    `mgp.shared = <total bytes> : i32`.
+  }];
+}
+
+def MgpInsertBarriers : Pass<"mgp-insert-barriers", "mlir::ModuleOp"> {
+  let summary = "Insert mgp.barrier between conflicting shared-memory accesses";
+  let description = [{
+    Tracks the shared byte ranges read and written since the last barrier
+    (from mgp.allocation.offset) and inserts mgp.barrier before an op whose
+    accesses conflict with them (read after write, write after read, write
+    after write). Scratch ops count as a write and a read of their scratch.
+    Loops get a barrier before the back edge when the end of the body
+    conflicts with the body's accesses; scf.if joins both branches.
+  }];
+}
+
+#endif // MGP_CODEGEN_GPU_PASSES_TD

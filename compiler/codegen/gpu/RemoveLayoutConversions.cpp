@@ -1,0 +1,246 @@
+//===- RemoveLayoutConversions.cpp - fewer mgp.convert_layout ops ---------===//
+//
+// This file implements `mgp-remove-layout-conversions`, the small version of
+// Triton's RemoveLayoutConversions: canonicalisation patterns for converts
+// (identity, convert of convert, convert of splat, constant or make_range),
+// reducing before converting (reduce of a convert becomes a convert of the
+// smaller reduced tensor) and backward rematerialisation: a convert whose source is computed by a
+// chain of cheap ops (elementwise arith/math, addptr, hints, broadcast,
+// expand_dims, splat, make_range, constants) is replaced by the same chain
+// computed directly in the target layout.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/TensorEncoding.h"
+#include "compiler/ir/Layout.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mgp {
+#define GEN_PASS_DEF_MGPREMOVELAYOUTCONVERSIONS
+#include "compiler/codegen/gpu/Passes.h.inc"
+} // namespace mgp
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+/// A splat constant of `type`, or null when `constant` is not a splat.
+TypedAttr getSplatIn(arith::ConstantOp constant, RankedTensorType type) {
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!dense || !dense.isSplat())
+    return {};
+  return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+}
+
+/// Folds a convert into its source when the source is free to produce in
+/// any layout, or is itself a convert.
+struct FoldConvert : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    Value src = convert.getSrc();
+    auto type = cast<RankedTensorType>(convert.getType());
+    if (src.getType() == type) {
+      rewriter.replaceOp(convert, src);
+      return success();
+    }
+    Operation *def = src.getDefiningOp();
+    if (!def)
+      return failure();
+    if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
+      rewriter.replaceOpWithNewOp<ConvertLayoutOp>(convert, type,
+                                                   inner.getSrc());
+      return success();
+    }
+    if (auto splat = dyn_cast<SplatOp>(def)) {
+      rewriter.replaceOpWithNewOp<SplatOp>(convert, type, splat.getSrc());
+      return success();
+    }
+    if (isa<MakeRangeOp>(def)) {
+      Operation *clone = rewriter.clone(*def);
+      clone->getResult(0).setType(type);
+      rewriter.replaceOp(convert, clone->getResults());
+      return success();
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(def))
+      if (TypedAttr value = getSplatIn(constant, type)) {
+        rewriter.replaceOpWithNewOp<arith::ConstantOp>(convert, type, value);
+        return success();
+      }
+    return failure();
+  }
+};
+
+/// reduce(convert(x)) -> convert(reduce(x)): reducing in the source layout
+/// moves fewer elements (the result is smaller by the reduced extent).
+struct SinkConvertBelowReduce : public OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    Attribute srcEncoding;
+    SmallVector<Value> sources;
+    for (Value operand : reduce.getSrcs()) {
+      auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+      if (!convert)
+        return failure();
+      Attribute encoding =
+          cast<RankedTensorType>(convert.getSrc().getType()).getEncoding();
+      if (!isDistributedEncoding(encoding) ||
+          (srcEncoding && srcEncoding != encoding))
+        return failure();
+      srcEncoding = encoding;
+      sources.push_back(convert.getSrc());
+    }
+    Operation *clone = rewriter.clone(*reduce);
+    clone->setOperands(sources);
+    SmallVector<Value> results;
+    for (auto [oldResult, newResult] :
+         llvm::zip(reduce.getResults(), clone->getResults())) {
+      auto type = dyn_cast<RankedTensorType>(oldResult.getType());
+      if (!type) {
+        results.push_back(newResult);
+        continue;
+      }
+      newResult.setType(withEncoding(
+          type, SliceEncodingAttr::get(getContext(), reduce.getAxis(),
+                                       srcEncoding)));
+      results.push_back(
+          ConvertLayoutOp::create(rewriter, reduce.getLoc(), type, newResult));
+    }
+    rewriter.replaceOp(reduce, results);
+    return success();
+  }
+};
+
+/// Recomputes cheap chains in the layout their convert wants.
+class Rematerializer {
+public:
+  using Key = std::pair<Value, Attribute>;
+
+  /// Replaces `convert` by its source chain computed in the target layout;
+  /// false (and no change) when the chain has an op that cannot be
+  /// recomputed.
+  bool run(ConvertLayoutOp convert) {
+    auto type = cast<RankedTensorType>(convert.getType());
+    order.clear();
+    visited.clear();
+    mapping.clear();
+    if (!collect(convert.getSrc(), type.getEncoding()))
+      return false;
+    for (const Key &key : order)
+      materialize(key);
+    convert.replaceAllUsesWith(lookup(convert.getSrc(), type.getEncoding()));
+    convert.erase();
+    return true;
+  }
+
+private:
+  static bool isCheapElementwise(Operation *op) {
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+      return false;
+    Dialect *dialect = op->getDialect();
+    StringRef ns = dialect ? dialect->getNamespace() : "";
+    return ns == "arith" || ns == "math" || isa<AddPtrOp, HintOp>(op);
+  }
+
+  /// The encoding operand `index` of `op` needs for `op` to produce `enc`.
+  static Attribute operandEncoding(Operation *op, Attribute enc) {
+    if (auto expand = dyn_cast<ExpandDimsOp>(op))
+      return SliceEncodingAttr::get(op->getContext(), expand.getAxis(), enc);
+    return enc;
+  }
+
+  bool collect(Value value, Attribute enc) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || type.getEncoding() == enc)
+      return true;
+    Key key(value, enc);
+    if (visited.contains(key))
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumResults() != 1)
+      return false;
+    bool isLeaf = isa<MakeRangeOp, SplatOp>(def);
+    if (auto constant = dyn_cast<arith::ConstantOp>(def))
+      isLeaf = getSplatIn(constant, withEncoding(type, enc)) != nullptr;
+    if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
+      if (cast<RankedTensorType>(inner.getSrc().getType()).getEncoding() != enc)
+        return false;
+      isLeaf = true;
+    }
+    if (!isLeaf) {
+      if (!isCheapElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
+        return false;
+      for (Value operand : def->getOperands())
+        if (!collect(operand, operandEncoding(def, enc)))
+          return false;
+    }
+    visited.insert(key);
+    order.push_back(key);
+    return true;
+  }
+
+  Value lookup(Value value, Attribute enc) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || type.getEncoding() == enc)
+      return value;
+    Value mapped = mapping.lookup(Key(value, enc));
+    assert(mapped && "operand not rematerialised before its user");
+    return mapped;
+  }
+
+  void materialize(const Key &key) {
+    auto [value, enc] = key;
+    Operation *def = value.getDefiningOp();
+    auto type = withEncoding(value.getType(), enc);
+    if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
+      mapping[key] = inner.getSrc();
+      return;
+    }
+    OpBuilder builder(def->getContext());
+    builder.setInsertionPointAfter(def);
+    if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+      mapping[key] = arith::ConstantOp::create(builder, def->getLoc(), type,
+                                               getSplatIn(constant, type));
+      return;
+    }
+    Operation *clone = builder.clone(*def);
+    for (OpOperand &operand : clone->getOpOperands())
+      operand.set(lookup(operand.get(), operandEncoding(def, enc)));
+    clone->getResult(0).setType(type);
+    mapping[key] = clone->getResult(0);
+  }
+
+  SmallVector<Key> order;
+  DenseSet<Key> visited;
+  DenseMap<Key, Value> mapping;
+};
+
+struct RemoveLayoutConversionsPass
+    : public mgp::impl::MgpRemoveLayoutConversionsBase<
+          RemoveLayoutConversionsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldConvert, SinkConvertBelowReduce>(&getContext());
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    if (failed(applyPatternsGreedily(module, frozen)))
+      return signalPassFailure();
+
+    SmallVector<ConvertLayoutOp> converts;
+    module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
+    Rematerializer rematerializer;
+    for (ConvertLayoutOp convert : converts)
+      (void)rematerializer.run(convert);
+
+    if (failed(applyPatternsGreedily(module, frozen)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

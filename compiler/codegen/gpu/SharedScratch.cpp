@@ -1,0 +1,136 @@
+//===- SharedScratch.cpp - shared-memory scratch of ops -------------------===//
+//
+// This file implements the scratch sizes and layouts declared in
+// SharedScratch.h, deriving everything from the layout function of
+// compiler/ir/Layout.h.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/SharedScratch.h"
+#include "compiler/codegen/gpu/AxisInfo.h"
+#include "compiler/ir/Layout.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace mgp {
+
+namespace {
+
+int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
+  int64_t index = 0;
+  for (auto [c, size] : llvm::zip(coords, shape))
+    index = index * size + c;
+  return index;
+}
+
+int64_t getConvertScratchSize(ConvertLayoutOp convert) {
+  auto src = cast<RankedTensorType>(convert.getSrc().getType());
+  auto dst = cast<RankedTensorType>(convert.getType());
+  if (!convertNeedsSharedMemory(src, dst))
+    return 0;
+  return getConvertScratchLayout(src, dst).getSizeInBytes();
+}
+
+int64_t getResultElements(RankedTensorType type, unsigned axis) {
+  return type.getNumElements() / type.getShape()[axis];
+}
+
+} // namespace
+
+bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
+  Attribute srcEnc = src.getEncoding(), dstEnc = dst.getEncoding();
+  if (srcEnc == dstEnc)
+    return false;
+  if (!isDistributedEncoding(srcEnc) || !isDistributedEncoding(dstEnc))
+    return true;
+  ArrayRef<int64_t> shape = src.getShape();
+  unsigned lanes = std::max(getNumLanes(srcEnc), getNumLanes(dstEnc));
+  unsigned warps = std::max(getNumWarps(srcEnc), getNumWarps(dstEnc));
+  for (unsigned warp = 0; warp < warps; ++warp)
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      llvm::DenseSet<int64_t> held;
+      for (const auto &coords : getElementCoords(srcEnc, shape, lane, warp))
+        held.insert(linearize(coords, shape));
+      for (const auto &coords : getElementCoords(dstEnc, shape, lane, warp))
+        if (!held.contains(linearize(coords, shape)))
+          return true;
+    }
+  return false;
+}
+
+int64_t ConvertScratchLayout::getOffset(ArrayRef<int64_t> coords) const {
+  int64_t row =
+      linearize(coords.drop_back(), ArrayRef<int64_t>(shape).drop_back());
+  return row * rowStride + coords.back();
+}
+
+int64_t ConvertScratchLayout::getSizeInBytes() const {
+  int64_t rows = 1;
+  for (int64_t size : ArrayRef<int64_t>(shape).drop_back())
+    rows *= size;
+  return rows * rowStride * elemBytes;
+}
+
+ConvertScratchLayout getConvertScratchLayout(RankedTensorType src,
+                                             RankedTensorType dst) {
+  ConvertScratchLayout layout;
+  layout.shape.assign(src.getShape().begin(), src.getShape().end());
+  layout.elemBytes = getElementBytes(src.getElementType());
+  unsigned last = src.getRank() - 1;
+  int64_t pad = 0;
+  if (src.getRank() >= 2 && src.getShape()[last] > 1) {
+    pad = 1;
+    for (RankedTensorType type : {src, dst})
+      if (isDistributedEncoding(type.getEncoding()))
+        pad = std::max<int64_t>(
+            pad, getContigPerThread(type.getEncoding(), type.getShape())[last]);
+  }
+  layout.rowStride = src.getShape()[last] + pad;
+  return layout;
+}
+
+unsigned getReduceWarpsAlongAxis(RankedTensorType type, unsigned axis) {
+  LayoutBases bases = getLayoutBases(type.getEncoding(), type.getShape());
+  unsigned count = 1;
+  for (const auto &basis : bases.warp)
+    if (basis[axis] != 0)
+      count *= 2;
+  return count;
+}
+
+int64_t getReduceScratchOperandOffset(ReduceOp reduce, unsigned index) {
+  auto type = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+  unsigned axis = reduce.getAxis();
+  int64_t rows =
+      getReduceWarpsAlongAxis(type, axis) * getResultElements(type, axis);
+  int64_t offset = 0;
+  for (unsigned k = 0; k < index; ++k)
+    offset = llvm::alignTo(
+        offset + rows * getElementBytes(reduce.getSrcs()[k].getType()),
+        kSharedAlignment);
+  return offset;
+}
+
+int64_t getBufferSizeInBytes(MemDescType type) {
+  int64_t elements = 1;
+  for (int64_t size : type.getShape())
+    elements *= size;
+  return elements * getElementBytes(type.getElementType());
+}
+
+int64_t getScratchSizeInBytes(Operation *op) {
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+    return getConvertScratchSize(convert);
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    auto type = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+    if (!type.getEncoding() ||
+        getReduceWarpsAlongAxis(type, reduce.getAxis()) <= 1)
+      return 0;
+    return getReduceScratchOperandOffset(reduce, reduce.getSrcs().size());
+  }
+  return 0;
+}
+
+} // namespace mgp

@@ -1,0 +1,73 @@
+//===- SharedScratch.h - shared-memory scratch of ops -----------*- C++ -*-===//
+//
+// This file declares how much shared memory an op needs for itself
+// (scratch) and how that scratch is laid out. The allocator
+// (mgp-allocate-shared) and the LLVM lowering both include it, so the sizes
+// they use and the addresses the lowering computes always agree.
+//
+//  - mgp.convert_layout between distributed layouts needs scratch unless every
+//    thread already holds the elements its destination registers want
+//    (a register reindexing). The scratch holds the whole tensor row-major
+//    (last dim fastest) with each row padded to `rowStride` elements, so that
+//    column-wise accesses of a transposing conversion spread across banks.
+//  - mgp.reduce needs scratch when more than one warp holds elements along the
+//    reduced axis: for each operand k, in operand order, a region of
+//    warpsAlongAxis x numResultElements elements of operand k's type; element
+//    (warp w along the axis, result element i in row-major order of the result
+//    shape; 0 for a scalar result) is at index w * numResultElements + i.
+//    Each region starts at a multiple of kSharedAlignment.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_CODEGEN_GPU_SHAREDSCRATCH_H
+#define MGP_CODEGEN_GPU_SHAREDSCRATCH_H
+
+#include "compiler/ir/MgpDialect.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace mgp {
+
+/// Every buffer and scratch region starts at a multiple of this many bytes.
+constexpr int64_t kSharedAlignment = 16;
+
+/// The shared memory op `op` uses for itself, in bytes (0: none). The one
+/// function both the allocator and the lowering ask.
+int64_t getScratchSizeInBytes(mlir::Operation *op);
+
+/// The bytes of a shared buffer of type `type` (no padding).
+int64_t getBufferSizeInBytes(MemDescType type);
+
+/// Whether converting `src` to `dst` moves elements between threads (and so
+/// goes through shared memory); false when each thread of `dst` finds all of
+/// its elements in its own `src` registers.
+bool convertNeedsSharedMemory(mlir::RankedTensorType src,
+                              mlir::RankedTensorType dst);
+
+/// The scratch layout of a convert_layout through shared memory.
+struct ConvertScratchLayout {
+  llvm::SmallVector<int64_t> shape; ///< the tensor shape
+  int64_t rowStride = 0;            ///< elements between rows (last dim padded)
+  int64_t elemBytes = 0;            ///< bytes per element (pointers: 8, i1: 1)
+
+  /// Element index (not bytes) of the tensor element at `coords`.
+  int64_t getOffset(llvm::ArrayRef<int64_t> coords) const;
+  /// Bytes the scratch occupies.
+  int64_t getSizeInBytes() const;
+};
+
+/// The scratch layout of converting `src` to `dst`: row-major over the shape,
+/// each row (last dim) padded by max(1, src and dst contiguous elements per
+/// thread along the last dim) elements for rank >= 2; unpadded for rank 1.
+ConvertScratchLayout getConvertScratchLayout(mlir::RankedTensorType src,
+                                             mlir::RankedTensorType dst);
+
+/// The number of distinct warps holding elements along `axis` of a tensor of
+/// `type` (warps that only replicate data do not count).
+unsigned getReduceWarpsAlongAxis(mlir::RankedTensorType type, unsigned axis);
+
+/// The byte offset of operand `index`'s region inside a reduce's scratch.
+int64_t getReduceScratchOperandOffset(ReduceOp reduce, unsigned index);
+
+} // namespace mgp
+
+#endif // MGP_CODEGEN_GPU_SHAREDSCRATCH_H
