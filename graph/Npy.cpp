@@ -113,7 +113,11 @@ static Error checkData(llvm::StringRef path, const NpyArray &array,
   if (array.descr != descr)
     return npyError(path, "dtype '{0}' is not {1} ('{2}')", array.descr, name,
                     descr);
-  uint64_t needed = uint64_t(numElements(array.shape) * elemSize);
+  int64_t bytes = checkedByteSize(array.shape, elemSize);
+  if (bytes < 0)
+    return npyError(path, "bad header: the shape {0} is too large",
+                    formatShape(array.shape));
+  uint64_t needed = uint64_t(bytes);
   if (array.data.size() < needed)
     return npyError(path,
                     "truncated data: shape {0} needs {1} bytes, the file has "

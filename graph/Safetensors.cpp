@@ -130,7 +130,10 @@ static Error parseEntry(llvm::StringRef path, llvm::StringRef name,
                      "of the data ({3} bytes): the file is truncated or "
                      "corrupt",
                      name, entry.begin, entry.end, dataSize);
-  uint64_t expected = uint64_t(numElements(entry.shape) * elemSize);
+  int64_t bytes = checkedByteSize(entry.shape, elemSize);
+  if (bytes < 0)
+    return fileError(path, "tensor '{0}' has an invalid shape", name);
+  uint64_t expected = uint64_t(bytes);
   if (entry.end - entry.begin != expected)
     return fileError(path,
                      "tensor '{0}' spans {1} bytes but its shape {2} of {3} "

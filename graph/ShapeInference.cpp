@@ -196,13 +196,23 @@ Error mgp::graph::inferShapes(Graph &graph, const DimBindings &bindings) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "dimension '%s' must be positive",
                                      binding.first().str().c_str());
-  for (Value &value : graph.values)
-    if (value.kind != ValueKind::Node)
-      value.shape = resolveDeclShape(graph, value, bindings);
+  for (Value &value : graph.values) {
+    if (value.kind == ValueKind::Node)
+      continue;
+    value.shape = resolveDeclShape(graph, value, bindings);
+    if (checkedByteSize(value.shape, sizeof(float)) < 0)
+      return graph.errorAt(value.loc, "'" + value.name + "' of shape " +
+                                          formatShape(value.shape) +
+                                          " is too large");
+  }
   for (const Node &node : graph.nodes) {
     auto shape = NodeShapes(graph, node).infer();
     if (!shape)
       return shape.takeError();
+    if (checkedByteSize(*shape, sizeof(float)) < 0)
+      return graph.errorAt(node.loc, "the result of node '" +
+                                         graph.values[node.result].name + "' " +
+                                         formatShape(*shape) + " is too large");
     graph.values[node.result].shape = std::move(*shape);
   }
   return Error::success();

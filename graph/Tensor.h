@@ -30,6 +30,17 @@ inline int64_t numElements(llvm::ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// The bytes of a tensor of `shape` with `elemSize`-byte elements, or -1 when
+/// that overflows (a shape read from a file may be anything).
+inline int64_t checkedByteSize(llvm::ArrayRef<int64_t> shape,
+                               int64_t elemSize) {
+  int64_t bytes = elemSize;
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(bytes, d, &bytes))
+      return -1;
+  return bytes;
+}
+
 /// Formats a shape as `[1,3,224,224]`.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 

@@ -20,16 +20,21 @@ template <typename... Ts> static Error inputError(const char *fmt, Ts... args) {
                                  llvm::formatv(fmt, args...).str());
 }
 
+/// The largest --size side: far beyond any model, small enough that sizes
+/// never overflow.
+static constexpr int64_t kMaxSize = 16384;
+
 llvm::Expected<std::pair<int64_t, int64_t>>
 run::parseSize(llvm::StringRef text) {
   auto [hText, wText] = text.split('x');
   if (!text.contains('x'))
     wText = hText;
   int64_t h = 0, w = 0;
-  if (hText.getAsInteger(10, h) || wText.getAsInteger(10, w) || h < 1 || w < 1)
+  if (hText.getAsInteger(10, h) || wText.getAsInteger(10, w) || h < 1 ||
+      w < 1 || h > kMaxSize || w > kMaxSize)
     return inputError("invalid --size '{0}' (expected H or HxW, e.g. 224 or "
-                      "64x96)",
-                      text);
+                      "64x96, each from 1 to {1})",
+                      text, kMaxSize);
   return std::make_pair(h, w);
 }
 

@@ -16,16 +16,19 @@
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
 #include "graph/GraphParser.h"
+#include "graph/MemoryPlan.h"
 #include "graph/Npy.h"
 #include "graph/Safetensors.h"
 #include "graph/WeightInit.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <unistd.h>
 
 using namespace mgp;
 using namespace mgp::graph;
@@ -102,6 +105,24 @@ static void reportError(Error error) {
       [](const llvm::ErrorInfoBase &e) {
         llvm::errs() << "mgp-run: error: " << e.message() << "\n";
       });
+}
+
+/// Refuses a run whose activations alone exceed the machine's memory, so a
+/// huge --batch or --size is an error rather than an allocation failure.
+static Error checkMemory(const Graph &graph) {
+  int64_t peak = planMemory(graph).peakLiveBytes;
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return Error::success();
+  double available = double(pages) * double(pageSize);
+  if (double(peak) <= available)
+    return Error::success();
+  return toolError(llvm::formatv("the activations need {0:F1} GiB at their "
+                                 "peak, more than this machine's {1:F1} GiB "
+                                 "of memory (use a smaller --batch or --size)",
+                                 double(peak) / double(1 << 30),
+                                 available / double(1 << 30))
+                       .str());
 }
 
 static Error runTool() {
@@ -205,6 +226,8 @@ static Error runTool() {
   if (!backend)
     return backend.takeError();
 
+  if (Error e = checkMemory(graph))
+    return e;
   Model model{std::move(graph), std::move(weights)};
   if (passes != "none")
     model = foldBatchNorm(model.graph, model.weights);

@@ -127,6 +127,14 @@ TEST_F(NpyTest, Errors) {
       write("s.npy", "{'descr': '<f4', 'fortran_order': False}", ""));
   EXPECT_NE(msg.find("s.npy: bad header: no 'shape'"), std::string::npos)
       << msg;
+  msg = floatError(write("h.npy",
+                         "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                         "(4294967296, 4294967296), }",
+                         ""));
+  EXPECT_NE(msg.find("h.npy: bad header: the shape [4294967296,4294967296] "
+                     "is too large"),
+            std::string::npos)
+      << msg;
   std::string magic = (llvm::Twine(dir) + "/m.npy").str();
   {
     std::error_code ec;

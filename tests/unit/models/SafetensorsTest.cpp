@@ -165,6 +165,14 @@ TEST_F(SafetensorsTest, CorruptFiles) {
   EXPECT_NE(msg.find("tensor 'a' has unknown dtype 'Q7'"), std::string::npos)
       << msg;
 
+  msg =
+      errorOf(writeRaw("huge.safetensors",
+                       R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],)"
+                       R"("data_offsets":[0,0]}})",
+                       ""));
+  EXPECT_NE(msg.find("tensor 'a' has an invalid shape"), std::string::npos)
+      << msg;
+
   msg = errorOf(path("missing.safetensors"));
   EXPECT_NE(msg.find("cannot read weights"), std::string::npos) << msg;
 }
