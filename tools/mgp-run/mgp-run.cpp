@@ -78,11 +78,17 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Seed of weights and input"),
                               cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     saveWeights("save-weights",
-                cl::desc("Write the weights in use (.safetensors) and exit"),
+                cl::desc("Write the weights in use, after --passes "
+                         "(.safetensors), and exit"),
                 cl::cat(category));
 static cl::opt<std::string> dumpLogits("dump-logits",
                                        cl::desc("Write the logits to a .npy"),
                                        cl::cat(category));
+static cl::opt<bool>
+    printGraphOpt("print-graph",
+                  cl::desc("Print the graph after --passes (with concrete "
+                           "shapes for new parameters) and exit"),
+                  cl::cat(category));
 static cl::opt<std::string>
     dumpInput("dump-input",
               cl::desc("Write the input batch in use (random, .npy or "
@@ -175,17 +181,26 @@ static Error runTool() {
     weights = initWeights(graph, seed);
   }
 
-  if (!saveWeights.empty())
-    return writeSafetensors(saveWeights, weights);
   if (info) {
     Model folded = foldBatchNorm(graph, weights);
     run::printInfo(graph, fuseEpilogues(folded.graph), llvm::outs());
     return Error::success();
   }
-
   // Copies: the graph moves into the model below.
   const Shape inputShape = graph.values[graph.inputs[0]].shape;
   const Shape outputShape = graph.values[graph.outputs[0]].shape;
+  Model model{std::move(graph), std::move(weights)};
+  if (passes != "none")
+    model = foldBatchNorm(model.graph, model.weights);
+  if (passes == "fuse")
+    model.graph = fuseEpilogues(model.graph);
+  if (printGraphOpt) {
+    printGraph(model.graph, llvm::outs());
+    return Error::success();
+  }
+  if (!saveWeights.empty())
+    return writeSafetensors(saveWeights, model.weights);
+
   std::vector<std::string> names;
   if (!classesPath.empty()) {
     auto read = run::readClassNames(classesPath);
@@ -226,13 +241,8 @@ static Error runTool() {
   if (!backend)
     return backend.takeError();
 
-  if (Error e = checkMemory(graph))
+  if (Error e = checkMemory(model.graph))
     return e;
-  Model model{std::move(graph), std::move(weights)};
-  if (passes != "none")
-    model = foldBatchNorm(model.graph, model.weights);
-  if (passes == "fuse")
-    model.graph = fuseEpilogues(model.graph);
   if (Error e = (*backend)->prepare(model.graph, model.weights))
     return e;
 
