@@ -93,6 +93,11 @@ LogicalResult SplatOp::verify() {
   return success();
 }
 
+void SplatOp::build(OpBuilder &builder, OperationState &state, Value src,
+                    ArrayRef<int64_t> shape, Attribute encoding) {
+  build(builder, state, RankedTensorType::get(shape, src.getType(), encoding), src);
+}
+
 OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
   // splat(constant) -> dense constant.
   Attribute value = adaptor.getSrc();
@@ -114,6 +119,12 @@ LogicalResult BroadcastOp::verify() {
       return emitOpError("can only broadcast size-1 dimensions: ")
              << shapeStr(src.getShape()) << " -> " << shapeStr(res.getShape());
   return success();
+}
+
+void BroadcastOp::build(OpBuilder &builder, OperationState &state, Value src,
+                        ArrayRef<int64_t> shape) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  build(builder, state, srcType.clone(shape), src);
 }
 
 OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
@@ -152,6 +163,12 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value src,
+                      ArrayRef<int64_t> shape) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  build(builder, state, RankedTensorType::get(shape, srcType.getElementType()), src);
+}
+
 LogicalResult ReshapeOp::verify() {
   auto src = getSrc().getType();
   auto res = getResult().getType();
@@ -161,6 +178,16 @@ LogicalResult ReshapeOp::verify() {
     return emitOpError("element count changes: ") << shapeStr(src.getShape()) << " -> "
                                                   << shapeStr(res.getShape());
   return success();
+}
+
+void TransOp::build(OpBuilder &builder, OperationState &state, Value src,
+                    ArrayRef<int32_t> order) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  SmallVector<int64_t> shape;
+  for (int32_t o : order)
+    shape.push_back(srcType.getDimSize(o));
+  build(builder, state, RankedTensorType::get(shape, srcType.getElementType()), src,
+        builder.getDenseI32ArrayAttr(order));
 }
 
 LogicalResult TransOp::verify() {
@@ -247,7 +274,7 @@ LogicalResult DotOp::verify() {
   if (isa<PointerType>(ea))
     return emitOpError("operands must be numbers");
   Type acc = d.getElementType();
-  bool okAcc = acc.isF32() || acc == ea;
+  bool okAcc = acc.isF32() || acc == ea || (ea.isInteger() && acc.isInteger(32));
   if (!okAcc)
     return emitOpError("accumulator must be f32 or the operand type ") << ea << ", got " << acc;
   // Operand encodings, when present, are dot_op of the result encoding.
@@ -347,6 +374,13 @@ LogicalResult HintOp::verify() {
     if (v && (*v == 0 || !llvm::isPowerOf2_64(*v)))
       return emitOpError("hints must be positive powers of two");
   return success();
+}
+
+void ConvertLayoutOp::build(OpBuilder &builder, OperationState &state, Value src,
+                            Attribute encoding) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  build(builder, state,
+        RankedTensorType::get(srcType.getShape(), srcType.getElementType(), encoding), src);
 }
 
 LogicalResult ConvertLayoutOp::verify() {

@@ -68,6 +68,8 @@ def Mgp_SplatOp : Mgp_Op<"splat", [Pure]> {
   let arguments = (ins Mgp_Scalar:$src);
   let results = (outs Mgp_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int64_t>":$shape,
+                                 CArg<"::mlir::Attribute", "{}">:$encoding)>];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -82,6 +84,7 @@ def Mgp_BroadcastOp : Mgp_Op<"broadcast", [Pure]> {
   let arguments = (ins Mgp_Tensor:$src);
   let results = (outs Mgp_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int64_t>":$shape)>];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -108,6 +111,7 @@ def Mgp_ReshapeOp : Mgp_Op<"reshape", [Pure]> {
   let arguments = (ins Mgp_Tensor:$src);
   let results = (outs Mgp_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int64_t>":$shape)>];
   let hasVerifier = 1;
 }
 
@@ -120,6 +124,7 @@ def Mgp_TransOp : Mgp_Op<"trans", [Pure]> {
   let arguments = (ins Mgp_Tensor:$src, DenseI32ArrayAttr:$order);
   let results = (outs Mgp_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int32_t>":$order)>];
   let hasVerifier = 1;
 }
 
@@ -189,8 +194,8 @@ def Mgp_DotOp : Mgp_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let summary = "Block matrix product with accumulator: d = a @ b + c";
   let description = [{
     `a` is [M, K], `b` is [K, N], `c` and `d` are [M, N]. `a` and `b` have the
-    same element type; the accumulator is f32 (or the operand type for f16,
-    f64 and integer inputs). `inputPrecision` (`tf32` or `ieee`) says how f32
+    same element type; the accumulator is f32, the operand type, or i32 for
+    integer inputs. `inputPrecision` (`tf32` or `ieee`) says how f32
     inputs may be rounded on tensor cores. Example:
     `%d = mgp.dot %a, %b, %c {inputPrecision = tf32} : tensor<16x32xf32> * tensor<32x16xf32> -> tensor<16x16xf32>`
   }];
@@ -269,6 +274,7 @@ def Mgp_ConvertLayoutOp : Mgp_Op<"convert_layout", [Pure]> {
   let arguments = (ins Mgp_Tensor:$src);
   let results = (outs Mgp_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::mlir::Attribute":$encoding)>];
   let hasVerifier = 1;
   let hasFolder = 1;
 }

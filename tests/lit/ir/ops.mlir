@@ -84,6 +84,11 @@ func.func @compute(%a: tensor<16x32xf32>, %b: tensor<32x16xf32>, %c: tensor<16x1
   %0 = mgp.dot %a, %b, %c {inputPrecision = tf32} : tensor<16x32xf32> * tensor<32x16xf32> -> tensor<16x16xf32>
   // CHECK: mgp.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = ieee} : tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf32>
   %1 = mgp.dot %h, %g, %c {inputPrecision = ieee} : tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf32>
+  // CHECK: mgp.dot %{{.*}} {inputPrecision = ieee} : tensor<16x32xi8> * tensor<32x16xi8> -> tensor<16x16xi32>
+  %i8a = arith.constant dense<1> : tensor<16x32xi8>
+  %i8b = arith.constant dense<2> : tensor<32x16xi8>
+  %i32c = arith.constant dense<0> : tensor<16x16xi32>
+  %q = mgp.dot %i8a, %i8b, %i32c {inputPrecision = ieee} : tensor<16x32xi8> * tensor<32x16xi8> -> tensor<16x16xi32>
   // CHECK: "mgp.reduce"(%{{.*}}) <{axis = 0 : i32}> ({
   // CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
   // CHECK:   mgp.reduce.return %{{.*}} : f32
