@@ -112,6 +112,9 @@ private:
   }
 
   void processOp(Operation *op) {
+    // Terminators keep their operands; the region's owner reconciles them.
+    if (op->hasTrait<OpTrait::IsTerminator>())
+      return;
     if (auto forOp = dyn_cast<scf::ForOp>(op))
       return processFor(forOp);
     if (auto ifOp = dyn_cast<scf::IfOp>(op))

@@ -7,7 +7,8 @@
 // smaller reduced tensor) and backward rematerialisation: a convert whose source is computed by a
 // chain of cheap ops (elementwise arith/math, addptr, hints, broadcast,
 // expand_dims, splat, make_range, constants) is replaced by the same chain
-// computed directly in the target layout.
+// computed directly in the target layout; loop-carried values (pointers
+// advanced each iteration) move to the layout their loop body wants.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -127,9 +128,7 @@ public:
   /// recomputed.
   bool run(ConvertLayoutOp convert) {
     auto type = cast<RankedTensorType>(convert.getType());
-    order.clear();
-    visited.clear();
-    mapping.clear();
+    reset();
     if (!collect(convert.getSrc(), type.getEncoding()))
       return false;
     for (const Key &key : order)
@@ -139,7 +138,24 @@ public:
     return true;
   }
 
+  /// Whether `value` could be recomputed in `enc`, taking `leaf` (a loop
+  /// argument about to be carried in `enc`) as available. Changes nothing.
+  bool canRematerialize(Value value, Attribute enc, Value leaf) {
+    reset();
+    allowedLeaf = leaf;
+    bool result = collect(value, enc);
+    reset();
+    return result;
+  }
+
 private:
+  void reset() {
+    order.clear();
+    visited.clear();
+    mapping.clear();
+    allowedLeaf = nullptr;
+  }
+
   static bool isCheapElementwise(Operation *op) {
     if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
       return false;
@@ -157,7 +173,7 @@ private:
 
   bool collect(Value value, Attribute enc) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
-    if (!type || type.getEncoding() == enc)
+    if (!type || type.getEncoding() == enc || value == allowedLeaf)
       return true;
     Key key(value, enc);
     if (visited.contains(key))
@@ -219,7 +235,50 @@ private:
   SmallVector<Key> order;
   DenseSet<Key> visited;
   DenseMap<Key, Value> mapping;
+  Value allowedLeaf;
 };
+
+/// Carries a loop argument in the layout Y its body converts it to, when
+/// the value yielded for it can be recomputed in Y (pointer increments):
+/// the init is converted before the loop, the result after it, and the
+/// converts inside become foldable or rematerialisable.
+bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer) {
+  bool changed = false;
+  Block &body = *forOp.getBody();
+  auto yield = cast<scf::YieldOp>(body.getTerminator());
+  for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      continue;
+    Attribute target;
+    for (Operation *user : arg.getUsers())
+      if (auto convert = dyn_cast<ConvertLayoutOp>(user))
+        target = cast<RankedTensorType>(convert.getType()).getEncoding();
+    if (!target ||
+        !rematerializer.canRematerialize(yield.getOperand(i), target, arg))
+      continue;
+    auto newType = withEncoding(type, target);
+    OpBuilder builder(&body, body.begin());
+    arg.setType(newType);
+    auto back = ConvertLayoutOp::create(builder, forOp.getLoc(), type, arg);
+    arg.replaceAllUsesExcept(back.getResult(), back);
+    builder.setInsertionPoint(yield);
+    OpOperand &yielded = yield->getOpOperand(i);
+    yielded.set(ConvertLayoutOp::create(builder, forOp.getLoc(), newType,
+                                        yielded.get()));
+    builder.setInsertionPoint(forOp);
+    OpOperand &init = forOp.getInitArgsMutable()[i];
+    init.set(ConvertLayoutOp::create(builder, forOp.getLoc(), newType,
+                                     init.get()));
+    Value result = forOp.getResult(i);
+    result.setType(newType);
+    builder.setInsertionPointAfter(forOp);
+    auto after = ConvertLayoutOp::create(builder, forOp.getLoc(), type, result);
+    result.replaceAllUsesExcept(after.getResult(), after);
+    changed = true;
+  }
+  return changed;
+}
 
 struct RemoveLayoutConversionsPass
     : public mgp::impl::MgpRemoveLayoutConversionsBase<
@@ -232,9 +291,16 @@ struct RemoveLayoutConversionsPass
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();
 
+    Rematerializer rematerializer;
+    bool retyped = false;
+    module.walk([&](scf::ForOp forOp) {
+      retyped |= retypeLoopCarried(forOp, rematerializer);
+    });
+    if (retyped && failed(applyPatternsGreedily(module, frozen)))
+      return signalPassFailure();
+
     SmallVector<ConvertLayoutOp> converts;
     module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
-    Rematerializer rematerializer;
     for (ConvertLayoutOp convert : converts)
       (void)rematerializer.run(convert);
 

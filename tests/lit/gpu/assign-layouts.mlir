@@ -1,0 +1,120 @@
+// RUN: mgp-opt %s -split-input-file -mgp-assign-layouts | FileCheck %s
+// RUN: mgp-opt %s -split-input-file -mgp-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=WARPS8
+
+// Sources get the default blocked encoding; elementwise ops, loads and stores
+// follow their first operand. The module records the warp configuration.
+// CHECK-DAG: #[[B1:.*]] = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32}
+// CHECK: func.func @elementwise
+// CHECK: mgp.make_range {{.*}} : tensor<256xi32, #[[B1]]>
+// CHECK: arith.addi {{.*}} : tensor<256xi32, #[[B1]]>
+// CHECK: mgp.load {{.*}} : tensor<256x!mgp.ptr<f32>, #[[B1]]>
+// CHECK: arith.constant dense<0.000000e+00> : tensor<256xf32, #[[B1]]>
+// CHECK-NOT: mgp.convert_layout
+// WARPS8: mgp.num_warps = 8 : i32
+// WARPS8: func.func @elementwise
+// WARPS8: warpsPerCTA = [8]
+func.func @elementwise(%x: !mgp.ptr<f32>, %n: i32) {
+  %r = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  %ns = mgp.splat %n : i32 -> tensor<256xi32>
+  %offs = arith.addi %r, %ns : tensor<256xi32>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>>
+  %p = mgp.addptr %xs, %offs : tensor<256x!mgp.ptr<f32>>, tensor<256xi32>
+  %v = mgp.load %p : tensor<256x!mgp.ptr<f32>>
+  %zero = arith.constant dense<0.0> : tensor<256xf32>
+  %m = arith.maximumf %v, %zero : tensor<256xf32>
+  mgp.store %p, %m : tensor<256x!mgp.ptr<f32>>
+  return
+}
+
+// -----
+
+// expand_dims(x, 1) producing P wants x in slice<1, P>; broadcast keeps P.
+// The default 2-D encoding comes from the largest 2-D shape (64x64).
+// CHECK-DAG: #[[P:.*]] = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[S1:.*]] = #mgp.slice<{dim = 1, parent = #[[P]]}>
+// CHECK: func.func @expand
+// CHECK: %[[R:.*]] = mgp.make_range
+// CHECK: %[[C:.*]] = mgp.convert_layout %[[R]] : {{.*}} -> tensor<64xi32, #[[S1]]>
+// CHECK: mgp.expand_dims %[[C]] {axis = 1 : i32} : tensor<64xi32, #[[S1]]> -> tensor<64x1xi32, #[[P]]>
+// CHECK: mgp.broadcast {{.*}} : tensor<64x1xi32, #[[P]]> -> tensor<64x64xi32, #[[P]]>
+func.func @expand() -> tensor<64x64xi32> {
+  %r = mgp.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %e = mgp.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %b = mgp.broadcast %e : tensor<64x1xi32> -> tensor<64x64xi32>
+  return %b : tensor<64x64xi32>
+}
+
+// -----
+
+// reduce along axis 1 of P gives slice<1, P>.
+// CHECK-DAG: #[[P:.*]] = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[S:.*]] = #mgp.slice<{dim = 1, parent = #[[P]]}>
+// CHECK: func.func @reduce
+// CHECK: "mgp.reduce"
+// CHECK: (tensor<64x64xf32, #[[P]]>) -> tensor<64xf32, #[[S]]>
+func.func @reduce(%x: tensor<64x64xf32>) -> tensor<64xf32> {
+  %s = "mgp.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    mgp.reduce.return %t : f32
+  }) : (tensor<64x64xf32>) -> tensor<64xf32>
+  return %s : tensor<64xf32>
+}
+
+// -----
+
+// dot: Triton's FMA configuration (32x32 over 128 threads = 8 per thread:
+// sizePerThread 2x2), operands in dot_op; the loop carries the accumulator
+// in the dot's layout and converts the zero init before the loop.
+// CHECK-DAG: #[[D:.*]] = #mgp.blocked<{sizePerThread = [2, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[A:.*]] = #mgp.dot_op<{opIdx = 0, parent = #[[D]], kWidth = 1}>
+// CHECK-DAG: #[[B:.*]] = #mgp.dot_op<{opIdx = 1, parent = #[[D]], kWidth = 1}>
+// CHECK: func.func @dot_loop
+// CHECK: %[[INIT:.*]] = mgp.convert_layout %{{.*}} : tensor<32x32xf32, #{{.*}}> -> tensor<32x32xf32, #[[D]]>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<32x32xf32, #[[D]]>)
+// CHECK: mgp.convert_layout {{.*}} -> tensor<32x16xf32, #[[A]]>
+// CHECK: mgp.convert_layout {{.*}} -> tensor<16x32xf32, #[[B]]>
+// CHECK: mgp.dot {{.*}} -> tensor<32x32xf32, #[[D]]>
+// CHECK: scf.yield {{.*}} : tensor<32x32xf32, #[[D]]>
+func.func @dot_loop(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %n: i32) -> tensor<32x32xf32> {
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32>) : i32 {
+    %d = mgp.dot %a, %b, %acc {inputPrecision = ieee} : tensor<32x16xf32> * tensor<16x32xf32> -> tensor<32x32xf32>
+    scf.yield %d : tensor<32x32xf32>
+  }
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// scf.if results take the then-branch encoding; the else value is converted.
+// CHECK: func.func @if_join
+// CHECK: scf.if %{{.*}} -> (tensor<128xi32, #[[E:.*]]>)
+// CHECK: scf.yield %{{.*}} : tensor<128xi32, #[[E]]>
+// CHECK: else
+// CHECK: scf.yield %{{.*}} : tensor<128xi32, #[[E]]>
+func.func @if_join(%c: i1) -> tensor<128xi32> {
+  %r = scf.if %c -> (tensor<128xi32>) {
+    %a = mgp.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+    scf.yield %a : tensor<128xi32>
+  } else {
+    %z = arith.constant dense<0> : tensor<128xi32>
+    scf.yield %z : tensor<128xi32>
+  }
+  return %r : tensor<128xi32>
+}
+
+// -----
+
+// trans permutes a blocked encoding without moving data.
+// CHECK-DAG: #[[SRC:.*]] = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[DST:.*]] = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+// CHECK: func.func @trans
+// CHECK: mgp.trans {{.*}} : tensor<16x64xf32, #[[SRC]]> -> tensor<64x16xf32, #[[DST]]>
+func.func @trans(%x: tensor<16x64xf32>) -> tensor<64x16xf32> {
+  %t = mgp.trans %x {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
+  return %t : tensor<64x16xf32>
+}

@@ -1,0 +1,109 @@
+// RUN: mgp-opt %s -split-input-file -mgp-remove-layout-conversions | FileCheck %s
+
+#a = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #mgp.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// convert(convert(x)) becomes one convert; a convert to the same type goes.
+// CHECK: func.func @chain(%[[X:.*]]: tensor<256xf32, #[[A:.*]]>)
+// CHECK-NEXT: %[[C:.*]] = mgp.convert_layout %[[X]] : tensor<256xf32, #[[A]]> -> tensor<256xf32, #[[C2:.*]]>
+// CHECK-NEXT: return %[[C]]
+func.func @chain(%x: tensor<256xf32, #a>) -> tensor<256xf32, #c> {
+  %0 = mgp.convert_layout %x : tensor<256xf32, #a> -> tensor<256xf32, #b>
+  %1 = mgp.convert_layout %0 : tensor<256xf32, #b> -> tensor<256xf32, #c>
+  %2 = mgp.convert_layout %1 : tensor<256xf32, #c> -> tensor<256xf32, #c>
+  return %2 : tensor<256xf32, #c>
+}
+
+// Splats, make_range and splat constants are produced in the target layout.
+// CHECK: func.func @sources
+// CHECK-NOT: mgp.convert_layout
+// CHECK-DAG: mgp.splat %{{.*}} : f32 -> tensor<256xf32, #[[B:.*]]>
+// CHECK-DAG: mgp.make_range {{.*}} : tensor<256xi32, #[[B]]>
+// CHECK-DAG: arith.constant dense<1.000000e+00> : tensor<256xf32, #[[B]]>
+// CHECK-NOT: mgp.convert_layout
+// CHECK: return
+func.func @sources(%s: f32) -> (tensor<256xf32, #b>, tensor<256xi32, #b>, tensor<256xf32, #b>) {
+  %0 = mgp.splat %s : f32 -> tensor<256xf32, #a>
+  %1 = mgp.convert_layout %0 : tensor<256xf32, #a> -> tensor<256xf32, #b>
+  %2 = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #a>
+  %3 = mgp.convert_layout %2 : tensor<256xi32, #a> -> tensor<256xi32, #b>
+  %4 = arith.constant dense<1.0> : tensor<256xf32, #a>
+  %5 = mgp.convert_layout %4 : tensor<256xf32, #a> -> tensor<256xf32, #b>
+  return %1, %3, %5 : tensor<256xf32, #b>, tensor<256xi32, #b>, tensor<256xf32, #b>
+}
+
+// A cheap chain (offsets and pointers) is recomputed in the layout a load
+// wants; the convert of the loaded value itself stays.
+// CHECK: func.func @remat
+// CHECK: %[[R:.*]] = mgp.make_range {{.*}} : tensor<256xi32, #[[B:.*]]>
+// CHECK: %[[O:.*]] = arith.addi %{{.*}}, %[[R]] : tensor<256xi32, #[[B]]>
+// CHECK: %[[P:.*]] = mgp.addptr %{{.*}}, %[[O]] : tensor<256x!mgp.ptr<f32>, #[[B]]>
+// CHECK: %[[V:.*]] = mgp.load %[[P]] : tensor<256x!mgp.ptr<f32>, #[[B]]>
+// CHECK: mgp.convert_layout %[[V]] : tensor<256xf32, #[[B]]> -> tensor<256xf32, #{{.*}}>
+func.func @remat(%x: !mgp.ptr<f32>, %n: i32) -> tensor<256xf32, #a> {
+  %r = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #a>
+  %ns = mgp.splat %n : i32 -> tensor<256xi32, #a>
+  %offs = arith.addi %ns, %r : tensor<256xi32, #a>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #a>
+  %p = mgp.addptr %xs, %offs : tensor<256x!mgp.ptr<f32>, #a>, tensor<256xi32, #a>
+  %pb = mgp.convert_layout %p : tensor<256x!mgp.ptr<f32>, #a> -> tensor<256x!mgp.ptr<f32>, #b>
+  %v = mgp.load %pb : tensor<256x!mgp.ptr<f32>, #b>
+  %va = mgp.convert_layout %v : tensor<256xf32, #b> -> tensor<256xf32, #a>
+  return %va : tensor<256xf32, #a>
+}
+
+// -----
+
+#p = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#l = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// reduce(convert(x)) reduces in x's layout and converts the smaller result.
+// CHECK: #[[L:.*]] = #mgp.blocked<{sizePerThread = [1, 4]
+// CHECK: #[[SL:.*]] = #mgp.slice<{dim = 1, parent = #[[L]]}>
+// CHECK: func.func @reduce_first(%[[X:.*]]: tensor<64x64xf32, #[[L]]>)
+// CHECK: %[[R:.*]] = "mgp.reduce"(%[[X]])
+// CHECK: (tensor<64x64xf32, #[[L]]>) -> tensor<64xf32, #[[SL]]>
+// CHECK: mgp.convert_layout %[[R]] : tensor<64xf32, #[[SL]]> -> tensor<64xf32, #{{.*}}>
+func.func @reduce_first(%x: tensor<64x64xf32, #l>) -> tensor<64xf32, #mgp.slice<{dim = 1, parent = #p}>> {
+  %c = mgp.convert_layout %x : tensor<64x64xf32, #l> -> tensor<64x64xf32, #p>
+  %s = "mgp.reduce"(%c) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    mgp.reduce.return %t : f32
+  }) : (tensor<64x64xf32, #p>) -> tensor<64xf32, #mgp.slice<{dim = 1, parent = #p}>>
+  return %s : tensor<64xf32, #mgp.slice<{dim = 1, parent = #p}>>
+}
+
+// -----
+
+#a = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// A pointer advanced each iteration and converted for its load inside the
+// loop is carried in the load's layout instead.
+// CHECK: #[[B:.*]] = #mgp.blocked<{sizePerThread = [4]
+// CHECK: func.func @loop_pointer
+// CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<256x!mgp.ptr<f32>, #[[B]]>, tensor<256xf32, #[[B]]>)
+// CHECK-NOT: mgp.convert_layout
+// CHECK: mgp.load %[[P]] : tensor<256x!mgp.ptr<f32>, #[[B]]>
+// CHECK: %[[NEXT:.*]] = mgp.addptr %[[P]], %{{.*}} : tensor<256x!mgp.ptr<f32>, #[[B]]>
+// CHECK: scf.yield %[[NEXT]]
+func.func @loop_pointer(%x: !mgp.ptr<f32>, %n: i32) -> tensor<256xf32, #b> {
+  %r = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #a>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #a>
+  %p0 = mgp.addptr %xs, %r : tensor<256x!mgp.ptr<f32>, #a>, tensor<256xi32, #a>
+  %step = arith.constant dense<256> : tensor<256xi32, #a>
+  %zero = arith.constant dense<0.0> : tensor<256xf32, #b>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %acc = %zero)
+      -> (tensor<256x!mgp.ptr<f32>, #a>, tensor<256xf32, #b>) : i32 {
+    %pb = mgp.convert_layout %p : tensor<256x!mgp.ptr<f32>, #a> -> tensor<256x!mgp.ptr<f32>, #b>
+    %v = mgp.load %pb : tensor<256x!mgp.ptr<f32>, #b>
+    %sum = arith.addf %acc, %v : tensor<256xf32, #b>
+    %next = mgp.addptr %p, %step : tensor<256x!mgp.ptr<f32>, #a>, tensor<256xi32, #a>
+    scf.yield %next, %sum : tensor<256x!mgp.ptr<f32>, #a>, tensor<256xf32, #b>
+  }
+  return %res#1 : tensor<256xf32, #b>
+}
