@@ -1,0 +1,132 @@
+//===- MemoryOps.cpp - mgp.load and mgp.store on host memory --------------===//
+//
+// This file implements the interpreter's memory ops. Pointers are host
+// addresses. A masked-off lane of a load gives `other` (or 0) and never
+// touches memory; a masked-off lane of a store writes nothing. Every active
+// lane is checked against the launch's valid ranges first; an access outside
+// them stops the program with an error naming the op, the program, the lane
+// and the address.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/interp/InterpProgram.h"
+
+#include "compiler/ir/MgpDialect.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mgp;
+using namespace mgp::interp;
+
+namespace {
+
+/// Bounds checks with a one-entry cache of the last range that matched.
+class RangeChecker {
+public:
+  explicit RangeChecker(const MemoryMap &memory) : memory(memory) {}
+  bool ok(uint64_t addr, uint64_t bytes) {
+    if (addr - lastBase <= lastBytes && bytes <= lastBytes - (addr - lastBase))
+      return true;
+    for (const MemRange &r : memory.ranges)
+      if (addr - r.base <= r.bytes && bytes <= r.bytes - (addr - r.base)) {
+        lastBase = r.base;
+        lastBytes = r.bytes;
+        return true;
+      }
+    return false;
+  }
+
+private:
+  const MemoryMap &memory;
+  uint64_t lastBase = 0, lastBytes = 0;
+};
+
+std::string outOfBounds(const char *what, unsigned bytes, uint64_t addr, size_t lane) {
+  return llvm::formatv("out-of-bounds {0} of {1} bytes at address {2} (lane {3})",
+                       what, bytes, llvm::format_hex(addr, 18), lane)
+      .str();
+}
+
+} // namespace
+
+llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operation *op,
+                                                     std::vector<Instr> &out) {
+  if (auto load = llvm::dyn_cast<mgp::LoadOp>(op)) {
+    llvm::Expected<ElemKind> kind = elemKindOf(op, load.getResult().getType());
+    if (!kind)
+      return kind.takeError();
+    ElemKind k = *kind;
+    bool isFloat = isFloatKind(k);
+    unsigned bytes = storageBytes(k);
+    int ptr = c.slot(load.getPtr()), d = c.slot(load.getResult());
+    int mask = load.getMask() ? c.slot(load.getMask()) : -1;
+    int other = load.getOther() ? c.slot(load.getOther()) : -1;
+    std::string where = describeOp(op);
+    out.push_back([=](Frame &frame) {
+      const std::vector<int64_t> &p = frame.slots[ptr].i;
+      const std::vector<int64_t> *m = mask >= 0 ? &frame.slots[mask].i : nullptr;
+      const Buf *o = other >= 0 ? &frame.slots[other] : nullptr;
+      size_t n = p.size();
+      size_t sm = m && m->size() == 1 ? 0 : 1;
+      size_t so = o && (isFloat ? o->f.size() : o->i.size()) == 1 ? 0 : 1;
+      Buf &r = frame.slots[d];
+      if (isFloat)
+        r.f.resize(n);
+      else
+        r.i.resize(n);
+      RangeChecker check(*frame.memory);
+      double fv = 0;
+      int64_t iv = 0;
+      for (size_t e = 0; e < n; ++e) {
+        if (m && !(*m)[e * sm]) {
+          if (isFloat)
+            r.f[e] = o ? o->f[e * so] : 0.0;
+          else
+            r.i[e] = o ? o->i[e * so] : 0;
+          continue;
+        }
+        uint64_t addr = static_cast<uint64_t>(p[e]);
+        if (!check.ok(addr, bytes))
+          return fail(frame, where, outOfBounds("load", bytes, addr, e));
+        loadElement(k, reinterpret_cast<const void *>(addr), fv, iv);
+        if (isFloat)
+          r.f[e] = fv;
+        else
+          r.i[e] = iv;
+      }
+      return true;
+    });
+    return true;
+  }
+  if (auto store = llvm::dyn_cast<mgp::StoreOp>(op)) {
+    llvm::Expected<ElemKind> kind = elemKindOf(op, store.getValue().getType());
+    if (!kind)
+      return kind.takeError();
+    ElemKind k = *kind;
+    bool isFloat = isFloatKind(k);
+    unsigned bytes = storageBytes(k);
+    int ptr = c.slot(store.getPtr()), val = c.slot(store.getValue());
+    int mask = store.getMask() ? c.slot(store.getMask()) : -1;
+    std::string where = describeOp(op);
+    out.push_back([=](Frame &frame) {
+      const std::vector<int64_t> &p = frame.slots[ptr].i;
+      const std::vector<int64_t> *m = mask >= 0 ? &frame.slots[mask].i : nullptr;
+      const Buf &v = frame.slots[val];
+      size_t n = p.size();
+      size_t sm = m && m->size() == 1 ? 0 : 1;
+      size_t sv = (isFloat ? v.f.size() : v.i.size()) == 1 ? 0 : 1;
+      RangeChecker check(*frame.memory);
+      for (size_t e = 0; e < n; ++e) {
+        if (m && !(*m)[e * sm])
+          continue;
+        uint64_t addr = static_cast<uint64_t>(p[e]);
+        if (!check.ok(addr, bytes))
+          return fail(frame, where, outOfBounds("store", bytes, addr, e));
+        storeElement(k, reinterpret_cast<void *>(addr),
+                     isFloat ? v.f[e * sv] : 0.0, isFloat ? 0 : v.i[e * sv]);
+      }
+      return true;
+    });
+    return true;
+  }
+  return false;
+}

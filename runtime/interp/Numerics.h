@@ -1,0 +1,98 @@
+//===- Numerics.h - element kinds, rounding and integer wrapping -*- C++ -*-===//
+//
+// This file implements the number formats of the interpreter: the element
+// kinds of mgp tensors, rounding of a double to f32 / f16 / bf16 / tf32 with
+// the GPU's rounding (round to nearest even; tf32 as cvt.rna.tf32.f32, ties
+// away from zero), the bit patterns of f16 and bf16, two's-complement
+// wrapping of integers to their width, and conversion of floats to integers
+// as PTX's cvt.rzi (truncate, saturate, NaN -> 0).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_RUNTIME_INTERP_NUMERICS_H
+#define MGP_RUNTIME_INTERP_NUMERICS_H
+
+#include <cstdint>
+#include <cstring>
+
+namespace mgp::interp {
+
+/// The element kinds of mgp values. Ptr is a 64-bit host address.
+enum class ElemKind { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+
+inline bool isFloatKind(ElemKind kind) {
+  return kind == ElemKind::F16 || kind == ElemKind::BF16 ||
+         kind == ElemKind::F32 || kind == ElemKind::F64;
+}
+/// Bit width of an integer kind (64 for Ptr).
+unsigned intWidth(ElemKind kind);
+/// Bytes of one element in memory (i1 takes one byte).
+unsigned storageBytes(ElemKind kind);
+
+inline uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+inline float bitsToFloat(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// f16 bits of \p value, rounded to nearest even (overflow -> inf).
+uint16_t doubleToHalfBits(double value);
+/// bf16 bits of \p value, rounded to nearest even.
+uint16_t doubleToBF16Bits(double value);
+double halfBitsToDouble(uint16_t bits);
+inline double bf16BitsToDouble(uint16_t bits) {
+  return bitsToFloat(uint32_t(bits) << 16);
+}
+
+/// \p value rounded to the float kind \p kind (exact for F64).
+inline double roundTo(ElemKind kind, double value) {
+  switch (kind) {
+  case ElemKind::F32:
+    return static_cast<float>(value);
+  case ElemKind::F16:
+    return halfBitsToDouble(doubleToHalfBits(value));
+  case ElemKind::BF16:
+    return bf16BitsToDouble(doubleToBF16Bits(value));
+  default:
+    return value;
+  }
+}
+
+/// \p value rounded to tf32 (10 mantissa bits), ties away from zero, as
+/// cvt.rna.tf32.f32; NaN and inf unchanged.
+inline float roundTF32(float value) {
+  uint32_t bits = floatBits(value);
+  if ((bits & 0x7f800000u) == 0x7f800000u)
+    return value;
+  return bitsToFloat((bits + 0x1000u) & 0xffffe000u);
+}
+
+/// \p value wrapped to a signed \p width-bit integer (two's complement),
+/// sign-extended to 64 bits.
+inline int64_t wrapSigned(uint64_t value, unsigned width) {
+  unsigned shift = 64 - width;
+  return static_cast<int64_t>(value << shift) >> shift;
+}
+/// The low \p width bits of \p value, as an unsigned number.
+inline uint64_t asUnsigned(int64_t value, unsigned width) {
+  return width >= 64 ? static_cast<uint64_t>(value)
+                     : static_cast<uint64_t>(value) & ((uint64_t(1) << width) - 1);
+}
+
+/// \p value truncated toward zero and saturated to a signed (or unsigned)
+/// \p width-bit integer; NaN gives 0 (PTX cvt.rzi semantics).
+int64_t floatToInt(double value, unsigned width, bool isSigned);
+
+/// Reads one element of \p kind at \p addr (floats into \p f, others into
+/// \p i, sign-extended; an i1 byte gives 0 or -1).
+void loadElement(ElemKind kind, const void *addr, double &f, int64_t &i);
+/// Writes one element of \p kind at \p addr (an i1 is stored as 0 or 1).
+void storeElement(ElemKind kind, void *addr, double f, int64_t i);
+
+} // namespace mgp::interp
+
+#endif // MGP_RUNTIME_INTERP_NUMERICS_H
