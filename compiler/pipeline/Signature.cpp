@@ -1,0 +1,169 @@
+//===- Signature.cpp - kernel signatures in Triton's AOT syntax -----------===//
+//
+// This file implements parseSignature and the printing of signatures:
+// `*fp32:16,*fp32,i32,1024` -> four SignatureParams.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/pipeline/Signature.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <optional>
+
+using namespace llvm;
+using namespace mgp;
+
+namespace {
+struct TypeInfo {
+  ScalarType type;
+  const char *name;
+  unsigned bits;
+};
+const TypeInfo kTypes[] = {
+    {ScalarType::I1, "i1", 1},     {ScalarType::I8, "i8", 8},
+    {ScalarType::I16, "i16", 16},  {ScalarType::I32, "i32", 32},
+    {ScalarType::I64, "i64", 64},  {ScalarType::U8, "u8", 8},
+    {ScalarType::U16, "u16", 16},  {ScalarType::U32, "u32", 32},
+    {ScalarType::U64, "u64", 64},  {ScalarType::F16, "fp16", 16},
+    {ScalarType::BF16, "bf16", 16}, {ScalarType::F32, "fp32", 32},
+    {ScalarType::F64, "fp64", 64}};
+
+const TypeInfo &info(ScalarType type) {
+  for (const TypeInfo &entry : kTypes)
+    if (entry.type == type)
+      return entry;
+  llvm_unreachable("unknown scalar type");
+}
+
+std::optional<ScalarType> lookupType(StringRef name) {
+  for (const TypeInfo &entry : kTypes)
+    if (name == entry.name)
+      return entry.type;
+  return std::nullopt;
+}
+
+Error entryError(size_t index, StringRef entry, const Twine &message) {
+  return createStringError(inconvertibleErrorCode(),
+                           "invalid signature entry " + Twine(index) + " '" +
+                               entry + "': " + message);
+}
+
+/// literal ::= [-]digits | float literal (contains '.', 'e' or is inf/nan)
+Expected<SignatureParam> parseConstexpr(size_t index, StringRef entry) {
+  SignatureParam param;
+  param.kind = SignatureParam::Kind::Constexpr;
+  int64_t intValue;
+  if (!entry.getAsInteger(10, intValue)) {
+    param.type = ScalarType::I64;
+    param.intValue = intValue;
+    return param;
+  }
+  std::string text = entry.str();
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size())
+    return entryError(index, entry,
+                      "expected a type such as 'fp32', '*fp16' or 'i32', or a "
+                      "constexpr number");
+  param.type = ScalarType::F64;
+  param.isFloat = true;
+  param.floatValue = value;
+  return param;
+}
+
+/// entry ::= '*' type [':16'] | type [':16' | ':1'] | literal
+Expected<SignatureParam> parseEntry(size_t index, StringRef entry) {
+  if (entry.empty())
+    return entryError(index, entry, "empty entry");
+  StringRef body = entry;
+  SignatureParam param;
+  if (body.consume_front("*"))
+    param.kind = SignatureParam::Kind::Pointer;
+  auto [typeName, hint] = body.split(':');
+  std::optional<ScalarType> type = lookupType(typeName.trim());
+  if (!type) {
+    if (param.isPointer())
+      return entryError(index, entry,
+                        "unknown pointee type '" + typeName.trim() + "'");
+    if (body.contains(':'))
+      return entryError(index, entry, "unknown type '" + typeName.trim() + "'");
+    return parseConstexpr(index, entry);
+  }
+  param.type = *type;
+  if (!body.contains(':'))
+    return param;
+  hint = hint.trim();
+  if (isFloatScalarType(*type) && !param.isPointer())
+    return entryError(index, entry, "hints apply to pointers and integers only");
+  if (hint == "16") {
+    param.divisibility = 16;
+  } else if (hint == "1" && !param.isPointer()) {
+    param.equalsOne = true;
+  } else {
+    return entryError(index, entry,
+                      "unknown hint ':" + hint + "' (expected ':16'" +
+                          (param.isPointer() ? ")" : " or ':1')"));
+  }
+  return param;
+}
+} // namespace
+
+StringRef mgp::getScalarTypeName(ScalarType type) { return info(type).name; }
+
+unsigned mgp::getScalarTypeBitWidth(ScalarType type) { return info(type).bits; }
+
+bool mgp::isFloatScalarType(ScalarType type) {
+  return type == ScalarType::F16 || type == ScalarType::BF16 ||
+         type == ScalarType::F32 || type == ScalarType::F64;
+}
+
+Expected<Signature> mgp::parseSignature(StringRef text) {
+  Signature signature;
+  if (text.trim().empty())
+    return signature;
+  SmallVector<StringRef> entries;
+  text.split(entries, ',');
+  for (auto [index, rawEntry] : llvm::enumerate(entries)) {
+    Expected<SignatureParam> param = parseEntry(index, rawEntry.trim());
+    if (!param)
+      return param.takeError();
+    signature.params.push_back(*param);
+  }
+  return signature;
+}
+
+std::string Signature::str() const {
+  std::string text;
+  raw_string_ostream os(text);
+  for (auto [index, param] : llvm::enumerate(params)) {
+    if (index)
+      os << ',';
+    if (param.isConstexpr()) {
+      if (param.isFloat) {
+        // Shortest text that parses back to the same double, and as a float.
+        char buffer[64];
+        auto result =
+            std::to_chars(buffer, buffer + sizeof(buffer), param.floatValue);
+        StringRef number(buffer, result.ptr - buffer);
+        os << number;
+        if (number.find_first_of(".eni") == StringRef::npos)
+          os << ".0";
+      } else {
+        os << param.intValue;
+      }
+      continue;
+    }
+    if (param.isPointer())
+      os << '*';
+    os << getScalarTypeName(param.type);
+    if (param.divisibility == 16)
+      os << ":16";
+    else if (param.equalsOne)
+      os << ":1";
+  }
+  return text;
+}

@@ -1,0 +1,71 @@
+//===- Signature.h - kernel signatures in Triton's AOT syntax ---*- C++ -*-===//
+//
+// This file declares the parsed form of a kernel signature such as
+// `*fp32:16,*fp32,i32,1024` (mgpc --signature, the JIT's specialization):
+// one entry per kernel parameter, each a pointer to a scalar type, an integer,
+// a float, or a constexpr value, with Triton's `:16` (divisible by 16) and
+// `:1` (equal to 1) hints.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_PIPELINE_SIGNATURE_H
+#define MGP_PIPELINE_SIGNATURE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mgp {
+
+/// The scalar types a signature can name (`i1 i8 ... u64 fp16 bf16 fp32 fp64`).
+enum class ScalarType { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+
+/// The signature spelling of `type` (`fp32`, `i32`, ...).
+llvm::StringRef getScalarTypeName(ScalarType type);
+/// Size of `type` in bits.
+unsigned getScalarTypeBitWidth(ScalarType type);
+/// True for fp16, bf16, fp32 and fp64.
+bool isFloatScalarType(ScalarType type);
+
+/// One kernel parameter of a signature.
+struct SignatureParam {
+  enum class Kind {
+    Pointer,  ///< `*T`: a global pointer to elements of `type`
+    Scalar,   ///< `T`: a runtime integer or float of `type`
+    Constexpr ///< a bare literal: the parameter's compile-time value
+  };
+  Kind kind = Kind::Scalar;
+  /// Pointee type for pointers, the value type for scalars; for constexprs
+  /// i64 (integer literal) or fp64 (float literal).
+  ScalarType type = ScalarType::I32;
+  /// 16 with the `:16` hint (pointer address or integer divisible by 16), else 1.
+  int divisibility = 1;
+  /// The `:1` hint: an integer known to equal 1.
+  bool equalsOne = false;
+  /// The constexpr value (Kind::Constexpr); `isFloat` says which one is set.
+  bool isFloat = false;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+
+  bool isPointer() const { return kind == Kind::Pointer; }
+  bool isConstexpr() const { return kind == Kind::Constexpr; }
+};
+
+/// A parsed signature: its parameters in order.
+struct Signature {
+  std::vector<SignatureParam> params;
+
+  /// Prints the signature back in the syntax parseSignature accepts.
+  std::string str() const;
+};
+
+/// Parses Triton's AOT signature syntax: a comma-separated list whose entries
+/// are `*T[:16]` (pointer), `T[:16|:1]` (integer), `T` (float) or a bare
+/// integer/float literal (constexpr). Errors name the offending entry.
+llvm::Expected<Signature> parseSignature(llvm::StringRef text);
+
+} // namespace mgp
+
+#endif // MGP_PIPELINE_SIGNATURE_H
