@@ -8,7 +8,7 @@
 // run over whole vectors at once. Float results are rounded to their type.
 //
 //===----------------------------------------------------------------------===//
-#include "runtime/interp/InterpProgram.h"
+#include "runtime/interp/ElementwiseLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -21,75 +21,6 @@ using namespace mgp;
 using namespace mgp::interp;
 
 namespace {
-
-/// Stride of an operand of length \p len in a result of length \p n.
-inline size_t strideOf(size_t len) { return len == 1 ? 0 : 1; }
-
-template <typename Fn>
-Instr floatBinary(int a, int b, int d, ElemKind kind, Fn fn) {
-  return [=](Frame &frame) {
-    const std::vector<double> &x = frame.slots[a].f, &y = frame.slots[b].f;
-    std::vector<double> &r = frame.slots[d].f;
-    size_t n = std::max(x.size(), y.size()), sx = strideOf(x.size()),
-           sy = strideOf(y.size());
-    r.resize(n);
-    if (kind == ElemKind::F32) {
-      for (size_t k = 0; k < n; ++k)
-        r[k] = static_cast<float>(fn(x[k * sx], y[k * sy]));
-    } else {
-      for (size_t k = 0; k < n; ++k)
-        r[k] = roundTo(kind, fn(x[k * sx], y[k * sy]));
-    }
-    return true;
-  };
-}
-
-template <typename Fn> Instr floatUnary(int a, int d, ElemKind kind, Fn fn) {
-  return [=](Frame &frame) {
-    const std::vector<double> &x = frame.slots[a].f;
-    std::vector<double> &r = frame.slots[d].f;
-    r.resize(x.size());
-    for (size_t k = 0; k < x.size(); ++k)
-      r[k] = roundTo(kind, fn(x[k]));
-    return true;
-  };
-}
-
-/// \p fn(x, y) gets sign-extended operands and returns the raw 64-bit result,
-/// which is wrapped to \p width bits.
-template <typename Fn> Instr intBinary(int a, int b, int d, unsigned width, Fn fn) {
-  return [=](Frame &frame) {
-    const std::vector<int64_t> &x = frame.slots[a].i, &y = frame.slots[b].i;
-    std::vector<int64_t> &r = frame.slots[d].i;
-    size_t n = std::max(x.size(), y.size()), sx = strideOf(x.size()),
-           sy = strideOf(y.size());
-    r.resize(n);
-    for (size_t k = 0; k < n; ++k)
-      r[k] = wrapSigned(static_cast<uint64_t>(fn(x[k * sx], y[k * sy])), width);
-    return true;
-  };
-}
-
-/// Comparisons: \p fn gives a bool; the i1 result is stored as 0 / -1.
-template <typename T, typename Fn> Instr compare(int a, int b, int d, Fn fn) {
-  return [=](Frame &frame) {
-    const std::vector<T> *x, *y;
-    if constexpr (std::is_same_v<T, double>) {
-      x = &frame.slots[a].f;
-      y = &frame.slots[b].f;
-    } else {
-      x = &frame.slots[a].i;
-      y = &frame.slots[b].i;
-    }
-    std::vector<int64_t> &r = frame.slots[d].i;
-    size_t n = std::max(x->size(), y->size()), sx = strideOf(x->size()),
-           sy = strideOf(y->size());
-    r.resize(n);
-    for (size_t k = 0; k < n; ++k)
-      r[k] = fn((*x)[k * sx], (*y)[k * sy]) ? -1 : 0;
-    return true;
-  };
-}
 
 int64_t divSigned(int64_t x, int64_t y) {
   if (y == 0)
@@ -175,238 +106,145 @@ Instr compileIntCompare(mlir::arith::CmpIPredicate pred, unsigned w, int a, int 
   llvm_unreachable("unknown cmpi predicate");
 }
 
-using IntFn = int64_t (*)(int64_t, int64_t, unsigned);
+/// Each table maps an op name to a factory that instantiates the block loop
+/// with the element function inlined.
+using IntFactory = Instr (*)(int a, int b, int d, unsigned width);
+using Float2Factory = Instr (*)(int a, int b, int d, ElemKind kind);
+using Float1Factory = Instr (*)(int a, int d, ElemKind kind);
+
+#define INT_OP(NAME, ...)                                                      \
+  {                                                                            \
+    NAME, [](int a, int b, int d, unsigned w) {                                \
+      return intBinary(a, b, d, w,                                             \
+                       [w](int64_t x, int64_t y) -> int64_t __VA_ARGS__);      \
+    }                                                                          \
+  }
+#define FLOAT2_OP(NAME, ...)                                                   \
+  {                                                                            \
+    NAME, [](int a, int b, int d, ElemKind k) {                                \
+      return floatBinary(a, b, d, k, [](double x, double y) -> double __VA_ARGS__); \
+    }                                                                          \
+  }
+#define FLOAT1_OP(NAME, ...)                                                   \
+  {                                                                            \
+    NAME, [](int a, int d, ElemKind k) {                                       \
+      return floatUnary(a, d, k, [](double x) -> double __VA_ARGS__);          \
+    }                                                                          \
+  }
 
 /// Integer binary ops by name; each gets the width for unsigned views/shifts.
-const llvm::StringMap<IntFn> &intBinaryOps() {
-  static const llvm::StringMap<IntFn> ops = {
-      {"arith.addi", [](int64_t x, int64_t y, unsigned) { return int64_t(uint64_t(x) + uint64_t(y)); }},
-      {"arith.subi", [](int64_t x, int64_t y, unsigned) { return int64_t(uint64_t(x) - uint64_t(y)); }},
-      {"arith.muli", [](int64_t x, int64_t y, unsigned) { return int64_t(uint64_t(x) * uint64_t(y)); }},
-      {"arith.divsi", [](int64_t x, int64_t y, unsigned) { return divSigned(x, y); }},
-      {"arith.remsi", [](int64_t x, int64_t y, unsigned) { return remSigned(x, y); }},
-      {"arith.divui",
-       [](int64_t x, int64_t y, unsigned w) {
+const llvm::StringMap<IntFactory> &intBinaryOps() {
+  static const llvm::StringMap<IntFactory> ops = {
+      INT_OP("arith.addi", { return int64_t(uint64_t(x) + uint64_t(y)); }),
+      INT_OP("arith.subi", { return int64_t(uint64_t(x) - uint64_t(y)); }),
+      INT_OP("arith.muli", { return int64_t(uint64_t(x) * uint64_t(y)); }),
+      INT_OP("arith.divsi", { return divSigned(x, y); }),
+      INT_OP("arith.remsi", { return remSigned(x, y); }),
+      INT_OP("arith.divui", {
          uint64_t ux = asUnsigned(x, w), uy = asUnsigned(y, w);
          return uy == 0 ? int64_t(-1) : int64_t(ux / uy);
-       }},
-      {"arith.remui",
-       [](int64_t x, int64_t y, unsigned w) {
+       }),
+      INT_OP("arith.remui", {
          uint64_t ux = asUnsigned(x, w), uy = asUnsigned(y, w);
          return uy == 0 ? x : int64_t(ux % uy);
-       }},
-      {"arith.ceildivsi",
-       [](int64_t x, int64_t y, unsigned) {
+       }),
+      INT_OP("arith.ceildivsi", {
          int64_t q = divSigned(x, y), r = remSigned(x, y);
          return (y != 0 && r != 0 && ((r > 0) == (y > 0))) ? q + 1 : q;
-       }},
-      {"arith.ceildivui",
-       [](int64_t x, int64_t y, unsigned w) {
+       }),
+      INT_OP("arith.ceildivui", {
          uint64_t ux = asUnsigned(x, w), uy = asUnsigned(y, w);
          return uy == 0 ? int64_t(-1) : int64_t(ux / uy + (ux % uy != 0));
-       }},
-      {"arith.floordivsi",
-       [](int64_t x, int64_t y, unsigned) {
+       }),
+      INT_OP("arith.floordivsi", {
          int64_t q = divSigned(x, y), r = remSigned(x, y);
          return (y != 0 && r != 0 && ((r < 0) != (y < 0))) ? q - 1 : q;
-       }},
-      {"arith.maxsi", [](int64_t x, int64_t y, unsigned) { return std::max(x, y); }},
-      {"arith.minsi", [](int64_t x, int64_t y, unsigned) { return std::min(x, y); }},
-      {"arith.maxui",
-       [](int64_t x, int64_t y, unsigned w) { return asUnsigned(x, w) >= asUnsigned(y, w) ? x : y; }},
-      {"arith.minui",
-       [](int64_t x, int64_t y, unsigned w) { return asUnsigned(x, w) <= asUnsigned(y, w) ? x : y; }},
-      {"arith.andi", [](int64_t x, int64_t y, unsigned) { return x & y; }},
-      {"arith.ori", [](int64_t x, int64_t y, unsigned) { return x | y; }},
-      {"arith.xori", [](int64_t x, int64_t y, unsigned) { return x ^ y; }},
-      {"arith.shli",
-       [](int64_t x, int64_t y, unsigned w) {
+       }),
+      INT_OP("arith.maxsi", { return std::max(x, y); }),
+      INT_OP("arith.minsi", { return std::min(x, y); }),
+      INT_OP("arith.maxui", { return asUnsigned(x, w) >= asUnsigned(y, w) ? x : y; }),
+      INT_OP("arith.minui", { return asUnsigned(x, w) <= asUnsigned(y, w) ? x : y; }),
+      INT_OP("arith.andi", { return x & y; }),
+      INT_OP("arith.ori", { return x | y; }),
+      INT_OP("arith.xori", { return x ^ y; }),
+      INT_OP("arith.shli", {
          uint64_t s = asUnsigned(y, w);
          return s >= w ? int64_t(0) : int64_t(uint64_t(x) << s);
-       }},
-      {"arith.shrsi",
-       [](int64_t x, int64_t y, unsigned w) {
+       }),
+      INT_OP("arith.shrsi", {
          uint64_t s = asUnsigned(y, w);
          return s >= w ? (x < 0 ? int64_t(-1) : int64_t(0)) : (x >> s);
-       }},
-      {"arith.shrui",
-       [](int64_t x, int64_t y, unsigned w) {
+       }),
+      INT_OP("arith.shrui", {
          uint64_t s = asUnsigned(y, w);
          return s >= w ? int64_t(0) : int64_t(asUnsigned(x, w) >> s);
-       }},
+       }),
   };
   return ops;
 }
 
-using FloatFn2 = double (*)(double, double);
-const llvm::StringMap<FloatFn2> &floatBinaryOps() {
-  static const llvm::StringMap<FloatFn2> ops = {
-      {"arith.addf", [](double x, double y) { return x + y; }},
-      {"arith.subf", [](double x, double y) { return x - y; }},
-      {"arith.mulf", [](double x, double y) { return x * y; }},
-      {"arith.divf", [](double x, double y) { return x / y; }},
-      {"arith.remf", [](double x, double y) { return std::fmod(x, y); }},
-      {"arith.maximumf",
-       [](double x, double y) {
+const llvm::StringMap<Float2Factory> &floatBinaryOps() {
+  static const llvm::StringMap<Float2Factory> ops = {
+      FLOAT2_OP("arith.addf", { return x + y; }),
+      FLOAT2_OP("arith.subf", { return x - y; }),
+      FLOAT2_OP("arith.mulf", { return x * y; }),
+      FLOAT2_OP("arith.divf", { return x / y; }),
+      FLOAT2_OP("arith.remf", { return std::fmod(x, y); }),
+      FLOAT2_OP("arith.maximumf", {
          if (std::isnan(x) || std::isnan(y))
            return std::nan("");
          if (x == y)
            return std::signbit(x) ? y : x;
          return x > y ? x : y;
-       }},
-      {"arith.minimumf",
-       [](double x, double y) {
+       }),
+      FLOAT2_OP("arith.minimumf", {
          if (std::isnan(x) || std::isnan(y))
            return std::nan("");
          if (x == y)
            return std::signbit(x) ? x : y;
          return x < y ? x : y;
-       }},
-      {"arith.maxnumf", [](double x, double y) { return std::fmax(x, y); }},
-      {"arith.minnumf", [](double x, double y) { return std::fmin(x, y); }},
-      {"math.powf", [](double x, double y) { return std::pow(x, y); }},
-      {"math.atan2", [](double x, double y) { return std::atan2(x, y); }},
-      {"math.copysign", [](double x, double y) { return std::copysign(x, y); }},
+       }),
+      FLOAT2_OP("arith.maxnumf", { return std::fmax(x, y); }),
+      FLOAT2_OP("arith.minnumf", { return std::fmin(x, y); }),
+      FLOAT2_OP("math.powf", { return std::pow(x, y); }),
+      FLOAT2_OP("math.atan2", { return std::atan2(x, y); }),
+      FLOAT2_OP("math.copysign", { return std::copysign(x, y); }),
   };
   return ops;
 }
 
-using FloatFn1 = double (*)(double);
-const llvm::StringMap<FloatFn1> &floatUnaryOps() {
-  static const llvm::StringMap<FloatFn1> ops = {
-      {"arith.negf", [](double x) { return -x; }},
-      {"math.exp", [](double x) { return std::exp(x); }},
-      {"math.exp2", [](double x) { return std::exp2(x); }},
-      {"math.expm1", [](double x) { return std::expm1(x); }},
-      {"math.log", [](double x) { return std::log(x); }},
-      {"math.log2", [](double x) { return std::log2(x); }},
-      {"math.log10", [](double x) { return std::log10(x); }},
-      {"math.log1p", [](double x) { return std::log1p(x); }},
-      {"math.sqrt", [](double x) { return std::sqrt(x); }},
-      {"math.rsqrt", [](double x) { return 1.0 / std::sqrt(x); }},
-      {"math.cbrt", [](double x) { return std::cbrt(x); }},
-      {"math.absf", [](double x) { return std::fabs(x); }},
-      {"math.erf", [](double x) { return std::erf(x); }},
-      {"math.erfc", [](double x) { return std::erfc(x); }},
-      {"math.tanh", [](double x) { return std::tanh(x); }},
-      {"math.sinh", [](double x) { return std::sinh(x); }},
-      {"math.cosh", [](double x) { return std::cosh(x); }},
-      {"math.sin", [](double x) { return std::sin(x); }},
-      {"math.cos", [](double x) { return std::cos(x); }},
-      {"math.tan", [](double x) { return std::tan(x); }},
-      {"math.asin", [](double x) { return std::asin(x); }},
-      {"math.acos", [](double x) { return std::acos(x); }},
-      {"math.atan", [](double x) { return std::atan(x); }},
-      {"math.floor", [](double x) { return std::floor(x); }},
-      {"math.ceil", [](double x) { return std::ceil(x); }},
-      {"math.trunc", [](double x) { return std::trunc(x); }},
-      {"math.round", [](double x) { return std::round(x); }},
-      {"math.roundeven", [](double x) { return std::nearbyint(x); }},
+const llvm::StringMap<Float1Factory> &floatUnaryOps() {
+  static const llvm::StringMap<Float1Factory> ops = {
+      FLOAT1_OP("arith.negf", { return -x; }),
+      FLOAT1_OP("math.exp", { return std::exp(x); }),
+      FLOAT1_OP("math.exp2", { return std::exp2(x); }),
+      FLOAT1_OP("math.expm1", { return std::expm1(x); }),
+      FLOAT1_OP("math.log", { return std::log(x); }),
+      FLOAT1_OP("math.log2", { return std::log2(x); }),
+      FLOAT1_OP("math.log10", { return std::log10(x); }),
+      FLOAT1_OP("math.log1p", { return std::log1p(x); }),
+      FLOAT1_OP("math.sqrt", { return std::sqrt(x); }),
+      FLOAT1_OP("math.rsqrt", { return 1.0 / std::sqrt(x); }),
+      FLOAT1_OP("math.cbrt", { return std::cbrt(x); }),
+      FLOAT1_OP("math.absf", { return std::fabs(x); }),
+      FLOAT1_OP("math.erf", { return std::erf(x); }),
+      FLOAT1_OP("math.erfc", { return std::erfc(x); }),
+      FLOAT1_OP("math.tanh", { return std::tanh(x); }),
+      FLOAT1_OP("math.sinh", { return std::sinh(x); }),
+      FLOAT1_OP("math.cosh", { return std::cosh(x); }),
+      FLOAT1_OP("math.sin", { return std::sin(x); }),
+      FLOAT1_OP("math.cos", { return std::cos(x); }),
+      FLOAT1_OP("math.tan", { return std::tan(x); }),
+      FLOAT1_OP("math.asin", { return std::asin(x); }),
+      FLOAT1_OP("math.acos", { return std::acos(x); }),
+      FLOAT1_OP("math.atan", { return std::atan(x); }),
+      FLOAT1_OP("math.floor", { return std::floor(x); }),
+      FLOAT1_OP("math.ceil", { return std::ceil(x); }),
+      FLOAT1_OP("math.trunc", { return std::trunc(x); }),
+      FLOAT1_OP("math.round", { return std::round(x); }),
+      FLOAT1_OP("math.roundeven", { return std::nearbyint(x); }),
   };
   return ops;
-}
-
-/// arith.constant: the value is computed once and copied into its slot.
-llvm::Expected<Instr> compileConstant(Compiler &c, mlir::arith::ConstantOp op,
-                                      ElemKind kind) {
-  Buf value;
-  mlir::Attribute attr = op.getValue();
-  auto toDouble = [](llvm::APFloat v) {
-    bool lost;
-    v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
-    return v.convertToDouble();
-  };
-  if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(attr)) {
-    value.i.assign(1, op.getType().isIndex() ? i.getInt() : i.getValue().getSExtValue());
-  } else if (auto f = llvm::dyn_cast<mlir::FloatAttr>(attr)) {
-    value.f.assign(1, roundTo(kind, toDouble(f.getValue())));
-  } else if (auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(attr)) {
-    if (isFloatKind(kind))
-      for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())
-        value.f.push_back(roundTo(kind, toDouble(v)));
-    else
-      for (const llvm::APInt &v : dense.getValues<llvm::APInt>())
-        value.i.push_back(v.getSExtValue());
-  } else {
-    return opError(op, "unsupported constant attribute");
-  }
-  int d = c.slot(op.getResult());
-  return Instr([=](Frame &frame) {
-    frame.slots[d] = value;
-    return true;
-  });
-}
-
-/// Casts between element kinds (ext/trunc, int<->float, bitcast, index_cast).
-llvm::Expected<Instr> compileCast(mlir::Operation *op, llvm::StringRef name, int a,
-                                  ElemKind from, int d, ElemKind to) {
-  unsigned wf = intWidth(from), wt = intWidth(to);
-  bool srcFloat = isFloatKind(from), dstFloat = isFloatKind(to);
-  auto intToInt = [=](auto fn) -> Instr {
-    return [=](Frame &frame) {
-      const std::vector<int64_t> &x = frame.slots[a].i;
-      std::vector<int64_t> &r = frame.slots[d].i;
-      r.resize(x.size());
-      for (size_t k = 0; k < x.size(); ++k)
-        r[k] = fn(x[k]);
-      return true;
-    };
-  };
-  if (name == "arith.extsi" || name == "arith.trunci" || name == "arith.index_cast" ||
-      (name == "arith.bitcast" && !srcFloat && !dstFloat))
-    return intToInt([=](int64_t v) { return wrapSigned(uint64_t(v), wt); });
-  if (name == "arith.extui" || name == "arith.index_castui")
-    return intToInt([=](int64_t v) { return wrapSigned(asUnsigned(v, wf), wt); });
-  if (name == "arith.extf" || name == "arith.truncf" ||
-      (name == "arith.bitcast" && srcFloat && dstFloat && from == to))
-    return floatUnary(a, d, to, [](double x) { return x; });
-  if (name == "arith.sitofp" || name == "arith.uitofp") {
-    bool isSigned = name == "arith.sitofp";
-    return Instr([=](Frame &frame) {
-      const std::vector<int64_t> &x = frame.slots[a].i;
-      std::vector<double> &r = frame.slots[d].f;
-      r.resize(x.size());
-      for (size_t k = 0; k < x.size(); ++k)
-        r[k] = roundTo(to, isSigned ? double(x[k]) : double(asUnsigned(x[k], wf)));
-      return true;
-    });
-  }
-  if (name == "arith.fptosi" || name == "arith.fptoui") {
-    bool isSigned = name == "arith.fptosi";
-    return Instr([=](Frame &frame) {
-      const std::vector<double> &x = frame.slots[a].f;
-      std::vector<int64_t> &r = frame.slots[d].i;
-      r.resize(x.size());
-      for (size_t k = 0; k < x.size(); ++k)
-        r[k] = floatToInt(x[k], wt, isSigned);
-      return true;
-    });
-  }
-  if (name == "arith.bitcast" && srcFloat && !dstFloat)
-    return Instr([=](Frame &frame) {
-      const std::vector<double> &x = frame.slots[a].f;
-      std::vector<int64_t> &r = frame.slots[d].i;
-      r.resize(x.size());
-      for (size_t k = 0; k < x.size(); ++k) {
-        uint64_t bits = 0;
-        storeElement(from, &bits, x[k], 0); // little-endian host
-        r[k] = wrapSigned(bits, wt);
-      }
-      return true;
-    });
-  if (name == "arith.bitcast" && !srcFloat && dstFloat)
-    return Instr([=](Frame &frame) {
-      const std::vector<int64_t> &x = frame.slots[a].i;
-      std::vector<double> &r = frame.slots[d].f;
-      r.resize(x.size());
-      for (size_t k = 0; k < x.size(); ++k) {
-        uint64_t bits = asUnsigned(x[k], wf);
-        int64_t unused;
-        loadElement(to, &bits, r[k], unused);
-      }
-      return true;
-    });
-  return opError(op, "unsupported cast");
 }
 
 } // namespace
@@ -487,11 +325,11 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
   }
   if (isFloatKind(k)) {
     if (auto it = floatBinaryOps().find(name); it != floatBinaryOps().end()) {
-      out.push_back(floatBinary(in[0], in[1], d, k, it->second));
+      out.push_back(it->second(in[0], in[1], d, k));
       return true;
     }
     if (auto it = floatUnaryOps().find(name); it != floatUnaryOps().end()) {
-      out.push_back(floatUnary(in[0], d, k, it->second));
+      out.push_back(it->second(in[0], d, k));
       return true;
     }
     if (name == "math.fma") {
@@ -512,9 +350,7 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
   } else {
     unsigned w = intWidth(k);
     if (auto it = intBinaryOps().find(name); it != intBinaryOps().end()) {
-      IntFn fn = it->second;
-      out.push_back(intBinary(in[0], in[1], d, w,
-                              [=](int64_t x, int64_t y) { return fn(x, y, w); }));
+      out.push_back(it->second(in[0], in[1], d, w));
       return true;
     }
     if (name == "math.absi") {

@@ -14,6 +14,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <type_traits>
+
 using namespace mgp;
 using namespace mgp::interp;
 
@@ -46,6 +48,28 @@ std::string outOfBounds(const char *what, unsigned bytes, uint64_t addr, size_t 
       .str();
 }
 
+/// Calls \p fn with \p kind as a compile-time constant
+/// (std::integral_constant), so per-element switches fold away.
+template <typename Fn> bool withKind(ElemKind kind, Fn &&fn) {
+  switch (kind) {
+#define MGP_KIND_CASE(K)                                                       \
+  case ElemKind::K:                                                            \
+    return fn(std::integral_constant<ElemKind, ElemKind::K>{});
+    MGP_KIND_CASE(I1)
+    MGP_KIND_CASE(I8)
+    MGP_KIND_CASE(I16)
+    MGP_KIND_CASE(I32)
+    MGP_KIND_CASE(I64)
+    MGP_KIND_CASE(F16)
+    MGP_KIND_CASE(BF16)
+    MGP_KIND_CASE(F32)
+    MGP_KIND_CASE(F64)
+    MGP_KIND_CASE(Ptr)
+#undef MGP_KIND_CASE
+  }
+  llvm_unreachable("unknown element kind");
+}
+
 } // namespace
 
 llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operation *op,
@@ -74,26 +98,29 @@ llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operatio
       else
         r.i.resize(n);
       RangeChecker check(*frame.memory);
-      double fv = 0;
-      int64_t iv = 0;
-      for (size_t e = 0; e < n; ++e) {
-        if (m && !(*m)[e * sm]) {
+      return withKind(k, [&](auto kindConstant) {
+        constexpr ElemKind K = decltype(kindConstant)::value;
+        double fv = 0;
+        int64_t iv = 0;
+        for (size_t e = 0; e < n; ++e) {
+          if (m && !(*m)[e * sm]) {
+            if (isFloat)
+              r.f[e] = o ? o->f[e * so] : 0.0;
+            else
+              r.i[e] = o ? o->i[e * so] : 0;
+            continue;
+          }
+          uint64_t addr = static_cast<uint64_t>(p[e]);
+          if (!check.ok(addr, bytes))
+            return fail(frame, where, outOfBounds("load", bytes, addr, e));
+          loadElement(K, reinterpret_cast<const void *>(addr), fv, iv);
           if (isFloat)
-            r.f[e] = o ? o->f[e * so] : 0.0;
+            r.f[e] = fv;
           else
-            r.i[e] = o ? o->i[e * so] : 0;
-          continue;
+            r.i[e] = iv;
         }
-        uint64_t addr = static_cast<uint64_t>(p[e]);
-        if (!check.ok(addr, bytes))
-          return fail(frame, where, outOfBounds("load", bytes, addr, e));
-        loadElement(k, reinterpret_cast<const void *>(addr), fv, iv);
-        if (isFloat)
-          r.f[e] = fv;
-        else
-          r.i[e] = iv;
-      }
-      return true;
+        return true;
+      });
     });
     return true;
   }
@@ -115,16 +142,19 @@ llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operatio
       size_t sm = m && m->size() == 1 ? 0 : 1;
       size_t sv = (isFloat ? v.f.size() : v.i.size()) == 1 ? 0 : 1;
       RangeChecker check(*frame.memory);
-      for (size_t e = 0; e < n; ++e) {
-        if (m && !(*m)[e * sm])
-          continue;
-        uint64_t addr = static_cast<uint64_t>(p[e]);
-        if (!check.ok(addr, bytes))
-          return fail(frame, where, outOfBounds("store", bytes, addr, e));
-        storeElement(k, reinterpret_cast<void *>(addr),
-                     isFloat ? v.f[e * sv] : 0.0, isFloat ? 0 : v.i[e * sv]);
-      }
-      return true;
+      return withKind(k, [&](auto kindConstant) {
+        constexpr ElemKind K = decltype(kindConstant)::value;
+        for (size_t e = 0; e < n; ++e) {
+          if (m && !(*m)[e * sm])
+            continue;
+          uint64_t addr = static_cast<uint64_t>(p[e]);
+          if (!check.ok(addr, bytes))
+            return fail(frame, where, outOfBounds("store", bytes, addr, e));
+          storeElement(K, reinterpret_cast<void *>(addr),
+                       isFloat ? v.f[e * sv] : 0.0, isFloat ? 0 : v.i[e * sv]);
+        }
+        return true;
+      });
     });
     return true;
   }

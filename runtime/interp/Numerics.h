@@ -88,10 +88,101 @@ inline uint64_t asUnsigned(int64_t value, unsigned width) {
 int64_t floatToInt(double value, unsigned width, bool isSigned);
 
 /// Reads one element of \p kind at \p addr (floats into \p f, others into
-/// \p i, sign-extended; an i1 byte gives 0 or -1).
-void loadElement(ElemKind kind, const void *addr, double &f, int64_t &i);
+/// \p i, sign-extended; an i1 byte gives 0 or -1). Inline, so that a loop
+/// over one constant kind folds the switch away.
+inline void loadElement(ElemKind kind, const void *addr, double &f,
+                              int64_t &i) {
+  switch (kind) {
+  case ElemKind::I1: {
+    uint8_t v;
+    std::memcpy(&v, addr, 1);
+    i = v ? -1 : 0;
+    return;
+  }
+  case ElemKind::I8: {
+    int8_t v;
+    std::memcpy(&v, addr, 1);
+    i = v;
+    return;
+  }
+  case ElemKind::I16: {
+    int16_t v;
+    std::memcpy(&v, addr, 2);
+    i = v;
+    return;
+  }
+  case ElemKind::I32: {
+    int32_t v;
+    std::memcpy(&v, addr, 4);
+    i = v;
+    return;
+  }
+  case ElemKind::I64:
+  case ElemKind::Ptr:
+    std::memcpy(&i, addr, 8);
+    return;
+  case ElemKind::F16:
+  case ElemKind::BF16: {
+    uint16_t v;
+    std::memcpy(&v, addr, 2);
+    f = kind == ElemKind::F16 ? halfBitsToDouble(v) : bf16BitsToDouble(v);
+    return;
+  }
+  case ElemKind::F32: {
+    float v;
+    std::memcpy(&v, addr, 4);
+    f = v;
+    return;
+  }
+  case ElemKind::F64:
+    std::memcpy(&f, addr, 8);
+    return;
+  }
+}
+
 /// Writes one element of \p kind at \p addr (an i1 is stored as 0 or 1).
-void storeElement(ElemKind kind, void *addr, double f, int64_t i);
+inline void storeElement(ElemKind kind, void *addr, double f, int64_t i) {
+  switch (kind) {
+  case ElemKind::I1: {
+    uint8_t v = i ? 1 : 0;
+    std::memcpy(addr, &v, 1);
+    return;
+  }
+  case ElemKind::I8: {
+    int8_t v = static_cast<int8_t>(i);
+    std::memcpy(addr, &v, 1);
+    return;
+  }
+  case ElemKind::I16: {
+    int16_t v = static_cast<int16_t>(i);
+    std::memcpy(addr, &v, 2);
+    return;
+  }
+  case ElemKind::I32: {
+    int32_t v = static_cast<int32_t>(i);
+    std::memcpy(addr, &v, 4);
+    return;
+  }
+  case ElemKind::I64:
+  case ElemKind::Ptr:
+    std::memcpy(addr, &i, 8);
+    return;
+  case ElemKind::F16:
+  case ElemKind::BF16: {
+    uint16_t v = kind == ElemKind::F16 ? doubleToHalfBits(f) : doubleToBF16Bits(f);
+    std::memcpy(addr, &v, 2);
+    return;
+  }
+  case ElemKind::F32: {
+    float v = static_cast<float>(f);
+    std::memcpy(addr, &v, 4);
+    return;
+  }
+  case ElemKind::F64:
+    std::memcpy(addr, &f, 8);
+    return;
+  }
+}
 
 } // namespace mgp::interp
 
