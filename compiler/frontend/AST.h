@@ -58,6 +58,7 @@ public:
     Tuple,
     List,
     Lambda,
+    Dict,
   };
 
   virtual ~Expr() = default;
@@ -348,6 +349,22 @@ public:
 private:
   std::vector<Param> params;
   ExprPtr body;
+};
+
+/// `{k0: v0, k1: v1}`. Only produced inside the arguments of a decorator
+/// that is not a jit form (`@triton.autotune(configs=[triton.Config({...})])`);
+/// anywhere else a dict literal is a syntax error, so kernels and helpers
+/// never contain one.
+class DictExpr : public Expr {
+public:
+  DictExpr(SourceLocation l, ExprList keys, ExprList values)
+      : Expr(Kind::Dict, l), keys(std::move(keys)), values(std::move(values)) {}
+  const ExprList &getKeys() const { return keys; }
+  const ExprList &getValues() const { return values; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Dict; }
+
+private:
+  ExprList keys, values;
 };
 
 //===----------------------------------------------------------------------===//

@@ -373,6 +373,17 @@ void ASTDumper::dump(const Expr &expr, StringRef role) {
       dump(*elt);
     return;
   }
+  case Expr::Kind::Dict: {
+    auto &e = llvm::cast<DictExpr>(expr);
+    out << "Dict";
+    end(expr.getLocation());
+    Nest inner(*this);
+    for (size_t i = 0; i < e.getKeys().size(); ++i) {
+      dump(*e.getKeys()[i], "key");
+      dump(*e.getValues()[i], "value");
+    }
+    return;
+  }
   case Expr::Kind::Lambda: {
     auto &e = llvm::cast<LambdaExpr>(expr);
     out << "Lambda";

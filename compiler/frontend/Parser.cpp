@@ -110,6 +110,36 @@ StringRef Parser::restOfBuffer(const Token &from) const {
 // Module level
 //===----------------------------------------------------------------------===//
 
+/// Whether `text` starts with `jit` or `NAME.jit` as whole words.
+static bool startsWithJitName(StringRef text) {
+  auto isWord = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  StringRef first = text.take_while(isWord);
+  if (first == "jit")
+    return true;
+  if (first.empty())
+    return false;
+  StringRef rest = text.drop_front(first.size()).ltrim(" \t");
+  if (!rest.consume_front("."))
+    return false;
+  rest = rest.ltrim(" \t");
+  return rest.starts_with("jit") && (rest.size() == 3 || !isWord(rest[3]));
+}
+
+/// Whether the decorator lines starting at `text` (each `@` in column 0, up
+/// to the `def` line) include a jit form.
+static bool decoratorsIncludeJit(StringRef text) {
+  // Bounded, so that stray decorators cannot make parsing quadratic.
+  for (unsigned lines = 0; lines < 1000 && !text.empty(); ++lines) {
+    auto [line, rest] = text.split('\n');
+    if (line.starts_with("def") || line.starts_with("async"))
+      return false;
+    if (line.consume_front("@") && startsWithJitName(line.ltrim(" \t")))
+      return true;
+    text = rest;
+  }
+  return false;
+}
+
 /// The name after the first `def` from `start` (a `def` or decorator), or
 /// empty; lexes at most a bounded number of tokens.
 static StringRef findDefName(StringRef text) {
@@ -170,6 +200,9 @@ bool Parser::parseTopLevelItem(Module &module, bool &strict) {
     return parseImport(module);
   case TokenKind::At:
   case TokenKind::KwDef: {
+    // A kernel is strict from its first decorator on, even if an earlier
+    // decorator (say `@triton.autotune(...)`) fails to parse.
+    strict = tok.is(TokenKind::At) && decoratorsIncludeJit(restOfBuffer(tok));
     std::vector<Decorator> decorators;
     while (tok.is(TokenKind::At)) {
       Decorator decorator;
@@ -325,21 +358,6 @@ static bool mentionsJit(const Expr &e) {
   return false;
 }
 
-/// Whether `text` starts with `jit` or `NAME.jit` as whole words.
-static bool startsWithJitName(StringRef text) {
-  auto isWord = [](char c) { return llvm::isAlnum(c) || c == '_'; };
-  StringRef first = text.take_while(isWord);
-  if (first == "jit")
-    return true;
-  if (first.empty())
-    return false;
-  StringRef rest = text.drop_front(first.size()).ltrim(" \t");
-  if (!rest.consume_front("."))
-    return false;
-  rest = rest.ltrim(" \t");
-  return rest.starts_with("jit") && (rest.size() == 3 || !isWord(rest[3]));
-}
-
 /// decorator: '@' test NEWLINE
 /// The jit forms are '@' jit_name | '@' jit_name '(' [arglist] ')' with
 /// jit_name: 'jit' | NAME '.' 'jit'.
@@ -348,7 +366,9 @@ bool Parser::parseDecorator(Decorator &decorator, bool &isJitLike) {
   expect(TokenKind::At);
   // Decide strictness from the text, before anything can fail.
   isJitLike = startsWithJitName(restOfBuffer(tok));
+  allowDict = !isJitLike;
   decorator.expr = parseTest();
+  allowDict = false;
   if (!decorator.expr)
     return false;
   const Expr &e = *decorator.expr;

@@ -105,6 +105,7 @@ private:
   ExprPtr parseAtom();
   ExprPtr parseParenthesized();
   ExprPtr parseList();
+  ExprPtr parseDict();
   ExprPtr parseCallTrailer(ExprPtr callee);
   ExprPtr parseSubscriptTrailer(ExprPtr value);
   ExprPtr parseSubscriptItem();
@@ -129,6 +130,9 @@ private:
   Token prevTok; ///< The last consumed token (for end locations).
   unsigned exprDepth = 0;
   unsigned loopDepth = 0;
+  /// True while parsing a non-jit decorator, the only place that accepts
+  /// dict literals (autotune configurations).
+  bool allowDict = false;
   /// The first error since the last reset.
   llvm::SMLoc errorLoc;
   std::string errorMessage;

@@ -51,6 +51,8 @@ Parser::ExprPtr Parser::parseAtom() {
   case TokenKind::LSquare:
     return parseList();
   case TokenKind::LBrace:
+    if (allowDict)
+      return parseDict();
     return emitError(tok, "dict and set literals are not supported");
   case TokenKind::Star:
     return emitError(tok, "starred expressions are not supported");
@@ -107,6 +109,33 @@ Parser::ExprPtr Parser::parseList() {
     return nullptr;
   finish(loc);
   return std::make_unique<ListExpr>(loc, std::move(elts));
+}
+
+/// '{' [test ':' test (',' test ':' test)* [',']] '}'
+Parser::ExprPtr Parser::parseDict() {
+  SourceLocation loc = startLocation(tok);
+  consume();
+  ExprList keys, values;
+  while (tok.isNot(TokenKind::RBrace)) {
+    ExprPtr key = parseTest();
+    if (!key)
+      return nullptr;
+    if (tok.is(TokenKind::Comma) || tok.is(TokenKind::RBrace))
+      return emitError(tok, "set literals are not supported");
+    if (!expect(TokenKind::Colon, "after a dict key"))
+      return nullptr;
+    ExprPtr value = parseTest();
+    if (!value)
+      return nullptr;
+    keys.push_back(std::move(key));
+    values.push_back(std::move(value));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  if (!expect(TokenKind::RBrace, "to close '{'"))
+    return nullptr;
+  finish(loc);
+  return std::make_unique<DictExpr>(loc, std::move(keys), std::move(values));
 }
 
 /// '(' [arglist] ')'

@@ -301,6 +301,40 @@ TEST(ParserTest, ModuleLevelItems) {
   EXPECT_TRUE(m.skipped.empty());
 }
 
+TEST(ParserTest, AutotuneDecoratorWithDictConfigs) {
+  auto parsed = parseString(
+      "@triton.autotune(configs=[triton.Config({'B': 128}, num_warps=4),\n"
+      "                          triton.Config({}, num_warps=8)],\n"
+      "                 key=['n'])\n@triton.jit\ndef k(x, n, B: tl.constexpr):\n"
+      "    pass\n");
+  ASSERT_TRUE(parsed->module) << parsed->error;
+  const FunctionDef &k = *parsed->module->functions[0];
+  ASSERT_EQ(k.decorators.size(), 2u);
+  EXPECT_FALSE(k.decorators[0].isJit);
+  EXPECT_TRUE(k.decorators[1].isJit);
+  auto &autotune = cast<CallExpr>(*k.decorators[0].expr);
+  auto &configs = cast<ListExpr>(*autotune.findKeyword("configs")->value);
+  auto &config = cast<CallExpr>(*configs.getElts()[0]);
+  auto &dict = cast<DictExpr>(*config.getArgs()[0]);
+  ASSERT_EQ(dict.getKeys().size(), 1u);
+  EXPECT_EQ(render(*dict.getKeys()[0]), "'B'");
+  EXPECT_EQ(render(*dict.getValues()[0]), "128");
+  EXPECT_TRUE(cast<DictExpr>(*cast<CallExpr>(*configs.getElts()[1]).getArgs()[0])
+                  .getKeys()
+                  .empty());
+  // An error in an earlier decorator of a kernel is still a kernel error.
+  auto bad = parseString("@triton.autotune(configs=[{'B' 1}])\n@triton.jit\n"
+                         "def k(x):\n    pass\n",
+                         "a.py");
+  ASSERT_FALSE(bad->module);
+  EXPECT_EQ(llvm::StringRef(bad->error).split('\n').first,
+            "a.py:1:32: error: expected ':' after a dict key, found '1'");
+  // Dict literals stay errors outside decorators.
+  auto host = parseString("def h():\n    return {}\n");
+  ASSERT_TRUE(host->module);
+  EXPECT_TRUE(host->module->findSkippedFunction("h"));
+}
+
 TEST(ParserTest, LooseSkippingOfHostCode) {
   auto parsed = parseString(
       "class A:\n    pass\ndef host(*args):\n    return {1: 2}\n"
