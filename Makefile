@@ -27,6 +27,21 @@ test: build
 run: build
 	$(BUILD)/bin/mgpc kernels_dsl/relu.mgp --signature "*fp32:16,*fp32:16,i32,1024" -emit=ptx
 
+# ResNet18 (docs/graph.md): `make info` prints the layers, the kernel and
+# specialization of each, parameters, MACs and memory; `make reference` runs a
+# seeded batch on the plain C++ executor (the answer key); MGP_RUN_ARGS adds
+# options (e.g. MGP_RUN_ARGS="--batch 4 --weights w.safetensors").
+MGP_RUN_ARGS ?=
+.PHONY: reference mgp-run
+mgp-run: configure
+	cmake --build $(BUILD) -j $(JOBS) --target mgp-run
+
+info: mgp-run
+	$(BUILD)/bin/mgp-run models/resnet18.graph --info $(MGP_RUN_ARGS)
+
+reference: mgp-run
+	$(BUILD)/bin/mgp-run models/resnet18.graph --device reference $(MGP_RUN_ARGS)
+
 # Static tools for the GPU machine: configure and build $(PORTABLE_BUILD) with
 # MGP_PORTABLE=ON, check with ldd that they need only libc, libstdc++, libm,
 # libgcc_s, libz and libzstd, strip them and pack $(DIST)/mgp-portable.tar.xz

@@ -9,9 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/mgp-run/InputBatch.h"
+#include "tools/mgp-run/LaunchReport.h"
 #include "tools/mgp-run/ModelReport.h"
 
 #include "graph/Backend.h"
+#ifdef MGP_HAVE_CPU_BACKEND
+#include "graph/CpuBackend.h"
+#endif
 #include "graph/Diagnostic.h"
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
@@ -94,6 +98,17 @@ static cl::opt<std::string>
               cl::desc("Write the input batch in use (random, .npy or "
                        "preprocessed images) to a .npy"),
               cl::cat(category));
+static cl::opt<bool>
+    check("check",
+          cl::desc("Also run the reference executor on the same input and "
+                   "compare: top-1 agreement and max relative error; fails "
+                   "when they disagree beyond --check-tolerance"),
+          cl::cat(category));
+static cl::opt<double> checkTolerance(
+    "check-tolerance",
+    cl::desc("Largest max relative error --check accepts (default 1e-4 in "
+             "fp32, 1e-2 otherwise)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     passes("passes",
            cl::desc("Graph passes before running: none | fold (BatchNorm "
@@ -129,6 +144,33 @@ static Error checkMemory(const Graph &graph) {
                                  double(peak) / double(1 << 30),
                                  available / double(1 << 30))
                        .str());
+}
+
+/// --check: runs the reference executor on `x` and compares its logits with
+/// `logits`; an error when top-1 differs or the error exceeds the tolerance.
+static Error checkAgainstReference(const Model &model, const Tensor &x,
+                                   const Tensor &logits, Precision precision) {
+  BackendOptions referenceOptions;
+  std::unique_ptr<Backend> reference = createReferenceBackend(referenceOptions);
+  if (Error e = reference->prepare(model.graph, model.weights))
+    return e;
+  auto want = reference->run(x);
+  if (!want)
+    return want.takeError();
+  run::LogitComparison comparison = run::compareLogits(logits, want->front());
+  run::printComparison(comparison, device, llvm::outs());
+  double tolerance = checkTolerance.getNumOccurrences()
+                         ? double(checkTolerance)
+                         : (precision == Precision::FP32 ? 1e-4 : 1e-2);
+  if (comparison.top1Agree != comparison.rows ||
+      !(comparison.maxRelError <= tolerance))
+    return toolError(llvm::formatv("--check failed: top-1 agreement {0}/{1}, "
+                                   "max relative error {2:E3} (tolerance "
+                                   "{3:E1})",
+                                   comparison.top1Agree, comparison.rows,
+                                   comparison.maxRelError, tolerance)
+                         .str());
+  return Error::success();
 }
 
 static Error runTool() {
@@ -181,9 +223,27 @@ static Error runTool() {
     weights = initWeights(graph, seed);
   }
 
+  BackendOptions options;
+  if (precisionText.empty()) {
+    options.precision =
+        device == "reference" ? Precision::FP32 : Precision::TF32;
+  } else if (auto precision = parsePrecision(precisionText)) {
+    options.precision = *precision;
+  } else {
+    return toolError("unknown --precision '" + precisionText +
+                     "' (expected fp32, tf32, fp16 or bf16)");
+  }
   if (info) {
     Model folded = foldBatchNorm(graph, weights);
-    run::printInfo(graph, fuseEpilogues(folded.graph), llvm::outs());
+    Graph fused = fuseEpilogues(folded.graph);
+    run::printInfo(graph, fused, llvm::outs());
+    LaunchOptions launchOptions;
+    launchOptions.tf32 = options.precision == Precision::TF32;
+    auto launches = planLaunches(fused, launchOptions);
+    if (!launches)
+      return launches.takeError();
+    run::printLaunches(fused, *launches, precisionName(options.precision),
+                       llvm::outs());
     return Error::success();
   }
   // Copies: the graph moves into the model below.
@@ -226,16 +286,6 @@ static Error runTool() {
     labels = std::move(*read);
   }
 
-  BackendOptions options;
-  if (precisionText.empty()) {
-    options.precision =
-        device == "reference" ? Precision::FP32 : Precision::TF32;
-  } else if (auto precision = parsePrecision(precisionText)) {
-    options.precision = *precision;
-  } else {
-    return toolError("unknown --precision '" + precisionText +
-                     "' (expected fp32, tf32, fp16 or bf16)");
-  }
   options.progress = &llvm::errs();
   auto backend = createBackend(device, options);
   if (!backend)
@@ -273,12 +323,18 @@ static Error runTool() {
     if (Error e = writeNpy(dumpInput, x))
       return e;
   if (!dumpLogits.empty())
-    return writeNpy(dumpLogits, logits);
+    if (Error e = writeNpy(dumpLogits, logits))
+      return e;
+  if (check)
+    return checkAgainstReference(model, x, logits, options.precision);
   return Error::success();
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+#ifdef MGP_HAVE_CPU_BACKEND
+  registerCpuBackend();
+#endif
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "mgp-run: runs a .graph model (ResNet18)\n");

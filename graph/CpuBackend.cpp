@@ -1,0 +1,195 @@
+//===- CpuBackend.cpp - The `cpu` device: mgp kernels on the interpreter --===//
+//
+// This file implements the interpreter backend. prepare() optionally folds and
+// fuses the graph, plans the launches, compiles every distinct specialization
+// once (printing progress), and binds the weights; run() allocates each
+// activation when its node runs, launches the kernel over its grid on the
+// interpreter, and frees activations after their last use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/CpuBackend.h"
+
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/KernelLaunch.h"
+#include "graph/KernelModuleCache.h"
+
+#include "runtime/interp/Interpreter.h"
+
+#include <climits>
+#include <memory>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+namespace {
+class CpuBackend : public Backend {
+public:
+  CpuBackend(const BackendOptions &options, bool optimizeGraph)
+      : options(options), optimizeGraph(optimizeGraph) {}
+
+  llvm::StringRef name() const override { return "cpu"; }
+  llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
+  llvm::Expected<std::vector<Tensor>>
+  run(llvm::ArrayRef<Tensor> inputs) override;
+
+private:
+  BackendOptions options;
+  bool optimizeGraph;
+  Model model;
+  std::vector<KernelLaunch> launches;
+  KernelModuleCache modules;
+  llvm::StringMap<std::unique_ptr<InterpKernel>> kernels;
+};
+} // namespace
+
+static llvm::Error backendError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
+  if (options.precision != Precision::FP32 &&
+      options.precision != Precision::TF32)
+    return backendError("the cpu device computes in fp32 or tf32 (got "
+                        "--precision " +
+                        precisionName(options.precision) + ")");
+  for (int param : graph.params)
+    if (!weights.count(graph.values[param].name))
+      return backendError("no weights for parameter '" +
+                          graph.values[param].name + "'");
+  if (optimizeGraph) {
+    model = foldBatchNorm(graph, weights);
+    model.graph = fuseEpilogues(model.graph);
+  } else {
+    model = Model{graph, weights};
+  }
+  LaunchOptions launchOptions;
+  launchOptions.tf32 = options.precision == Precision::TF32;
+  auto planned = planLaunches(model.graph, launchOptions);
+  if (!planned)
+    return planned.takeError();
+  launches = std::move(*planned);
+
+  std::vector<const KernelLaunch *> distinct;
+  llvm::StringMap<bool> seen;
+  for (const KernelLaunch &launch : launches)
+    if (launch.aliasOf < 0 && seen.try_emplace(launch.key(), true).second)
+      distinct.push_back(&launch);
+  // A progress line on a terminal; a log gets the summary only.
+  llvm::raw_ostream *progress =
+      options.progress && options.progress->is_displayed() ? options.progress
+                                                           : nullptr;
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    const KernelLaunch &launch = *distinct[i];
+    if (progress)
+      *progress << "\rcompiling " << (i + 1) << "/" << distinct.size()
+                << " kernels (" << launch.kernel << ")" << std::string(16, ' ');
+    auto func = modules.getKernel(launch);
+    if (!func)
+      return func.takeError();
+    auto kernel = InterpKernel::compile(*func);
+    if (!kernel)
+      return kernel.takeError();
+    kernels[launch.key()] = std::make_unique<InterpKernel>(std::move(*kernel));
+  }
+  if (options.progress && !distinct.empty())
+    *options.progress << (progress ? "\r" : "") << "cpu: compiled "
+                      << distinct.size() << " kernel specializations"
+                      << (progress ? std::string(40, ' ') : "") << "\n";
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Tensor>>
+CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
+  const Graph &graph = model.graph;
+  if (inputs.size() != graph.inputs.size())
+    return backendError("the graph has " + llvm::Twine(graph.inputs.size()) +
+                        " inputs, got " + llvm::Twine(inputs.size()));
+  // One buffer per value; aliases (flatten) share their operand's storage.
+  using Buffer = std::shared_ptr<std::vector<float>>;
+  std::vector<Buffer> buffers(graph.values.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Value &input = graph.values[graph.inputs[i]];
+    if (inputs[i].shape != input.shape)
+      return backendError("input '" + input.name + "' has shape " +
+                          formatShape(inputs[i].shape) + ", expected " +
+                          formatShape(input.shape));
+    buffers[graph.inputs[i]] =
+        std::make_shared<std::vector<float>>(inputs[i].data);
+  }
+  for (int param : graph.params) {
+    // Kernels only read parameters: alias the weights without copying.
+    Tensor &weight = model.weights.find(graph.values[param].name)->second;
+    buffers[param] = Buffer(Buffer(), &weight.data);
+  }
+
+  InterpOptions interpOptions;
+  interpOptions.emulateTF32 = options.precision == Precision::TF32;
+  std::vector<int> remaining = graph.useCounts();
+  for (const KernelLaunch &launch : launches) {
+    const Node &node = graph.nodes[launch.node];
+    if (launch.aliasOf >= 0) {
+      buffers[node.result] = buffers[launch.aliasOf];
+    } else {
+      buffers[node.result] = std::make_shared<std::vector<float>>(
+          numElements(graph.values[node.result].shape));
+      std::vector<InterpArg> args;
+      for (const LaunchParam &p : launch.params) {
+        switch (p.kind) {
+        case LaunchParam::Kind::Buffer: {
+          std::vector<float> &data = *buffers[p.value];
+          args.push_back(
+              InterpArg::buffer(data.data(), data.size(), DType::F32));
+          break;
+        }
+        case LaunchParam::Kind::Int:
+          args.push_back(InterpArg::integer(p.intValue));
+          break;
+        case LaunchParam::Kind::Float:
+          args.push_back(InterpArg::floating(p.floatValue));
+          break;
+        case LaunchParam::Kind::Constexpr:
+          break;
+        }
+      }
+      for (int64_t g : launch.grid)
+        if (g > INT_MAX)
+          return backendError("grid of node '" +
+                              graph.values[node.result].name + "' too large");
+      std::array<int, 3> grid = {int(launch.grid[0]), int(launch.grid[1]),
+                                 int(launch.grid[2])};
+      const InterpKernel &kernel = *kernels.find(launch.key())->second;
+      if (llvm::Error e = kernel.run(grid, args, interpOptions))
+        return backendError("node '" + graph.values[node.result].name + "' (" +
+                            launch.kernel +
+                            "): " + llvm::toString(std::move(e)));
+    }
+    for (int operand : node.operands)
+      if (--remaining[operand] == 0 &&
+          graph.values[operand].kind == ValueKind::Node)
+        buffers[operand].reset();
+  }
+  std::vector<Tensor> outputs;
+  for (int output : graph.outputs) {
+    Tensor tensor;
+    tensor.shape = graph.values[output].shape;
+    tensor.data = *buffers[output];
+    outputs.push_back(std::move(tensor));
+  }
+  return std::move(outputs);
+}
+
+std::unique_ptr<Backend>
+mgp::graph::createCpuBackend(const BackendOptions &options,
+                             bool optimizeGraph) {
+  return std::make_unique<CpuBackend>(options, optimizeGraph);
+}
+
+void mgp::graph::registerCpuBackend() {
+  registerBackend("cpu",
+                  [](const BackendOptions &options)
+                      -> llvm::Expected<std::unique_ptr<Backend>> {
+                    return createCpuBackend(options);
+                  });
+}

@@ -1,0 +1,267 @@
+//===- KernelsTest.cpp - kernels_dsl kernels on the interpreter -----------===//
+//
+// This file implements the tests of the kernels_dsl kernels and their launch
+// rules: one-node graphs (every op, edge sizes that are not multiples of the
+// blocks, every convolution path, strides, paddings, fused epilogues) run on
+// the `cpu` backend without graph passes and are compared with the reference
+// executor on random non-zero data; the launch plan of ResNet18; and the
+// user-facing errors of the backend.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/CpuBackend.h"
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GraphParser.h"
+#include "graph/KernelLaunch.h"
+#include "graph/KernelModuleCache.h"
+#include "graph/ShapeInference.h"
+#include "graph/WeightInit.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <map>
+
+using namespace mgp::graph;
+
+namespace {
+
+Graph parse(llvm::StringRef text) {
+  auto graph = parseGraphString(text);
+  EXPECT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
+  llvm::Error e = inferShapes(*graph);
+  EXPECT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  return std::move(*graph);
+}
+
+/// max |got - want| / max |want| over the first output.
+double relativeError(const Tensor &got, const Tensor &want) {
+  EXPECT_EQ(got.shape, want.shape);
+  double err = 0, scale = 0;
+  for (int64_t i = 0; i < want.size(); ++i) {
+    err = std::max(err, std::fabs(double(got.data[i]) - want.data[i]));
+    scale = std::max(scale, std::fabs(double(want.data[i])));
+  }
+  EXPECT_GT(scale, 0.0);
+  return err / scale;
+}
+
+/// Runs `text` on the reference executor and on the cpu backend (as
+/// written, or folded and fused with `optimize`); returns the relative error.
+double compareGraph(const Graph &graph, Precision precision, bool optimize,
+                    uint64_t seed = 1) {
+  WeightMap weights = initWeights(graph, seed);
+  Tensor x = randomNormalTensor(graph.values[graph.inputs[0]].shape, seed);
+  BackendOptions refOptions;
+  auto reference = createReferenceBackend(refOptions);
+  EXPECT_FALSE(bool(reference->prepare(graph, weights)));
+  auto want = reference->run(x);
+  EXPECT_TRUE(bool(want));
+  BackendOptions options;
+  options.precision = precision;
+  auto cpu = createCpuBackend(options, optimize);
+  if (llvm::Error e = cpu->prepare(graph, weights)) {
+    ADD_FAILURE() << llvm::toString(std::move(e));
+    return INFINITY;
+  }
+  auto got = cpu->run(x);
+  if (!got) {
+    ADD_FAILURE() << llvm::toString(got.takeError());
+    return INFINITY;
+  }
+  return relativeError(got->front(), want->front());
+}
+
+double compareWithReference(llvm::StringRef text, Precision precision) {
+  return compareGraph(parse(text), precision, /*optimize=*/false);
+}
+
+struct OpCase {
+  const char *name;
+  const char *graph;
+};
+
+class KernelTest : public ::testing::TestWithParam<OpCase> {};
+
+TEST_P(KernelTest, MatchesReferenceFP32) {
+  EXPECT_LT(compareWithReference(GetParam().graph, Precision::FP32), 1e-5);
+}
+
+TEST_P(KernelTest, MatchesReferenceTF32) {
+  EXPECT_LT(compareWithReference(GetParam().graph, Precision::TF32), 5e-3);
+}
+
+TEST(KernelPrecisionTest, TF32RoundsDotInputs) {
+  // tf32 keeps 10 mantissa bits: its error is far above fp32's.
+  const char *conv = "input x: f32[2, 40, 13, 10]\nparam w: f32[70, 40, 3, 3]\n"
+                     "y = conv2d(x, w, stride=1, padding=1)\noutput y";
+  double fp32 = compareWithReference(conv, Precision::FP32);
+  double tf32 = compareWithReference(conv, Precision::TF32);
+  EXPECT_LT(fp32, 1e-6);
+  EXPECT_GT(tf32, 1e-5);
+  EXPECT_GT(tf32, 10 * fp32);
+}
+
+const OpCase kCases[] = {
+    {"conv_general_7x7_s2",
+     "input x: f32[2, 3, 19, 23]\nparam w: f32[20, 3, 7, 7]\n"
+     "param b: f32[20]\ny = conv2d(x, w, b, stride=2, padding=3)\noutput y"},
+    {"conv_general_5x5_nobias",
+     "input x: f32[1, 6, 9, 8]\nparam w: f32[17, 6, 5, 5]\n"
+     "y = conv2d(x, w, stride=1, padding=2)\noutput y"},
+    {"conv_3x3_s1",
+     "input x: f32[2, 5, 9, 11]\nparam w: f32[7, 5, 3, 3]\n"
+     "param b: f32[7]\ny = conv2d(x, w, b, stride=1, padding=1)\noutput y"},
+    {"conv_3x3_s2_two_chunks",
+     "input x: f32[2, 40, 13, 10]\nparam w: f32[70, 40, 3, 3]\n"
+     "param b: f32[70]\ny = conv2d(x, w, b, stride=2, padding=1)\noutput y"},
+    {"conv_3x3_nopad", "input x: f32[1, 16, 6, 7]\nparam w: f32[16, 16, 3, 3]\n"
+                       "y = conv2d(x, w, stride=1, padding=0)\noutput y"},
+    {"conv_1x1_s2",
+     "input x: f32[2, 40, 9, 9]\nparam w: f32[24, 40, 1, 1]\n"
+     "param b: f32[24]\ny = conv2d(x, w, b, stride=2)\noutput y"},
+    {"fused_3x3_residual_relu",
+     "input x: f32[2, 33, 7, 7]\nparam w: f32[20, 33, 3, 3]\n"
+     "param b: f32[20]\nparam w2: f32[20, 33, 1, 1]\n"
+     "r = conv2d(x, w2)\n"
+     "y = fused_conv2d(x, w, b, r, stride=1, padding=1, relu=1)\noutput y"},
+    {"fused_1x1_relu",
+     "input x: f32[1, 18, 5, 6]\nparam w: f32[9, 18, 1, 1]\n"
+     "param b: f32[9]\ny = fused_conv2d(x, w, b, stride=1, padding=0, "
+     "relu=1)\noutput y"},
+    {"fused_general_residual",
+     "input x: f32[2, 4, 8, 8]\nparam w: f32[4, 4, 5, 5]\n"
+     "param b: f32[4]\ny = fused_conv2d(x, w, b, x, stride=1, padding=2, "
+     "relu=0)\noutput y"},
+    {"batchnorm", "input x: f32[2, 6, 5, 7]\nparam g: f32[6]\nparam b: f32[6]\n"
+                  "param m: f32[6]\nparam v: f32[6]\n"
+                  "y = batchnorm(x, g, b, m, v, eps=0.001)\noutput y"},
+    {"relu_add", "input x: f32[3, 7, 11, 13]\nparam p: f32[3, 7, 11, 13]\n"
+                 "a = add(x, p)\ny = relu(a)\noutput y"},
+    {"maxpool_3_s2_p1",
+     "input x: f32[2, 5, 15, 12]\n"
+     "y = maxpool2d(x, kernel=3, stride=2, padding=1)\noutput y"},
+    {"avgpool_3_s2_p1",
+     "input x: f32[2, 5, 15, 12]\n"
+     "y = avgpool2d(x, kernel=3, stride=2, padding=1)\noutput y"},
+    {"avgpool_2",
+     "input x: f32[1, 3, 8, 9]\ny = avgpool2d(x, kernel=2)\noutput y"},
+    {"global_avgpool_flatten_linear",
+     "input x: f32[3, 40, 5, 6]\nparam w: f32[37, 40]\nparam b: f32[37]\n"
+     "g = global_avgpool(x)\nf = flatten(g)\n"
+     "y = linear(f, w, b)\noutput y"},
+    {"linear_nobias", "input x: f32[5, 70, 1, 1]\nparam w: f32[20, 70]\n"
+                      "f = flatten(x)\ny = linear(f, w)\noutput y"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Ops, KernelTest, ::testing::ValuesIn(kCases),
+                         [](const auto &info) {
+                           return std::string(info.param.name);
+                         });
+
+Graph resnet18(int64_t batch, int64_t size) {
+  auto graph = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  EXPECT_TRUE(bool(graph));
+  DimBindings bindings;
+  bindings["N"] = batch;
+  bindings["H"] = size;
+  bindings["W"] = size;
+  EXPECT_FALSE(bool(inferShapes(*graph, bindings)));
+  return std::move(*graph);
+}
+
+TEST(KernelLaunchTest, ResNet18Plan) {
+  Graph graph = resnet18(2, 224);
+  WeightMap weights = initWeights(graph, 0);
+  Graph fused = fuseEpilogues(foldBatchNorm(graph, weights).graph);
+  auto launches = planLaunches(fused, LaunchOptions{true});
+  ASSERT_TRUE(bool(launches));
+  ASSERT_EQ(launches->size(), fused.nodes.size());
+  std::map<std::string, int> byKernel;
+  for (const KernelLaunch &launch : *launches)
+    ++byKernel[launch.aliasOf >= 0 ? "alias" : launch.kernel];
+  EXPECT_EQ(byKernel["conv2d_kernel"], 1);      // the 7x7 stem
+  EXPECT_EQ(byKernel["conv2d_3x3_kernel"], 16); // the basic blocks
+  EXPECT_EQ(byKernel["conv2d_1x1_kernel"], 3);  // the downsamples
+  EXPECT_EQ(byKernel["pool2d_kernel"], 1);
+  EXPECT_EQ(byKernel["global_avgpool_kernel"], 1);
+  EXPECT_EQ(byKernel["linear_kernel"], 1);
+  EXPECT_EQ(byKernel["alias"], 1);
+  // The stem: M = 2*112*112 output pixels in 64-row tiles, 64 channels.
+  const KernelLaunch &stem = launches->front();
+  EXPECT_EQ(stem.kernel, "conv2d_kernel");
+  EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{392, 1, 1}));
+  EXPECT_EQ(stem.signature(),
+            "*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32:16,"
+            "i32:16,i32:16,i32:16,i32:16,7,7,2,3,1,0,1,1,64,64,32");
+  EXPECT_EQ(stem.specialization(),
+            "R=7 S=7 STRIDE=2 PAD=3 HAS_BIAS=1 HAS_RESIDUAL=0 RELU=1 TF32=1 "
+            "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32");
+}
+
+TEST(KernelLaunchTest, TooLargeForInt32Indexing) {
+  Graph graph = resnet18(1024, 512);
+  auto launches = planLaunches(graph, LaunchOptions{});
+  ASSERT_FALSE(bool(launches));
+  EXPECT_NE(llvm::toString(launches.takeError()).find("32-bit integers"),
+            std::string::npos);
+}
+
+TEST(CpuBackendTest, ResNet18FusedMatchesReference) {
+  // The whole network folded and fused on the interpreter, batch 1 at 32x32.
+  EXPECT_LT(compareGraph(resnet18(1, 32), Precision::FP32, /*optimize=*/true),
+            1e-5);
+}
+
+TEST(CpuBackendTest, RejectsHalfPrecision) {
+  Graph graph = parse("input x: f32[1, 4]\ny = relu(x)\noutput y");
+  BackendOptions options;
+  options.precision = Precision::FP16;
+  auto cpu = createCpuBackend(options);
+  llvm::Error e = cpu->prepare(graph, {});
+  ASSERT_TRUE(bool(e));
+  EXPECT_EQ(llvm::toString(std::move(e)),
+            "the cpu device computes in fp32 or tf32 (got --precision fp16)");
+}
+
+TEST(CpuBackendTest, RejectsMissingWeights) {
+  Graph graph = parse("input x: f32[1, 4]\nparam w: f32[3, 4]\n"
+                      "y = linear(x, w)\noutput y");
+  auto cpu = createCpuBackend(BackendOptions());
+  llvm::Error e = cpu->prepare(graph, {});
+  ASSERT_TRUE(bool(e));
+  EXPECT_EQ(llvm::toString(std::move(e)), "no weights for parameter 'w'");
+}
+
+TEST(KernelModuleCacheTest, UnknownFileAndKernel) {
+  KernelModuleCache cache;
+  auto missingFile = cache.getKernel("nope.mgp", "k", "");
+  ASSERT_FALSE(bool(missingFile));
+  EXPECT_NE(llvm::toString(missingFile.takeError())
+                .find("no kernel file kernels_dsl/nope.mgp (have: add.mgp"),
+            std::string::npos);
+  auto missingKernel = cache.getKernel("relu.mgp", "gelu_kernel", "");
+  ASSERT_FALSE(bool(missingKernel));
+  EXPECT_EQ(llvm::toString(missingKernel.takeError()),
+            "no @jit kernel 'gelu_kernel' in kernels_dsl/relu.mgp (kernels: "
+            "relu_kernel)");
+}
+
+TEST(KernelModuleCacheTest, OneModulePerSpecialization) {
+  KernelModuleCache cache;
+  auto a =
+      cache.getKernel("relu.mgp", "relu_kernel", "*fp32:16,*fp32:16,i32,1024");
+  ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+  auto b =
+      cache.getKernel("relu.mgp", "relu_kernel", "*fp32:16,*fp32:16,i32,1024");
+  ASSERT_TRUE(bool(b));
+  EXPECT_EQ(a->getOperation(), b->getOperation());
+  auto c =
+      cache.getKernel("relu.mgp", "relu_kernel", "*fp32:16,*fp32:16,i32,256");
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  EXPECT_NE(a->getOperation(), c->getOperation());
+  EXPECT_EQ(cache.size(), 2u);
+}
+
+} // namespace

@@ -1,0 +1,78 @@
+//===- LaunchReport.cpp - mgp-run's kernel table and --check --------------===//
+//
+// This file implements the kernel table of `--info` and the logit comparison
+// of `--check`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/mgp-run/LaunchReport.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+void run::printLaunches(const Graph &graph,
+                        llvm::ArrayRef<KernelLaunch> launches,
+                        llvm::StringRef precision, llvm::raw_ostream &os) {
+  os << "\nkernels (BatchNorm folded, epilogues fused, " << precision << "):\n";
+  os << llvm::format("%-4s %-26s %-22s %-12s %s\n", "#", "node", "kernel",
+                     "grid", "specialization");
+  llvm::StringSet<> keys;
+  for (const KernelLaunch &launch : launches) {
+    const std::string &name =
+        graph.values[graph.nodes[launch.node].result].name;
+    if (launch.aliasOf >= 0) {
+      os << llvm::format(
+          "%-4d %-26s %-22s %-12s %s\n", launch.node, name.c_str(), "(alias)",
+          "-", ("view of " + graph.values[launch.aliasOf].name).c_str());
+      continue;
+    }
+    keys.insert(launch.key());
+    std::string grid = std::to_string(launch.grid[0]) + "x" +
+                       std::to_string(launch.grid[1]) + "x" +
+                       std::to_string(launch.grid[2]);
+    os << llvm::format("%-4d %-26s %-22s %-12s %s\n", launch.node, name.c_str(),
+                       launch.kernel.c_str(), grid.c_str(),
+                       launch.specialization().c_str());
+  }
+  os << "distinct kernel specializations: " << keys.size() << "\n";
+}
+
+run::LogitComparison run::compareLogits(const Tensor &got, const Tensor &want) {
+  assert(got.shape == want.shape && "compare logits of one shape");
+  LogitComparison result;
+  result.rows = want.shape.empty() ? 0 : want.shape[0];
+  int64_t classes = result.rows ? want.size() / result.rows : 0;
+  for (int64_t row = 0; row < result.rows; ++row) {
+    const float *g = got.data.data() + row * classes;
+    const float *w = want.data.data() + row * classes;
+    result.top1Agree += std::max_element(g, g + classes) - g ==
+                        std::max_element(w, w + classes) - w;
+  }
+  for (int64_t i = 0; i < want.size(); ++i) {
+    result.maxAbsError = std::max(
+        result.maxAbsError, std::fabs(double(got.data[i]) - want.data[i]));
+    result.maxAbsWant =
+        std::max(result.maxAbsWant, std::fabs(double(want.data[i])));
+  }
+  result.maxRelError = result.maxAbsWant > 0
+                           ? result.maxAbsError / result.maxAbsWant
+                           : result.maxAbsError;
+  return result;
+}
+
+void run::printComparison(const LogitComparison &c, llvm::StringRef device,
+                          llvm::raw_ostream &os) {
+  os << "check " << device << " against reference: top-1 agreement "
+     << c.top1Agree << "/" << c.rows
+     << llvm::format(" (%.2f %%), max relative error %.3e (max abs error "
+                     "%.3e over max |logit| %.3e)\n",
+                     c.rows ? 100.0 * double(c.top1Agree) / double(c.rows)
+                            : 0.0,
+                     c.maxRelError, c.maxAbsError, c.maxAbsWant);
+}

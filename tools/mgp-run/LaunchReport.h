@@ -1,0 +1,43 @@
+//===- LaunchReport.h - mgp-run's kernel table and --check ------*- C++ -*-===//
+//
+// This file implements the parts of mgp-run's output that concern kernels:
+// the `--info` table of the kernel, grid and specialization of every node of
+// the folded and fused graph, and the `--check` comparison of a backend's
+// logits with the reference executor's (top-1 agreement, maximum relative
+// error).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGP_TOOLS_MGPRUN_LAUNCHREPORT_H
+#define MGP_TOOLS_MGPRUN_LAUNCHREPORT_H
+
+#include "graph/KernelLaunch.h"
+
+namespace mgp::run {
+
+/// Prints one line per node of `graph`: its kernel (or `(alias)`), grid and
+/// constexpr specialization; then the number of distinct specializations.
+void printLaunches(const graph::Graph &graph,
+                   llvm::ArrayRef<graph::KernelLaunch> launches,
+                   llvm::StringRef precision, llvm::raw_ostream &os);
+
+/// How two sets of logits [N, classes] compare.
+struct LogitComparison {
+  int64_t rows = 0;
+  int64_t top1Agree = 0;  ///< rows whose arg-max is the same
+  double maxAbsError = 0; ///< max |got - want|
+  double maxAbsWant = 0;  ///< max |want|
+  double maxRelError = 0; ///< maxAbsError / maxAbsWant
+};
+
+/// Compares `got` with `want` (same shape).
+LogitComparison compareLogits(const graph::Tensor &got,
+                              const graph::Tensor &want);
+
+/// Prints `comparison` as mgp-run --check does.
+void printComparison(const LogitComparison &comparison, llvm::StringRef device,
+                     llvm::raw_ostream &os);
+
+} // namespace mgp::run
+
+#endif // MGP_TOOLS_MGPRUN_LAUNCHREPORT_H
