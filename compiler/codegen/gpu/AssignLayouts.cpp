@@ -324,12 +324,31 @@ private:
   DenseMap<unsigned, Attribute> defaults;
 };
 
+/// Layouts distribute power-of-two extents only (MLIRGen pads other block
+/// shapes); reports the first op with another tensor shape.
+LogicalResult checkPowerOfTwoShapes(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        for (int64_t size : tensor.getShape())
+          if (size <= 0 || !llvm::isPowerOf2_64(size)) {
+            op->emitError("the GPU passes need power-of-two tensor shapes, got ")
+                << tensor;
+            return WalkResult::interrupt();
+          }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct AssignLayoutsPass
     : public mgp::impl::MgpAssignLayoutsBase<AssignLayoutsPass> {
   using MgpAssignLayoutsBase::MgpAssignLayoutsBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(checkPowerOfTwoShapes(module)))
+      return signalPassFailure();
     Builder builder(module.getContext());
     if (!module->hasAttr("mgp.num_warps"))
       module->setAttr("mgp.num_warps", builder.getI32IntegerAttr(numWarps));

@@ -118,3 +118,28 @@ func.func @trans(%x: tensor<16x64xf32>) -> tensor<64x16xf32> {
   %t = mgp.trans %x {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
   return %t : tensor<64x16xf32>
 }
+
+// -----
+
+// scf.while: before-region arguments take the init's encoding, after-region
+// arguments and results the encoding scf.condition forwards.
+// CHECK: #[[W:.*]] = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: func.func @while_loop
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (tensor<128xi32, #[[W]]>) -> tensor<128xi32, #[[W]]>
+// CHECK: scf.condition(%{{.*}}) %{{.*}} : tensor<128xi32, #[[W]]>
+// CHECK: ^bb0(%{{.*}}: tensor<128xi32, #[[W]]>):
+// CHECK: arith.addi {{.*}} : tensor<128xi32, #[[W]]>
+func.func @while_loop(%n: i32) -> tensor<128xi32> {
+  %r = mgp.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %res = scf.while (%x = %r) : (tensor<128xi32>) -> tensor<128xi32> {
+    %c0 = arith.constant 0 : i32
+    %go = arith.cmpi slt, %c0, %n : i32
+    scf.condition(%go) %x : tensor<128xi32>
+  } do {
+  ^bb0(%y: tensor<128xi32>):
+    %one = arith.constant dense<1> : tensor<128xi32>
+    %z = arith.addi %y, %one : tensor<128xi32>
+    scf.yield %z : tensor<128xi32>
+  }
+  return %res : tensor<128xi32>
+}
