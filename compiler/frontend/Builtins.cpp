@@ -1,0 +1,270 @@
+//===- Builtins.cpp - builtin dispatch, argument binding, Python builtins -===//
+//
+// This file implements the table of the language's builtins (the functions
+// of `triton.language` / `mgp`, usable bare too), the binding of a call's
+// positional and keyword arguments to a builtin's parameter names (unknown
+// keywords, missing and surplus arguments are located errors), helpers to
+// read constant arguments (integers, shapes, dtypes), and the Python
+// builtins a kernel may use: `float("inf")`, `int`, `bool`, `min`/`max` of
+// constants, `len`, `abs`, and `tl.static_assert`.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+namespace {
+/// Which group of builtins implements a name.
+enum class Group { None, Creation, Memory, Math, Shape, Reduce, Python };
+} // namespace
+
+static Group getGroup(llvm::StringRef name) {
+  return llvm::StringSwitch<Group>(name)
+      .Cases({"program_id", "num_programs", "arange", "zeros", "full",
+              "zeros_like", "full_like", "where", "cdiv", "multiple_of",
+              "max_contiguous", "cast", "to"},
+             Group::Creation)
+      .Cases({"load", "store"}, Group::Memory)
+      .Cases({"maximum", "minimum", "exp", "exp2", "log", "log2", "sqrt",
+              "rsqrt", "abs", "fma", "dot"},
+             Group::Math)
+      .Cases({"broadcast_to", "reshape", "view", "trans", "permute",
+              "expand_dims"},
+             Group::Shape)
+      .Cases({"sum", "max", "min", "argmax", "argmin"}, Group::Reduce)
+      .Cases({"static_assert", "range", "static_range", "float", "int",
+              "bool", "len", "print", "constexpr", "jit", "isinstance",
+              "tuple"},
+             Group::Python)
+      .Default(Group::None);
+}
+
+bool Generator::isBuiltinName(llvm::StringRef name) {
+  return getGroup(name) != Group::None && name != "float" && name != "int" &&
+         name != "bool" && name != "len" && name != "print" &&
+         name != "isinstance" && name != "tuple";
+}
+
+Expected<SemaValue> Generator::callBuiltin(llvm::StringRef name,
+                                           CallArgs &args,
+                                           const ast::CallExpr &call) {
+  switch (getGroup(name)) {
+  case Group::Creation:
+    return genCreationBuiltin(name, args, call);
+  case Group::Memory:
+    return genMemoryBuiltin(name, args, call);
+  case Group::Math:
+    if (name == "abs" && !args.args.empty() && args.args[0].isConstNumber())
+      return genPythonBuiltin(name, args, call);
+    return genMathBuiltin(name, args, call);
+  case Group::Shape:
+    return genShapeBuiltin(name, args, call);
+  case Group::Reduce: {
+    // Python's min/max of compile-time numbers.
+    bool allConst = args.args.size() >= 2 && args.keywords.empty() &&
+                    llvm::all_of(args.args, [](const SemaValue &v) {
+                      return v.isConstNumber();
+                    });
+    if ((name == "min" || name == "max") && allConst)
+      return genPythonBuiltin(name, args, call);
+    if ((name == "min" || name == "max") && args.args.size() == 2 &&
+        args.keywords.empty() && !args.args[1].isInt() &&
+        !args.args[1].isNone())
+      return genMathBuiltin(name == "min" ? "minimum" : "maximum", args, call);
+    return genReduceBuiltin(name, args, call);
+  }
+  case Group::Python:
+    return genPythonBuiltin(name, args, call);
+  case Group::None:
+    break;
+  }
+  return error(call.getCallee(), "unknown builtin '" + name + "'");
+}
+
+Expected<BoundArgs> Generator::bindArgs(llvm::StringRef name, CallArgs &args,
+                                        const ast::CallExpr &call,
+                                        llvm::ArrayRef<llvm::StringRef> params,
+                                        unsigned numRequired) {
+  BoundArgs b;
+  b.call = &call;
+  b.values.resize(params.size());
+  b.exprs.resize(params.size(), nullptr);
+  if (args.args.size() > params.size())
+    return error(*args.argExprs[params.size()],
+                 "'" + name + "' takes at most " +
+                     llvm::Twine(params.size()) + " arguments (" +
+                     llvm::Twine(args.args.size()) + " given)");
+  for (size_t i = 0; i < args.args.size(); ++i) {
+    b.values[i] = args.args[i];
+    b.exprs[i] = args.argExprs[i];
+  }
+  for (size_t k = 0; k < args.keywords.size(); ++k) {
+    const ast::Keyword &kw = *args.keywords[k];
+    auto it = llvm::find(params, kw.name);
+    if (it == params.end() || llvm::StringRef(kw.name).starts_with("arg"))
+      return error(kw.location.getLoc(),
+                   "unknown keyword argument '" + kw.name + "' for '" + name +
+                       "'",
+                   kw.location.getRange());
+    size_t i = it - params.begin();
+    if (b.values[i])
+      return error(kw.location.getLoc(),
+                   "argument '" + kw.name + "' of '" + name + "' given twice",
+                   kw.location.getRange());
+    b.values[i] = args.keywordValues[k];
+    b.exprs[i] = kw.value.get();
+  }
+  for (unsigned i = 0; i < numRequired; ++i)
+    if (!b.values[i])
+      return error(call, "'" + name + "' is missing its argument '" +
+                             params[i] + "'");
+  // An explicit None means "not given".
+  for (auto &v : b.values)
+    if (v && v->isNone())
+      v.reset();
+  return b;
+}
+
+Expected<int64_t> Generator::getConstInt(const BoundArgs &b, unsigned i,
+                                         llvm::StringRef what) {
+  const SemaValue &v = b.get(i);
+  if (v.isInt() || v.isBool())
+    return v.getInt();
+  return error(b.expr(i), what + " must be a compile-time integer, got " +
+                              v.describe());
+}
+
+Expected<llvm::SmallVector<int64_t>>
+Generator::getConstShape(const SemaValue &v, const ast::Expr &where) {
+  llvm::SmallVector<int64_t> shape;
+  std::vector<SemaValue> dims =
+      v.isTuple() ? v.getElements() : std::vector<SemaValue>{v};
+  for (const SemaValue &d : dims) {
+    if (!d.isInt())
+      return error(where, "a block shape must be compile-time integers, got " +
+                              d.describe());
+    if (!isPowerOf2(d.getInt()))
+      return error(where, "block dimensions must be powers of two, got " +
+                              llvm::Twine(d.getInt()));
+    shape.push_back(d.getInt());
+  }
+  return shape;
+}
+
+Expected<mlir::Type> Generator::getDTypeArg(const BoundArgs &b, unsigned i) {
+  if (b.has(i) && b.get(i).isDType())
+    return b.get(i).getType();
+  return error(b.expr(i), "expected a dtype such as tl.float32, got " +
+                              (b.has(i) ? b.get(i).describe()
+                                        : std::string("nothing")));
+}
+
+Expected<mlir::Value> Generator::getRuntimeArg(const BoundArgs &b,
+                                               unsigned i) {
+  return toRuntime(b.get(i), b.expr(i));
+}
+
+Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
+                                                CallArgs &args,
+                                                const ast::CallExpr &call) {
+  if (name == "static_assert") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"cond", "msg"}, 1);
+    if (!b)
+      return b.takeError();
+    if (!b->get(0).isConstexpr())
+      return error(b->expr(0), "static_assert needs a compile-time condition");
+    if (b->get(0).isTruthy())
+      return SemaValue::getNone();
+    std::string msg = "static assertion failed";
+    if (b->has(1) && b->get(1).isString())
+      msg += ": " + b->get(1).getString().str();
+    return error(b->expr(0), msg);
+  }
+  if (name == "range" || name == "static_range")
+    return error(call, "'" + name + "' can only be the iterator of a for "
+                                    "loop");
+  if (name == "float" || name == "int" || name == "bool" ||
+      name == "constexpr") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);
+    if (!b)
+      return b.takeError();
+    const SemaValue &v = b->get(0);
+    if (name == "constexpr") {
+      if (!v.isConstexpr())
+        return error(b->expr(0), "constexpr() needs a compile-time value");
+      return v;
+    }
+    if (v.isString() && name == "float") {
+      llvm::StringRef s = v.getString().trim();
+      double inf = std::numeric_limits<double>::infinity();
+      if (s.equals_insensitive("inf") || s.equals_insensitive("+inf") ||
+          s.equals_insensitive("infinity"))
+        return SemaValue::getFloat(inf);
+      if (s.equals_insensitive("-inf") || s.equals_insensitive("-infinity"))
+        return SemaValue::getFloat(-inf);
+      if (s.equals_insensitive("nan"))
+        return SemaValue::getFloat(std::numeric_limits<double>::quiet_NaN());
+      double d;
+      if (!s.getAsDouble(d))
+        return SemaValue::getFloat(d);
+      return error(b->expr(0), "could not convert '" + s + "' to float");
+    }
+    if (v.isConstNumber()) {
+      if (name == "float")
+        return SemaValue::getFloat(v.getAsDouble());
+      if (name == "int")
+        return SemaValue::getInt(v.isFloat() ? static_cast<int64_t>(
+                                                   v.getFloat())
+                                             : v.getInt());
+      return SemaValue::getBool(v.isTruthy());
+    }
+    if (v.isRuntime() && !v.isTensor()) {
+      mlir::Type t = builder.getI1Type();
+      if (name == "float")
+        t = builder.getF32Type();
+      else if (name == "int")
+        t = builder.getI32Type();
+      return SemaValue::getRuntime(castTo(v.getValue(), t, loc(call)));
+    }
+    return error(b->expr(0), "'" + name + "' of " + v.describe() +
+                                 " is not supported");
+  }
+  if (name == "min" || name == "max") {
+    SemaValue best = args.args[0];
+    for (const SemaValue &v : args.args)
+      if ((name == "min") ? v.getAsDouble() < best.getAsDouble()
+                          : v.getAsDouble() > best.getAsDouble())
+        best = v;
+    return best;
+  }
+  if (name == "abs") {
+    const SemaValue &v = args.args[0];
+    if (v.isFloat())
+      return SemaValue::getFloat(std::fabs(v.getFloat()));
+    return SemaValue::getInt(v.getInt() < 0 ? -v.getInt() : v.getInt());
+  }
+  if (name == "len") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);
+    if (!b)
+      return b.takeError();
+    if (b->get(0).isTuple())
+      return SemaValue::getInt(b->get(0).getElements().size());
+    if (b->get(0).isTensor())
+      return SemaValue::getInt(getShapeOf(b->get(0).getType())[0]);
+    return error(b->expr(0), "len() of " + b->get(0).describe());
+  }
+  if (name == "jit")
+    return error(call, "@jit is a decorator, not a function to call");
+  return error(call.getCallee(),
+               "'" + name + "' is not supported in kernels");
+}

@@ -1,0 +1,209 @@
+//===- BuiltinsCreation.cpp - program ids, ranges, fills, casts, hints ----===//
+//
+// This file implements the builtins that create values or change their
+// type: `program_id`, `num_programs`, `arange` (mgp.make_range; constant,
+// power-of-two length), `zeros`, `full`, `zeros_like`, `full_like`, `where`
+// (arith.select after Triton's promotion of both values), `cdiv`, `cast` and
+// `x.to(dtype)`, and the axis-analysis hints `multiple_of` and
+// `max_contiguous` (mgp.hint).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+/// A scalar or block filled with `value` (constant or runtime scalar).
+static Expected<SemaValue> fill(Generator &g, const SemaValue &value,
+                                const ast::Expr &valueExpr, mlir::Type dtype,
+                                llvm::ArrayRef<int64_t> shape,
+                                mlir::Location l) {
+  if (value.isConstNumber())
+    return SemaValue::getRuntime(g.materializeSplat(value, dtype, shape, l));
+  if (!value.isRuntime() || value.isTensor())
+    return g.error(valueExpr, "the fill value must be a scalar, got " +
+                                  value.describe());
+  Expected<mlir::Value> v = g.toRuntimeAs(value, dtype, valueExpr);
+  if (!v)
+    return v.takeError();
+  if (shape.empty())
+    return SemaValue::getRuntime(*v);
+  return SemaValue::getRuntime(SplatOp::create(
+      g.builder, l, mlir::RankedTensorType::get(shape, dtype), *v));
+}
+
+Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
+                                                  CallArgs &args,
+                                                  const ast::CallExpr &call) {
+  mlir::Location l = loc(call);
+  if (name == "program_id" || name == "num_programs") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"axis"}, 1);
+    if (!b)
+      return b.takeError();
+    Expected<int64_t> axis = getConstInt(*b, 0, "the axis");
+    if (!axis)
+      return axis.takeError();
+    if (*axis < 0 || *axis > 2)
+      return error(b->expr(0), "the axis of " + name +
+                                   " must be 0, 1 or 2, got " +
+                                   llvm::Twine(*axis));
+    auto attr = builder.getI32IntegerAttr(*axis);
+    if (name == "program_id")
+      return SemaValue::getRuntime(
+          ProgramIdOp::create(builder, l, builder.getI32Type(), attr));
+    return SemaValue::getRuntime(
+        NumProgramsOp::create(builder, l, builder.getI32Type(), attr));
+  }
+  if (name == "arange") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"start", "end"}, 2);
+    if (!b)
+      return b.takeError();
+    for (unsigned i = 0; i < 2; ++i)
+      if (!b->get(i).isInt())
+        return error(b->expr(i),
+                     "arange bounds must be compile-time integers (mark the "
+                     "parameter tl.constexpr), got " +
+                         b->get(i).describe());
+    int64_t start = b->get(0).getInt(), end = b->get(1).getInt();
+    if (end <= start)
+      return error(call, "arange needs start < end, got " +
+                             llvm::Twine(start) + " and " + llvm::Twine(end));
+    if (!isPowerOf2(end - start))
+      return error(call, "arange's length (end - start = " +
+                             llvm::Twine(end - start) +
+                             ") must be a power of two");
+    if (end > std::numeric_limits<int32_t>::max() ||
+        start < std::numeric_limits<int32_t>::min())
+      return error(call, "arange bounds must fit in int32");
+    return SemaValue::getRuntime(
+        MakeRangeOp::create(builder, l, static_cast<int32_t>(start),
+                            static_cast<int32_t>(end)));
+  }
+  if (name == "zeros" || name == "full") {
+    bool isFull = name == "full";
+    Expected<BoundArgs> b =
+        isFull ? bindArgs(name, args, call, {"shape", "value", "dtype"}, 3)
+               : bindArgs(name, args, call, {"shape", "dtype"}, 2);
+    if (!b)
+      return b.takeError();
+    Expected<llvm::SmallVector<int64_t>> shape =
+        getConstShape(b->get(0), b->expr(0));
+    if (!shape)
+      return shape.takeError();
+    Expected<mlir::Type> dtype = getDTypeArg(*b, isFull ? 2 : 1);
+    if (!dtype)
+      return dtype.takeError();
+    if (!isFull)
+      return SemaValue::getRuntime(
+          materializeSplat(SemaValue::getInt(0), *dtype, *shape, l));
+    return fill(*this, b->get(1), b->expr(1), *dtype, *shape, l);
+  }
+  if (name == "zeros_like" || name == "full_like") {
+    bool isFull = name == "full_like";
+    Expected<BoundArgs> b =
+        isFull ? bindArgs(name, args, call, {"input", "value", "dtype"}, 2)
+               : bindArgs(name, args, call, {"input", "dtype"}, 1);
+    if (!b)
+      return b.takeError();
+    if (!b->get(0).isRuntime())
+      return error(b->expr(0), name + " needs a block, got " +
+                                   b->get(0).describe());
+    mlir::Type type = b->get(0).getType();
+    unsigned dtypeIdx = isFull ? 2 : 1;
+    mlir::Type dtype = getElementType(type);
+    if (b->has(dtypeIdx)) {
+      Expected<mlir::Type> d = getDTypeArg(*b, dtypeIdx);
+      if (!d)
+        return d.takeError();
+      dtype = *d;
+    }
+    if (!isFull)
+      return SemaValue::getRuntime(materializeSplat(
+          SemaValue::getInt(0), dtype, getShapeOf(type), l));
+    return fill(*this, b->get(1), b->expr(1), dtype, getShapeOf(type), l);
+  }
+  if (name == "where") {
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"condition", "x", "y"}, 3);
+    if (!b)
+      return b.takeError();
+    if (b->get(0).isConstexpr())
+      return b->get(0).isTruthy() ? b->get(1) : b->get(2);
+    Expected<mlir::Value> c = getRuntimeArg(*b, 0);
+    if (!c)
+      return c.takeError();
+    mlir::Value cond = toBool(*c, l), x, y;
+    OpSite s = site(call);
+    if (Error err = promoteOperands(b->get(1), b->get(2), PromoteMode::Arith,
+                                    "where", x, y, s))
+      return std::move(err);
+    if (Error err = broadcastPair(cond, x, s))
+      return std::move(err);
+    if (Error err = broadcastPair(cond, y, s))
+      return std::move(err);
+    if (Error err = broadcastPair(x, y, s))
+      return std::move(err);
+    return SemaValue::getRuntime(
+        mlir::arith::SelectOp::create(builder, l, cond, x, y));
+  }
+  if (name == "cdiv") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "div"}, 2);
+    if (!b)
+      return b.takeError();
+    OpSite s = site(call);
+    // (x + div - 1) // div, folded when both are constants.
+    Expected<SemaValue> sum =
+        binaryOp(ast::BinaryOp::Add, b->get(0), b->get(1), s);
+    if (!sum)
+      return sum.takeError();
+    Expected<SemaValue> dec =
+        binaryOp(ast::BinaryOp::Sub, *sum, SemaValue::getInt(1), s);
+    if (!dec)
+      return dec.takeError();
+    return binaryOp(ast::BinaryOp::FloorDiv, *dec, b->get(1), s);
+  }
+  if (name == "cast" || name == "to") {
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call,
+                 {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2);
+    if (!b)
+      return b.takeError();
+    Expected<mlir::Type> dtype = getDTypeArg(*b, 1);
+    if (!dtype)
+      return dtype.takeError();
+    if (b->has(3) && b->get(3).isTruthy())
+      return error(b->expr(3), "bitcast is not supported");
+    Expected<mlir::Value> v = toRuntimeAs(b->get(0), *dtype, b->expr(0));
+    if (!v)
+      return v.takeError();
+    return SemaValue::getRuntime(*v);
+  }
+  if (name == "multiple_of" || name == "max_contiguous") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"input", "values"}, 2);
+    if (!b)
+      return b.takeError();
+    const SemaValue &vals = b->get(1);
+    const SemaValue &first = vals.isTuple() && !vals.getElements().empty()
+                                 ? vals.getElements()[0]
+                                 : vals;
+    if (!first.isInt() || !isPowerOf2(first.getInt()))
+      return error(b->expr(1), name + " needs a power-of-two constant, got " +
+                                   first.describe());
+    if (!b->get(0).isRuntime())
+      return b->get(0);
+    mlir::Value v = b->get(0).getValue();
+    mlir::IntegerAttr attr = builder.getI64IntegerAttr(first.getInt());
+    bool mult = name == "multiple_of";
+    return SemaValue::getRuntime(HintOp::create(
+        builder, l, v.getType(), v, mult ? attr : mlir::IntegerAttr(),
+        mult ? mlir::IntegerAttr() : attr));
+  }
+  llvm_unreachable("not a creation builtin");
+}

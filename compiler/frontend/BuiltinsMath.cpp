@@ -1,0 +1,186 @@
+//===- BuiltinsMath.cpp - element-wise math and tl.dot --------------------===//
+//
+// This file implements the element-wise math builtins (`maximum`, `minimum`
+// as arith.maxnumf/minnumf or maxsi/minsi; `exp exp2 log log2 sqrt rsqrt`
+// on floating-point operands as math ops; `abs`; `fma`) and `dot(a, b,
+// acc=None, input_precision="tf32"|"ieee", allow_tf32=)`, which becomes
+// mgp.dot with an fp32 accumulator (zeros when `acc` is absent).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
+                                  const ast::CallExpr &call) {
+  Expected<BoundArgs> b = g.bindArgs(
+      "dot", args, call,
+      {"input", "other", "acc", "input_precision", "allow_tf32",
+       "max_num_imprecise_acc", "out_dtype"},
+      2);
+  if (!b)
+    return b.takeError();
+  mlir::Value ops[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    const SemaValue &v = b->get(i);
+    if (!v.isTensor() || getShapeOf(v.getType()).size() != 2 ||
+        !getElementType(v.getType()).isIntOrFloat())
+      return g.error(b->expr(i), "dot operands must be 2-D blocks of numbers, "
+                                 "got " +
+                                     v.describe());
+    if (getElementType(v.getType()).isInteger())
+      return g.error(b->expr(i), "integer dot is not supported yet");
+    ops[i] = v.getValue();
+  }
+  llvm::ArrayRef<int64_t> sa = getShapeOf(ops[0].getType()),
+                          sb = getShapeOf(ops[1].getType());
+  if (sa[1] != sb[0])
+    return g.error(call, "dot: the inner dimensions differ: " +
+                             describeShape(sa) + " @ " + describeShape(sb));
+  for (int64_t d : {sa[0], sa[1], sb[1]})
+    if (d < 16)
+      return g.error(call, "dot needs every dimension >= 16, got " +
+                               describeShape(sa) + " @ " + describeShape(sb));
+  mlir::Type ea = getElementType(ops[0].getType()),
+             eb = getElementType(ops[1].getType());
+  if (ea != eb)
+    return g.error(call, "dot operands must have the same element type, got " +
+                             getTypeName(ea) + " and " + getTypeName(eb));
+  mlir::Type accType = ea.isF64() ? ea : g.builder.getF32Type();
+  llvm::SmallVector<int64_t> shape = {sa[0], sb[1]};
+  mlir::Location l = g.loc(call);
+  mlir::Value acc;
+  if (b->has(2)) {
+    const SemaValue &c = b->get(2);
+    if (!c.isTensor() || getShapeOf(c.getType()) != llvm::ArrayRef(shape) ||
+        getElementType(c.getType()) != accType)
+      return g.error(b->expr(2), "dot accumulator must be a " +
+                                     describeType(mlir::RankedTensorType::get(
+                                         shape, accType)) +
+                                     " block, got " + c.describe());
+    acc = c.getValue();
+  } else {
+    acc = g.materializeSplat(SemaValue::getInt(0), accType, shape, l);
+  }
+  InputPrecision precision = InputPrecision::TF32;
+  if (b->has(4) && !b->get(4).isTruthy())
+    precision = InputPrecision::IEEE;
+  if (b->has(3)) {
+    const SemaValue &p = b->get(3);
+    if (p.isString() && p.getString() == "tf32")
+      precision = InputPrecision::TF32;
+    else if (p.isString() && p.getString() == "ieee")
+      precision = InputPrecision::IEEE;
+    else
+      return g.error(b->expr(3), "input_precision must be \"tf32\" or "
+                                 "\"ieee\", got " +
+                                     p.describe());
+  }
+  if (b->has(6) && !(b->get(6).isDType() && b->get(6).getType() == accType))
+    return g.error(b->expr(6), "out_dtype must be " + getTypeName(accType));
+  return SemaValue::getRuntime(
+      DotOp::create(g.builder, l, ops[0], ops[1], acc, precision));
+}
+
+Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
+                                              CallArgs &args,
+                                              const ast::CallExpr &call) {
+  if (name == "dot")
+    return genDot(*this, args, call);
+  mlir::Location l = loc(call);
+  namespace arith = mlir::arith;
+  namespace math = mlir::math;
+  if (name == "maximum" || name == "minimum") {
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"x", "y", "propagate_nan"}, 2);
+    if (!b)
+      return b.takeError();
+    const SemaValue &x = b->get(0), &y = b->get(1);
+    if (x.isConstNumber() && y.isConstNumber()) {
+      bool takeX = name == "maximum" ? x.getAsDouble() >= y.getAsDouble()
+                                     : x.getAsDouble() <= y.getAsDouble();
+      return takeX ? x : y;
+    }
+    mlir::Value a, c;
+    if (Error err =
+            promoteOperands(x, y, PromoteMode::Arith, name, a, c, site(call)))
+      return std::move(err);
+    bool isMax = name == "maximum";
+    mlir::Value r;
+    if (getElementType(a.getType()).isInteger())
+      r = isMax ? arith::MaxSIOp::create(builder, l, a, c).getResult()
+                : arith::MinSIOp::create(builder, l, a, c).getResult();
+    else
+      r = isMax ? arith::MaxNumFOp::create(builder, l, a, c).getResult()
+                : arith::MinNumFOp::create(builder, l, a, c).getResult();
+    return SemaValue::getRuntime(r);
+  }
+  if (name == "fma") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "y", "z"}, 3);
+    if (!b)
+      return b.takeError();
+    mlir::Value x, y, z, xz;
+    OpSite s = site(call);
+    if (Error err = promoteOperands(b->get(0), b->get(1), PromoteMode::Arith,
+                                    name, x, y, s))
+      return std::move(err);
+    if (Error err = promoteOperands(SemaValue::getRuntime(x), b->get(2),
+                                    PromoteMode::Arith, name, xz, z, s))
+      return std::move(err);
+    mlir::Type t = getElementType(z.getType());
+    if (!llvm::isa<mlir::FloatType>(t))
+      return error(call, "fma needs floating-point operands");
+    x = castTo(x, t, l);
+    y = castTo(y, t, l);
+    if (Error err = broadcastPair(x, z, s))
+      return std::move(err);
+    if (Error err = broadcastPair(y, z, s))
+      return std::move(err);
+    if (Error err = broadcastPair(x, y, s))
+      return std::move(err);
+    return SemaValue::getRuntime(math::FmaOp::create(builder, l, x, y, z));
+  }
+  // One-operand math.
+  Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);
+  if (!b)
+    return b.takeError();
+  Expected<mlir::Value> xv = getRuntimeArg(*b, 0);
+  if (!xv)
+    return xv.takeError();
+  mlir::Value x = *xv;
+  mlir::Type t = getElementType(x.getType());
+  if (name == "abs") {
+    if (t.isInteger())
+      return SemaValue::getRuntime(math::AbsIOp::create(builder, l, x));
+    return SemaValue::getRuntime(math::AbsFOp::create(builder, l, x));
+  }
+  if (!llvm::isa<mlir::FloatType>(t))
+    return error(b->expr(0), name + " expects a floating-point operand, got " +
+                                 describeType(x.getType()) +
+                                 " (convert with .to(tl.float32))");
+  mlir::Value r;
+  if (name == "exp")
+    r = math::ExpOp::create(builder, l, x);
+  else if (name == "exp2")
+    r = math::Exp2Op::create(builder, l, x);
+  else if (name == "log")
+    r = math::LogOp::create(builder, l, x);
+  else if (name == "log2")
+    r = math::Log2Op::create(builder, l, x);
+  else if (name == "sqrt")
+    r = math::SqrtOp::create(builder, l, x);
+  else if (name == "rsqrt")
+    r = math::RsqrtOp::create(builder, l, x);
+  else
+    llvm_unreachable("not a math builtin");
+  return SemaValue::getRuntime(r);
+}

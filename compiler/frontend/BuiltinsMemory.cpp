@@ -1,0 +1,122 @@
+//===- BuiltinsMemory.cpp - tl.load and tl.store --------------------------===//
+//
+// This file implements `load(pointer, mask=, other=)` and
+// `store(pointer, value, mask=)`: the pointer is a scalar pointer or a block
+// of pointers; mask and pointer broadcast together (a scalar pointer with a
+// block mask becomes a block of pointers); `other` and the stored value are
+// converted to the pointee type and broadcast to the pointer's shape, as
+// Triton does. Cache and eviction hints are accepted and ignored.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+#include "compiler/ir/MgpDialect.h"
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+/// The pointer argument `i` of `b`, checked.
+static Expected<mlir::Value> getPointer(Generator &g, const BoundArgs &b,
+                                        llvm::StringRef name) {
+  const SemaValue &p = b.get(0);
+  if (!p.isRuntime() || !llvm::isa<PointerType>(getElementType(p.getType())))
+    return g.error(b.expr(0), name + " expects a pointer or a block of "
+                                     "pointers, got " +
+                                  p.describe());
+  return p.getValue();
+}
+
+/// The mask argument `i` (absent: null), broadcast with `ptr`.
+static Error getMask(Generator &g, const BoundArgs &b, unsigned i,
+                     mlir::Value &ptr, mlir::Value &mask) {
+  if (!b.has(i))
+    return Error::success();
+  const SemaValue &m = b.get(i);
+  if (m.isBool() || (m.isRuntime() && getElementType(m.getType()).isInteger(1))) {
+    Expected<mlir::Value> v = g.toRuntime(m, b.expr(i));
+    if (!v)
+      return v.takeError();
+    mask = *v;
+    return g.broadcastPair(ptr, mask, g.site(b.expr(i)));
+  }
+  return g.error(b.expr(i), "a mask must be a boolean (int1) block or "
+                            "scalar, got " +
+                                m.describe());
+}
+
+Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
+                                                CallArgs &args,
+                                                const ast::CallExpr &call) {
+  mlir::Location l = loc(call);
+  if (name == "load") {
+    Expected<BoundArgs> b = bindArgs(
+        name, args, call,
+        {"pointer", "mask", "other", "boundary_check", "padding_option",
+         "cache_modifier", "eviction_policy", "volatile"},
+        1);
+    if (!b)
+      return b.takeError();
+    Expected<mlir::Value> ptr = getPointer(*this, *b, name);
+    if (!ptr)
+      return ptr.takeError();
+    mlir::Value p = *ptr, mask, other;
+    if (Error err = getMask(*this, *b, 1, p, mask))
+      return std::move(err);
+    if (b->has(2)) {
+      if (!mask)
+        return error(b->expr(2), "'other' needs a 'mask'");
+      mlir::Type elt =
+          llvm::cast<PointerType>(getElementType(p.getType())).getPointeeType();
+      Expected<mlir::Value> o = toRuntimeAs(b->get(2), elt, b->expr(2));
+      if (!o)
+        return o.takeError();
+      Expected<mlir::Value> ob =
+          broadcastTo(*o, getShapeOf(p.getType()), site(b->expr(2)));
+      if (!ob)
+        return ob.takeError();
+      other = *ob;
+    }
+    return SemaValue::getRuntime(LoadOp::create(builder, l, p, mask, other));
+  }
+  assert(name == "store" && "not a memory builtin");
+  Expected<BoundArgs> b = bindArgs(name, args, call,
+                                   {"pointer", "value", "mask",
+                                    "boundary_check", "cache_modifier",
+                                    "eviction_policy"},
+                                   2);
+  if (!b)
+    return b.takeError();
+  Expected<mlir::Value> ptr = getPointer(*this, *b, name);
+  if (!ptr)
+    return ptr.takeError();
+  mlir::Value p = *ptr, mask;
+  mlir::Type elt =
+      llvm::cast<PointerType>(getElementType(p.getType())).getPointeeType();
+  Expected<mlir::Value> v = toRuntimeAs(b->get(1), elt, b->expr(1));
+  if (!v)
+    return v.takeError();
+  mlir::Value value = *v;
+  if (getShapeOf(value.getType()).size() > getShapeOf(p.getType()).size() ||
+      getShapeOf(p.getType()).empty())
+    if (Error err = broadcastPair(p, value, site(b->expr(1))))
+      return std::move(err);
+  Expected<mlir::Value> vb =
+      broadcastTo(value, getShapeOf(p.getType()), site(b->expr(1)));
+  if (!vb)
+    return vb.takeError();
+  value = *vb;
+  if (Error err = getMask(*this, *b, 2, p, mask))
+    return std::move(err);
+  if (getShapeOf(value.getType()) != getShapeOf(p.getType())) {
+    Expected<mlir::Value> vb2 =
+        broadcastTo(value, getShapeOf(p.getType()), site(b->expr(1)));
+    if (!vb2)
+      return vb2.takeError();
+    value = *vb2;
+  }
+  StoreOp::create(builder, l, p, value, mask);
+  return SemaValue::getNone();
+}

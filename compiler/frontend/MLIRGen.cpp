@@ -1,0 +1,467 @@
+//===- MLIRGen.cpp - kernels, scopes, names and helper inlining -----------===//
+//
+// This file implements the entry points of MLIRGen.h and the parts of the
+// Generator that deal with functions and names: binding a kernel's signature
+// to its parameters (constexprs folded in, runtime parameters becoming
+// arguments of the generated func.func), resolving names (locals, module
+// constants, functions, imports of triton / triton.language / mgp, bare
+// builtins), attributes of modules and blocks, and inlining helper calls with
+// their own scope.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/SemaTypes.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+/// Inlining deeper than this is reported as (probable) recursion.
+static constexpr unsigned kMaxCallDepth = 64;
+
+Generator::Generator(mlir::MLIRContext &context,
+                     const llvm::SourceMgr &sourceMgr,
+                     const ast::Module &module)
+    : context(context), sourceMgr(sourceMgr), module(module),
+      builder(&context) {}
+
+Error Generator::error(llvm::SMLoc l, const llvm::Twine &message,
+                       llvm::ArrayRef<llvm::SMRange> ranges) {
+  return makeSourceError(sourceMgr, l, message, ranges);
+}
+
+mlir::Location Generator::loc(const ast::SourceLocation &l) {
+  return mlir::FileLineColLoc::get(&context, module.fileName, l.line, l.col);
+}
+
+OpSite Generator::site(const ast::Expr &e) {
+  OpSite s{e.getLoc(), {e.getRange()}, loc(e)};
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+/// True if `annotation` spells `constexpr` (`tl.constexpr`, `constexpr`).
+static bool isConstexprAnnotation(const ast::Expr *annotation) {
+  if (!annotation)
+    return false;
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(annotation))
+    return n->getName() == "constexpr";
+  if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(annotation))
+    return a->getAttr() == "constexpr";
+  return false;
+}
+
+/// The value an import path stands for.
+static SemaValue resolveModulePath(llvm::StringRef path) {
+  if (path == "triton.language" || path.starts_with("triton.language."))
+    return SemaValue::getModule("triton.language");
+  if (path == "mgp" || path.starts_with("mgp."))
+    return SemaValue::getModule("mgp");
+  if (path == "triton.jit" || path == "triton.cdiv")
+    return SemaValue::getBuiltin(path.drop_front(7));
+  return SemaValue::getModule(path);
+}
+
+/// Python builtins a kernel may use bare.
+static bool isPythonBuiltin(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"range", "float", "int", "bool", "min", "max", "abs", "len", "print",
+       "isinstance", "tuple"},
+      name);
+}
+
+Expected<SemaValue> Generator::lookupName(const ast::NameExpr &e) {
+  llvm::StringRef name = e.getName();
+  auto it = frame().vars.find(name);
+  if (it != frame().vars.end())
+    return it->second;
+  if (name == "None")
+    return SemaValue::getNone();
+  if (const ast::FunctionDef *fn = module.findFunction(name))
+    return SemaValue::getFunction(fn);
+  if (const ast::ModuleConstant *c = module.findConstant(name)) {
+    auto cached = constantCache.find(name);
+    if (cached != constantCache.end())
+      return cached->second;
+    if (!constantsInProgress.insert(name).second)
+      return error(e, "module constant '" + name + "' is defined in terms of "
+                      "itself");
+    // Module constants see only globals: evaluate in an empty frame.
+    frames.emplace_back();
+    Expected<SemaValue> v = genExpr(*c->value);
+    frames.pop_back();
+    constantsInProgress.erase(name);
+    if (!v)
+      return v.takeError();
+    if (!v->isConstexpr())
+      return error(c->value->getLoc(),
+                   "module constant '" + name +
+                       "' must be a compile-time constant",
+                   c->value->getRange());
+    constantCache[name] = *v;
+    return *v;
+  }
+  for (const ast::Import &imp : llvm::reverse(module.imports))
+    if (imp.getBoundName() == name)
+      return resolveModulePath(imp.getTargetPath());
+  if (const ast::SkippedCode *skipped = module.findSkippedFunction(name)) {
+    std::string msg = formatDiagnostic(
+        sourceMgr, e.getLoc(),
+        "function '" + name + "' could not be parsed:", e.getRange());
+    return llvm::createStringError(msg + skipped->diagnostic);
+  }
+  if (isPythonBuiltin(name) || isBuiltinName(name))
+    return SemaValue::getBuiltin(name);
+  if (mlir::Type t = lookupDTypeName(&context, name))
+    return SemaValue::getDType(t);
+  if (name == "constexpr" || name == "jit")
+    return SemaValue::getBuiltin(name);
+  return error(e, "undefined name '" + name + "'");
+}
+
+Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
+                                            const ast::AttributeExpr &e) {
+  llvm::StringRef attr = e.getAttr();
+  const ast::SourceLocation &al = e.getAttrLocation();
+  if (base.getKind() == SemaValue::Kind::Module) {
+    llvm::StringRef path = base.getName();
+    if (path == "triton") {
+      if (attr == "language")
+        return SemaValue::getModule("triton.language");
+      if (attr == "jit" || attr == "cdiv" || attr == "constexpr")
+        return SemaValue::getBuiltin(attr);
+      return error(al.getLoc(), "'triton." + attr +
+                                    "' is not supported in kernels",
+                   al.getRange());
+    }
+    if (path == "triton.language" || path == "mgp") {
+      if (mlir::Type t = lookupDTypeName(&context, attr))
+        return SemaValue::getDType(t);
+      if (attr == "math" || attr == "language")
+        return base;
+      if (attr == "constexpr" || attr == "jit" || isBuiltinName(attr))
+        return SemaValue::getBuiltin(attr);
+      return error(al.getLoc(),
+                   "unknown builtin '" + attr + "' of " + path,
+                   al.getRange());
+    }
+    return error(e, "module '" + path + "' cannot be used in a kernel");
+  }
+  if (base.isRuntime()) {
+    if (attr == "dtype")
+      return SemaValue::getDType(getElementType(base.getType()));
+    if (attr == "shape") {
+      std::vector<SemaValue> dims;
+      for (int64_t d : getShapeOf(base.getType()))
+        dims.push_back(SemaValue::getInt(d));
+      return SemaValue::getTuple(std::move(dims));
+    }
+    if (attr == "T")
+      return error(al.getLoc(), "'.T' is not supported; use tl.trans(x)",
+                   al.getRange());
+    if (attr == "to" || isBuiltinName(attr))
+      return SemaValue::getMethod(base, attr);
+  }
+  if (base.isTuple() && attr == "index")
+    return error(al.getLoc(), "tuple methods are not supported",
+                 al.getRange());
+  return error(al.getLoc(),
+               base.describe() + " has no attribute '" + attr + "'",
+               al.getRange());
+}
+
+Error Generator::assignName(llvm::StringRef name, SemaValue value,
+                            const ast::Expr &target) {
+  if (frame().constexprParams.contains(name))
+    return error(target, "cannot assign to constexpr parameter '" + name + "'");
+  if (value.getKind() == SemaValue::Kind::Module ||
+      value.getKind() == SemaValue::Kind::Method)
+    return error(target, "cannot assign " + value.describe() + " to '" +
+                             name + "'");
+  frame().vars[name] = std::move(value);
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Helper calls
+//===----------------------------------------------------------------------===//
+
+Expected<SemaValue> Generator::callFunction(const ast::FunctionDef &fn,
+                                            CallArgs &args,
+                                            const ast::CallExpr &call) {
+  if (frames.size() > kMaxCallDepth)
+    return error(call, "calls nested deeper than " +
+                           llvm::Twine(kMaxCallDepth) +
+                           " (recursive call to '" + fn.name + "'?)");
+  if (args.args.size() > fn.params.size())
+    return error(call, "'" + fn.name + "' takes " +
+                           llvm::Twine(fn.params.size()) +
+                           " arguments but " + llvm::Twine(args.args.size()) +
+                           " were given");
+  std::vector<std::optional<SemaValue>> bound(fn.params.size());
+  for (size_t i = 0; i < args.args.size(); ++i)
+    bound[i] = args.args[i];
+  for (size_t k = 0; k < args.keywords.size(); ++k) {
+    const ast::Keyword &kw = *args.keywords[k];
+    auto it = llvm::find_if(fn.params, [&](const ast::Param &p) {
+      return p.name == kw.name;
+    });
+    if (it == fn.params.end())
+      return error(kw.location.getLoc(),
+                   "unknown keyword argument '" + kw.name + "' for '" +
+                       fn.name + "'",
+                   kw.location.getRange());
+    size_t idx = it - fn.params.begin();
+    if (bound[idx])
+      return error(kw.location.getLoc(),
+                   "argument '" + kw.name + "' given twice",
+                   kw.location.getRange());
+    bound[idx] = args.keywordValues[k];
+  }
+  Frame callee;
+  callee.function = &fn;
+  frames.push_back(std::move(callee));
+  llvm::scope_exit popFrame([&] { frames.pop_back(); });
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const ast::Param &p = fn.params[i];
+    if (!bound[i]) {
+      if (!p.defaultValue)
+        return error(call, "missing argument '" + p.name + "' in call to '" +
+                               fn.name + "'");
+      Expected<SemaValue> d = genExpr(*p.defaultValue);
+      if (!d)
+        return d.takeError();
+      bound[i] = *d;
+    }
+    if (isConstexprAnnotation(p.annotation.get())) {
+      if (!bound[i]->isConstexpr()) {
+        const ast::Expr &where =
+            i < args.args.size() ? *args.argExprs[i]
+                                 : static_cast<const ast::Expr &>(call);
+        return error(where, "argument for constexpr parameter '" + p.name +
+                                "' of '" + fn.name +
+                                "' is not a compile-time constant");
+      }
+      frame().constexprParams.insert(p.name);
+    }
+    frame().vars[p.name] = *bound[i];
+  }
+  if (Error err = genBlock(fn.body))
+    return std::move(err);
+  return frame().returnValue ? *frame().returnValue : SemaValue::getNone();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+static SemaValue toSemaValue(const ConstValue &c) {
+  switch (c.kind) {
+  case ConstValue::Kind::Int:
+    return SemaValue::getInt(c.intValue);
+  case ConstValue::Kind::Float:
+    return SemaValue::getFloat(c.floatValue);
+  case ConstValue::Kind::Bool:
+    return SemaValue::getBool(c.intValue != 0);
+  }
+  llvm_unreachable("bad ConstValue kind");
+}
+
+/// The MLIR type of a signature scalar type (unsigned types are signless).
+static mlir::Type getSignatureType(mlir::MLIRContext &ctx, ScalarType t) {
+  switch (t) {
+  case ScalarType::F16:
+    return mlir::Float16Type::get(&ctx);
+  case ScalarType::BF16:
+    return mlir::BFloat16Type::get(&ctx);
+  case ScalarType::F32:
+    return mlir::Float32Type::get(&ctx);
+  case ScalarType::F64:
+    return mlir::Float64Type::get(&ctx);
+  default:
+    return mlir::IntegerType::get(&ctx, getScalarTypeBitWidth(t));
+  }
+}
+
+Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+Generator::generate(llvm::StringRef kernelName, const Signature &signature,
+                    const llvm::StringMap<ConstValue> &defines) {
+  const ast::FunctionDef *fn = module.findFunction(kernelName);
+  if (!fn || !fn->isKernel()) {
+    std::vector<std::string> kernels = listKernels(module);
+    return llvm::createStringError(
+        "no @jit kernel named '" + kernelName + "' in " + module.fileName +
+        " (kernels: " +
+        (kernels.empty() ? std::string("none") : llvm::join(kernels, ", ")) +
+        ")");
+  }
+  // Match signature entries to parameters: one per parameter, or one per
+  // parameter without a -D value.
+  size_t numParams = fn->params.size();
+  size_t numUndefined = llvm::count_if(fn->params, [&](const ast::Param &p) {
+    return !defines.contains(p.name);
+  });
+  bool skipDefined = signature.params.size() != numParams;
+  if (signature.params.empty() && numUndefined > 0)
+    return error(fn->nameLocation.getLoc(),
+                 "kernel '" + fn->name + "' has " + llvm::Twine(numParams) +
+                     " parameters: give their types with --signature "
+                     "(e.g. \"*fp32:16,i32,1024\")",
+                 fn->nameLocation.getRange());
+  if (signature.params.size() != numParams &&
+      signature.params.size() != numUndefined)
+    return error(fn->nameLocation.getLoc(),
+                 "the signature has " + llvm::Twine(signature.params.size()) +
+                     " entries but kernel '" + fn->name + "' has " +
+                     llvm::Twine(numParams) + " parameters",
+                 fn->nameLocation.getRange());
+
+  frames.clear();
+  frames.emplace_back();
+  frame().function = fn;
+  mlir::Location fnLoc = loc(fn->location);
+  mlir::OwningOpRef<mlir::ModuleOp> mod = mlir::ModuleOp::create(fnLoc);
+  builder.setInsertionPointToEnd(mod->getBody());
+
+  // First pass: decide each parameter's role and the function type.
+  struct Role {
+    const SignatureParam *sig = nullptr;
+    std::optional<SemaValue> constant;
+    int argIndex = -1;
+  };
+  std::vector<Role> roles(numParams);
+  llvm::SmallVector<mlir::Type> argTypes;
+  size_t next = 0;
+  for (size_t i = 0; i < numParams; ++i) {
+    const ast::Param &p = fn->params[i];
+    auto def = defines.find(p.name);
+    const SignatureParam *sig = nullptr;
+    if (def == defines.end() || !skipDefined)
+      sig = &signature.params[next++];
+    Role &role = roles[i];
+    role.sig = sig;
+    bool annotated = isConstexprAnnotation(p.annotation.get());
+    if (def != defines.end()) {
+      role.constant = toSemaValue(def->second);
+    } else if (sig->isConstexpr()) {
+      role.constant = sig->isFloat ? SemaValue::getFloat(sig->floatValue)
+                                   : SemaValue::getInt(sig->intValue);
+    } else if (annotated) {
+      return error(p.location.getLoc(),
+                   "constexpr parameter '" + p.name +
+                       "' needs a value: give a number in the signature "
+                       "(got '" +
+                       (sig->isPointer() ? "*" : "") +
+                       getScalarTypeName(sig->type) + "') or -D " + p.name +
+                       "=...",
+                   p.location.getRange());
+    }
+    if (role.constant) {
+      frame().constexprParams.insert(p.name);
+      continue;
+    }
+    mlir::Type t = getSignatureType(context, sig->type);
+    if (sig->isPointer())
+      t = PointerType::get(t);
+    role.argIndex = argTypes.size();
+    argTypes.push_back(t);
+  }
+
+  auto funcType = builder.getFunctionType(argTypes, {});
+  auto func = mlir::func::FuncOp::create(builder, fnLoc, fn->name, funcType);
+  func->setAttr(kKernelAttrName, builder.getUnitAttr());
+  mlir::Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  for (size_t i = 0; i < numParams; ++i) {
+    const ast::Param &p = fn->params[i];
+    Role &role = roles[i];
+    if (role.constant) {
+      frame().vars[p.name] = *role.constant;
+      continue;
+    }
+    mlir::Value arg = entry->getArgument(role.argIndex);
+    arg.setLoc(loc(p.location));
+    if (role.sig->divisibility == 16)
+      func.setArgAttr(role.argIndex, kDivisibilityAttrName,
+                      builder.getI32IntegerAttr(16));
+    if (role.sig->equalsOne && arg.getType().isInteger()) {
+      frame().vars[p.name] = SemaValue::getRuntime(
+          materialize(SemaValue::getInt(1), arg.getType(), loc(p.location)));
+      continue;
+    }
+    frame().vars[p.name] = SemaValue::getRuntime(arg);
+  }
+
+  if (Error err = genBlock(fn->body))
+    return std::move(err);
+  mlir::func::ReturnOp::create(builder, fnLoc);
+
+  // The IR must verify; if it does not, that is a bug of ours, reported as
+  // an error rather than a crash later on.
+  std::string diag;
+  {
+    mlir::ScopedDiagnosticHandler handler(
+        &context, [&](mlir::Diagnostic &d) {
+          llvm::raw_string_ostream os(diag);
+          os << d.getLocation() << ": " << d << "\n";
+          return mlir::success();
+        });
+    if (mlir::failed(mlir::verify(*mod)))
+      return llvm::createStringError(
+          "internal error: the generated IR of kernel '" + kernelName +
+          "' does not verify:\n" + diag);
+  }
+  return std::move(mod);
+}
+
+//===----------------------------------------------------------------------===//
+// Public API
+//===----------------------------------------------------------------------===//
+
+std::vector<std::string> mgp::listKernels(const ast::Module &module) {
+  std::vector<std::string> names;
+  for (const ast::FunctionDef *fn : module.getKernels())
+    names.push_back(fn->name);
+  return names;
+}
+
+Expected<ConstValue> mgp::parseConstValue(llvm::StringRef text) {
+  text = text.trim();
+  if (text == "True" || text == "true")
+    return ConstValue::getBool(true);
+  if (text == "False" || text == "false")
+    return ConstValue::getBool(false);
+  int64_t i;
+  if (!text.getAsInteger(0, i))
+    return ConstValue::getInt(i);
+  double d;
+  if (!text.getAsDouble(d))
+    return ConstValue::getFloat(d);
+  return llvm::createStringError("'" + text +
+                                 "' is not an integer, a float, True or False");
+}
+
+Expected<mlir::OwningOpRef<mlir::ModuleOp>> mgp::generateKernelModule(
+    mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
+    const ast::Module &module, llvm::StringRef kernelName,
+    const Signature &signature, const llvm::StringMap<ConstValue> &defines) {
+  context.loadDialect<MgpDialect, mlir::arith::ArithDialect,
+                      mlir::func::FuncDialect, mlir::math::MathDialect,
+                      mlir::scf::SCFDialect>();
+  Generator gen(context, sourceMgr, module);
+  return gen.generate(kernelName, signature, defines);
+}

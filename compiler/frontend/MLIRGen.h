@@ -1,0 +1,77 @@
+//===- MLIRGen.h - from the AST to the mgp dialect --------------*- C++ -*-===//
+//
+// This file implements the public entry points of the semantic half of the
+// front end: given a parsed ast::Module, a kernel name, its signature (Triton's
+// AOT syntax, compiler/pipeline/Signature.h) and `-D` defines, it checks the
+// kernel (types, shapes, constexpr folding, helper inlining) and emits one
+// MLIR module holding a `func.func` in the mgp dialect. Errors are
+// llvm::StringErrors already formatted `file:line:col: error: message` with
+// the source line and a caret (see Diagnostics.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_COMPILER_FRONTEND_MLIRGEN_H
+#define MGP_COMPILER_FRONTEND_MLIRGEN_H
+
+#include "compiler/frontend/AST.h"
+#include "compiler/pipeline/Signature.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace mgp {
+
+/// A compile-time value given from outside the source (`mgpc -D NAME=VALUE`).
+struct ConstValue {
+  enum class Kind { Int, Float, Bool };
+  Kind kind = Kind::Int;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+
+  static ConstValue getInt(int64_t v) { return {Kind::Int, v, 0.0}; }
+  static ConstValue getFloat(double v) { return {Kind::Float, 0, v}; }
+  static ConstValue getBool(bool v) { return {Kind::Bool, v ? 1 : 0, 0.0}; }
+};
+
+/// Parses `text` as a -D value: an integer, a float, `True` or `False`.
+llvm::Expected<ConstValue> parseConstValue(llvm::StringRef text);
+
+/// The names of the @jit kernels of `module`, in source order.
+std::vector<std::string> listKernels(const ast::Module &module);
+
+/// Checks kernel `kernelName` of `module` and emits it as a module holding one
+/// `func.func @kernelName` with the `mgp.kernel` unit attribute.
+///
+/// Parameters and `signature`: the signature has one entry per kernel
+/// parameter, or one per parameter that `defines` does not name. Constexpr
+/// parameters (annotated `tl.constexpr`, or given a bare literal in the
+/// signature, or named by `defines`) are folded in and are NOT parameters of
+/// the generated function; every other parameter is one, in order: pointers
+/// as `!mgp.ptr<T>`, integers and floats as their type. `:16` puts
+/// `mgp.divisibility = 16 : i32` on the argument; an integer with `:1` stays
+/// a parameter but every use reads the constant 1.
+///
+/// `sourceMgr` must hold the buffer `module` was parsed from (error messages
+/// quote it). The returned module verifies.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+generateKernelModule(mlir::MLIRContext &context,
+                     const llvm::SourceMgr &sourceMgr,
+                     const ast::Module &module, llvm::StringRef kernelName,
+                     const Signature &signature,
+                     const llvm::StringMap<ConstValue> &defines);
+
+} // namespace mgp
+
+#endif // MGP_COMPILER_FRONTEND_MLIRGEN_H

@@ -1,0 +1,612 @@
+//===- MLIRGenControlFlow.cpp - if, for and while -------------------------===//
+//
+// This file implements the Generator's control flow. An `if` on a constant
+// picks its branch at compile time; on a runtime scalar it becomes scf.if
+// yielding every variable either branch assigns (and a return value when
+// both branches return). `for` over `tl.static_range` or a constant tuple is
+// unrolled here; over `range`/`tl.range` it becomes scf.for whose
+// loop-carried values are the variables the body reassigns; `while` becomes
+// scf.while. A carried variable that starts as a constant takes the type the
+// body gives it (found by generating the body once into a scratch block);
+// one that starts as a runtime value must keep its type.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+/// Most iterations a loop may be unrolled at compile time.
+static constexpr int64_t kMaxUnroll = 4096;
+
+/// The runtime type a constant number takes by default.
+static mlir::Type getDefaultType(mlir::MLIRContext *ctx, const SemaValue &c) {
+  if (c.isBool())
+    return mlir::IntegerType::get(ctx, 1);
+  if (c.isInt())
+    return getIntLiteralType(ctx, c.getInt());
+  return getFloatLiteralType(ctx, c.getFloat());
+}
+
+/// `v` as a runtime value of exactly `type` at the builder's insertion point,
+/// or null if it cannot be (then the caller reports it).
+static mlir::Value coerceTo(Generator &g, const SemaValue &v, mlir::Type type,
+                            mlir::Location l) {
+  if (v.isRuntime())
+    return v.getType() == type ? v.getValue() : mlir::Value();
+  if (!v.isConstNumber())
+    return {};
+  return g.materializeSplat(v, getElementType(type), getShapeOf(type), l);
+}
+
+static std::string describeVar(const SemaValue &v) {
+  return v.isRuntime() ? describeType(v.getType()) : v.describe();
+}
+
+//===----------------------------------------------------------------------===//
+// if
+//===----------------------------------------------------------------------===//
+
+Error Generator::genIf(const ast::IfStmt &s) {
+  Expected<SemaValue> test = genExpr(s.getTest());
+  if (!test)
+    return test.takeError();
+  if (test->isConstexpr())
+    return genBlock(test->isTruthy() ? s.getBody() : s.getOrElse());
+  if (!test->isRuntime() || !getElementType(test->getType()).isIntOrFloat())
+    return error(s.getTest(), "the condition of 'if' must be a number, got " +
+                                  test->describe());
+  if (test->isTensor())
+    return error(s.getTest(), "the condition of 'if' must be a scalar, got a "
+                              "block " +
+                                  describeType(test->getType()) +
+                                  " (use tl.where)");
+  mlir::Location l = loc(s.getLocation());
+  mlir::Value cond = toBool(test->getValue(), l);
+
+  llvm::SetVector<llvm::StringRef> names;
+  collectAssignedNames(s.getBody(), names);
+  collectAssignedNames(s.getOrElse(), names);
+  llvm::StringMap<SemaValue> before = frame().vars;
+
+  auto tmp = mlir::scf::IfOp::create(builder, l, mlir::TypeRange{}, cond,
+                                     /*withElseRegion=*/true);
+  mlir::Block *blocks[2] = {&tmp.getThenRegion().front(),
+                            &tmp.getElseRegion().front()};
+  llvm::StringMap<SemaValue> vars[2];
+  bool returned[2];
+  std::optional<SemaValue> retValue[2];
+  const ast::StmtList *bodies[2] = {&s.getBody(), &s.getOrElse()};
+  for (int i = 0; i < 2; ++i) {
+    while (!blocks[i]->empty())
+      blocks[i]->back().erase();
+    builder.setInsertionPointToEnd(blocks[i]);
+    frame().vars = before;
+    frame().returned = false;
+    frame().returnValue.reset();
+    if (Error err = genBlock(*bodies[i]))
+      return err;
+    vars[i] = frame().vars;
+    returned[i] = frame().returned;
+    retValue[i] = frame().returnValue;
+  }
+  frame().vars = before;
+  frame().returned = false;
+  frame().returnValue.reset();
+  if (returned[0] != returned[1])
+    return error(s, "'return' in only one branch of an 'if' with a runtime "
+                    "condition is not supported");
+
+  // What each branch yields.
+  llvm::SmallVector<mlir::Value> yields[2];
+  llvm::SmallVector<std::string> yieldNames;
+  llvm::SmallVector<mlir::Type> types;
+  // Merges one value; returns true if it must be yielded.
+  auto merge = [&](llvm::StringRef what, const SemaValue &a,
+                   const SemaValue &b) -> Expected<bool> {
+    if ((a.isConstexpr() || a.isRuntime()) && a.getKind() == b.getKind() &&
+        a.constEquals(b))
+      return false;
+    mlir::Type type;
+    if (a.isRuntime())
+      type = a.getType();
+    else if (b.isRuntime())
+      type = b.getType();
+    else if (a.isConstNumber() && b.isConstNumber()) {
+      std::string why;
+      type = computeArithmeticType(getDefaultType(&context, a), true,
+                                   getDefaultType(&context, b), true, false,
+                                   why);
+    }
+    mlir::Value v[2];
+    const SemaValue *sv[2] = {&a, &b};
+    for (int i = 0; i < 2 && type; ++i) {
+      builder.setInsertionPointToEnd(blocks[i]);
+      v[i] = coerceTo(*this, *sv[i], type, l);
+    }
+    if (!type || !v[0] || !v[1])
+      return error(s, what + " is " + describeVar(a) +
+                          " in the 'if' branch but " + describeVar(b) +
+                          " in the 'else' branch");
+    yields[0].push_back(v[0]);
+    yields[1].push_back(v[1]);
+    types.push_back(type);
+    return true;
+  };
+  for (llvm::StringRef name : names) {
+    auto a = vars[0].find(name), b = vars[1].find(name);
+    if (a == vars[0].end() || b == vars[1].end()) {
+      frame().vars.erase(name); // defined in one branch only
+      continue;
+    }
+    Expected<bool> yielded =
+        merge("variable '" + name.str() + "'", a->second, b->second);
+    if (!yielded)
+      return yielded.takeError();
+    if (*yielded)
+      yieldNames.push_back(name.str());
+    else
+      frame().vars[name] = a->second;
+  }
+  // Both branches returned: the return values merge like variables.
+  std::vector<SemaValue> retParts[2];
+  std::vector<int> retSlots; // -1: same constant in both branches
+  if (returned[0]) {
+    bool tuple = retValue[0]->isTuple();
+    for (int i = 0; i < 2; ++i)
+      retParts[i] = tuple ? retValue[i]->getElements()
+                          : std::vector<SemaValue>{*retValue[i]};
+    if (tuple != retValue[1]->isTuple() ||
+        retParts[0].size() != retParts[1].size())
+      return error(s, "the branches of this 'if' return different kinds of "
+                      "values");
+    for (size_t k = 0; k < retParts[0].size(); ++k) {
+      Expected<bool> yielded =
+          merge("the return value", retParts[0][k], retParts[1][k]);
+      if (!yielded)
+        return yielded.takeError();
+      retSlots.push_back(*yielded ? static_cast<int>(types.size()) - 1 : -1);
+    }
+  }
+
+  for (int i = 0; i < 2; ++i) {
+    builder.setInsertionPointToEnd(blocks[i]);
+    mlir::scf::YieldOp::create(builder, l, yields[i]);
+  }
+  builder.setInsertionPoint(tmp);
+  auto ifOp = mlir::scf::IfOp::create(builder, l, types, cond,
+                                      /*withElseRegion=*/true);
+  ifOp.getThenRegion().takeBody(tmp.getThenRegion());
+  ifOp.getElseRegion().takeBody(tmp.getElseRegion());
+  tmp.erase();
+  builder.setInsertionPointAfter(ifOp);
+  for (size_t k = 0; k < yieldNames.size(); ++k)
+    frame().vars[yieldNames[k]] = SemaValue::getRuntime(ifOp.getResult(k));
+  if (returned[0]) {
+    std::vector<SemaValue> parts;
+    for (size_t k = 0; k < retSlots.size(); ++k)
+      parts.push_back(retSlots[k] < 0
+                          ? retParts[0][k]
+                          : SemaValue::getRuntime(ifOp.getResult(retSlots[k])));
+    frame().returned = true;
+    frame().returnValue = retValue[0]->isTuple()
+                              ? SemaValue::getTuple(std::move(parts))
+                              : parts[0];
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A variable a loop may carry.
+struct LoopVar {
+  std::string name;
+  SemaValue init;
+  mlir::Type type;   ///< the carried type (null: not carried)
+  bool flexible;     ///< starts as a constant: takes the body's type
+};
+} // namespace
+
+/// The variables defined before the loop that `body` reassigns.
+static std::vector<LoopVar> getLoopVars(Generator &g, const ast::StmtList &body,
+                                        llvm::StringRef skip) {
+  llvm::SetVector<llvm::StringRef> names;
+  collectAssignedNames(body, names);
+  std::vector<LoopVar> vars;
+  for (llvm::StringRef name : names) {
+    auto it = g.frame().vars.find(name);
+    if (name == skip || it == g.frame().vars.end())
+      continue;
+    const SemaValue &v = it->second;
+    LoopVar lv{name.str(), v, mlir::Type(), false};
+    if (v.isRuntime())
+      lv.type = v.getType();
+    else if (v.isConstNumber()) {
+      lv.type = getDefaultType(&g.context, v);
+      lv.flexible = true;
+    }
+    vars.push_back(lv);
+  }
+  return vars;
+}
+
+namespace {
+/// Generates a loop body (and, for while, its condition) against block
+/// arguments, and checks what it leaves in the carried variables.
+struct LoopBodyGen {
+  Generator &g;
+  const ast::Stmt &loop;
+  std::vector<LoopVar> &vars;
+
+  /// Binds the carried variables to `args` (in order, skipping non-carried),
+  /// runs `gen`, and returns the end values of all vars.
+  Expected<std::vector<SemaValue>>
+  run(mlir::ValueRange args, llvm::function_ref<Error()> gen) {
+    size_t a = 0;
+    for (LoopVar &v : vars)
+      g.frame().vars[v.name] =
+          v.type ? SemaValue::getRuntime(args[a++]) : v.init;
+    ++g.frame().loopDepth;
+    Error err = gen();
+    --g.frame().loopDepth;
+    if (err)
+      return std::move(err);
+    std::vector<SemaValue> ends;
+    for (LoopVar &v : vars) {
+      auto it = g.frame().vars.find(v.name);
+      if (it == g.frame().vars.end())
+        return g.error(loop, "variable '" + v.name +
+                                 "' is undefined at the end of the loop body");
+      ends.push_back(it->second);
+    }
+    return ends;
+  }
+
+  /// Checks the end values of a real run and returns the values to yield.
+  Expected<llvm::SmallVector<mlir::Value>>
+  yieldValues(const std::vector<SemaValue> &ends, mlir::Location l) {
+    llvm::SmallVector<mlir::Value> out;
+    for (size_t i = 0; i < vars.size(); ++i) {
+      LoopVar &v = vars[i];
+      if (!v.type) {
+        if (!ends[i].constEquals(v.init) || ends[i].getKind() != v.init.getKind())
+          return g.error(loop, "variable '" + v.name + "' (" +
+                                   v.init.describe() +
+                                   ") cannot change inside a loop");
+        continue;
+      }
+      mlir::Value y = coerceTo(g, ends[i], v.type, l);
+      if (!y)
+        return g.error(loop, "loop-carried variable '" + v.name + "' is " +
+                                 describeType(v.type) +
+                                 " before the loop but " +
+                                 describeVar(ends[i]) +
+                                 " at the end of the body");
+      out.push_back(y);
+    }
+    return out;
+  }
+
+  llvm::SmallVector<mlir::Type> types() const {
+    llvm::SmallVector<mlir::Type> t;
+    for (const LoopVar &v : vars)
+      if (v.type)
+        t.push_back(v.type);
+    return t;
+  }
+
+  /// Settles the types of constant-initialised variables by generating the
+  /// body into scratch blocks until they stop changing.
+  Error inferTypes(llvm::ArrayRef<mlir::Type> leadingArgs,
+                   llvm::function_ref<Error()> gen, mlir::Location l) {
+    if (llvm::none_of(vars, [](const LoopVar &v) { return v.flexible; }))
+      return Error::success();
+    for (int iter = 0; iter < 4; ++iter) {
+      llvm::StringMap<SemaValue> saved = g.frame().vars;
+      auto scratch = std::make_unique<mlir::Block>();
+      for (mlir::Type t : leadingArgs)
+        scratch->addArgument(t, l);
+      for (mlir::Type t : types())
+        scratch->addArgument(t, l);
+      mlir::OpBuilder::InsertionGuard guard(g.builder);
+      g.builder.setInsertionPointToStart(scratch.get());
+      Expected<std::vector<SemaValue>> ends =
+          run(scratch->getArguments().drop_front(leadingArgs.size()), gen);
+      g.frame().vars = std::move(saved);
+      scratch->dropAllDefinedValueUses();
+      scratch->dropAllReferences();
+      scratch.reset();
+      if (!ends)
+        return ends.takeError();
+      bool changed = false;
+      for (size_t i = 0; i < vars.size(); ++i) {
+        LoopVar &v = vars[i];
+        const SemaValue &e = (*ends)[i];
+        if (!v.flexible || !v.type)
+          continue;
+        if (e.isConstNumber() && e.constEquals(v.init) &&
+            e.getKind() == v.init.getKind()) {
+          v.type = mlir::Type(); // stays the same constant
+          changed = true;
+        } else if (e.isRuntime() && e.getType() != v.type &&
+                   getElementType(e.getType()).isIntOrFloat()) {
+          v.type = e.getType();
+          changed = true;
+        }
+      }
+      if (!changed)
+        break;
+    }
+    return Error::success();
+  }
+
+  /// The initial values of the carried variables, at the insertion point.
+  llvm::SmallVector<mlir::Value> initValues(mlir::Location l) {
+    llvm::SmallVector<mlir::Value> out;
+    for (LoopVar &v : vars)
+      if (v.type)
+        out.push_back(v.init.isRuntime()
+                          ? v.init.getValue()
+                          : coerceTo(g, v.init, v.type, l));
+    return out;
+  }
+
+  /// Rebinds the variables after the loop to its results.
+  void bindResults(mlir::ValueRange results) {
+    size_t r = 0;
+    for (LoopVar &v : vars)
+      g.frame().vars[v.name] =
+          v.type ? SemaValue::getRuntime(results[r++]) : v.init;
+  }
+};
+} // namespace
+
+Error Generator::genStaticFor(const ast::ForStmt &s,
+                              llvm::ArrayRef<SemaValue> items) {
+  if (static_cast<int64_t>(items.size()) > kMaxUnroll)
+    return error(s.getIter(), "cannot unroll more than " +
+                                  llvm::Twine(kMaxUnroll) + " iterations");
+  ++frame().loopDepth;
+  for (const SemaValue &item : items) {
+    if (Error err = assignTarget(s.getTarget(), item)) {
+      --frame().loopDepth;
+      return err;
+    }
+    if (Error err = genBlock(s.getBody())) {
+      --frame().loopDepth;
+      return err;
+    }
+  }
+  --frame().loopDepth;
+  return Error::success();
+}
+
+Error Generator::genFor(const ast::ForStmt &s) {
+  const ast::Expr &iter = s.getIter();
+  if (auto *call = llvm::dyn_cast<ast::CallExpr>(&iter)) {
+    Expected<SemaValue> callee = genExpr(call->getCallee());
+    if (!callee)
+      return callee.takeError();
+    if (callee->getKind() == SemaValue::Kind::Builtin &&
+        (callee->getName() == "range" ||
+         callee->getName() == "static_range")) {
+      Expected<CallArgs> args = evalCallArgs(*call, nullptr);
+      if (!args)
+        return args.takeError();
+      if (callee->getName() == "range")
+        return genRangeFor(s, *args, *call);
+      // static_range: compile-time bounds, unrolled.
+      Expected<BoundArgs> b = bindArgs("static_range", *args, *call,
+                                       {"arg1", "arg2", "step"}, 1);
+      if (!b)
+        return b.takeError();
+      int64_t vals[3] = {0, 0, 1};
+      for (unsigned i = 0; i < 3; ++i) {
+        if (!b->has(i))
+          continue;
+        if (!b->get(i).isInt())
+          return error(b->expr(i), "static_range bounds must be "
+                                   "compile-time integers, got " +
+                                       b->get(i).describe());
+        vals[i] = b->get(i).getInt();
+      }
+      int64_t lo = b->has(1) ? vals[0] : 0, hi = b->has(1) ? vals[1] : vals[0];
+      int64_t step = vals[2];
+      if (step == 0)
+        return error(b->expr(2), "static_range step must not be zero");
+      std::vector<SemaValue> items;
+      for (int64_t v = lo; step > 0 ? v < hi : v > hi; v += step) {
+        items.push_back(SemaValue::getInt(v));
+        if (static_cast<int64_t>(items.size()) > kMaxUnroll)
+          break;
+      }
+      return genStaticFor(s, items);
+    }
+  }
+  Expected<SemaValue> seq = genExpr(iter);
+  if (!seq)
+    return seq.takeError();
+  if (seq->isTuple())
+    return genStaticFor(s, seq->getElements());
+  return error(iter, "a for loop must iterate over range(...), "
+                     "tl.static_range(...) or a constant tuple, not " +
+                         seq->describe());
+}
+
+Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
+                             const ast::CallExpr &call) {
+  Expected<BoundArgs> b = bindArgs(
+      "range", args, call,
+      {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor",
+       "disallow_acc_multi_buffer", "flatten", "warp_specialize"},
+      1);
+  if (!b)
+    return b.takeError();
+  auto *target = llvm::dyn_cast<ast::NameExpr>(&s.getTarget());
+  if (!target)
+    return error(s.getTarget(), "the target of a range loop must be a name");
+  // Bounds: (stop) or (start, stop[, step]).
+  SemaValue bounds[3] = {SemaValue::getInt(0), b->get(0),
+                         SemaValue::getInt(1)};
+  const ast::Expr *exprs[3] = {&call, &b->expr(0), &call};
+  if (b->has(1)) {
+    bounds[0] = b->get(0);
+    bounds[1] = b->get(1);
+    exprs[0] = &b->expr(0);
+    exprs[1] = &b->expr(1);
+  }
+  if (b->has(2)) {
+    bounds[2] = b->get(2);
+    exprs[2] = &b->expr(2);
+  }
+  mlir::Type ivType = builder.getI32Type();
+  for (int i = 0; i < 3; ++i) {
+    const SemaValue &v = bounds[i];
+    bool ok = (v.isInt() || v.isBool()) ||
+              (v.isRuntime() && !v.isTensor() &&
+               getElementType(v.getType()).isInteger());
+    if (!ok)
+      return error(*exprs[i], "range bounds must be integer scalars, got " +
+                                  v.describe());
+    mlir::Type t = v.isRuntime() ? v.getType()
+                                 : getIntLiteralType(&context, v.getInt());
+    if (t.getIntOrFloatBitWidth() > 32)
+      ivType = t;
+  }
+  if (bounds[2].isInt() && bounds[2].getInt() <= 0)
+    return error(*exprs[2], "range step must be positive (got " +
+                                llvm::Twine(bounds[2].getInt()) + ")");
+  mlir::Location l = loc(s.getLocation());
+  mlir::Value bv[3];
+  for (int i = 0; i < 3; ++i) {
+    Expected<mlir::Value> v = toRuntimeAs(bounds[i], ivType, *exprs[i]);
+    if (!v)
+      return v.takeError();
+    bv[i] = *v;
+  }
+
+  std::optional<SemaValue> savedTarget;
+  if (auto it = frame().vars.find(target->getName()); it != frame().vars.end())
+    savedTarget = it->second;
+  std::vector<LoopVar> vars = getLoopVars(*this, s.getBody(),
+                                          target->getName());
+  LoopBodyGen body{*this, s, vars};
+  // While inferring, the induction variable is a scratch block argument.
+  mlir::Value iv;
+  auto gen = [&]() -> Error {
+    frame().vars[target->getName()] = SemaValue::getRuntime(iv);
+    return genBlock(s.getBody());
+  };
+  {
+    llvm::SmallVector<mlir::Type> lead = {ivType};
+    // The scratch block's first argument is the induction variable; bind it
+    // through `iv` by peeking at the block in `gen`.
+    auto genScratch = [&]() -> Error {
+      iv = builder.getInsertionBlock()->getArgument(0);
+      return gen();
+    };
+    if (Error err = body.inferTypes(lead, genScratch, l))
+      return err;
+  }
+  llvm::StringMap<SemaValue> before = frame().vars;
+  auto forOp = mlir::scf::ForOp::create(builder, l, bv[0], bv[1], bv[2],
+                                        body.initValues(l));
+  mlir::Block *block = forOp.getBody();
+  while (!block->empty())
+    block->back().erase();
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(block);
+    iv = forOp.getInductionVar();
+    Expected<std::vector<SemaValue>> ends =
+        body.run(forOp.getRegionIterArgs(), gen);
+    if (!ends)
+      return ends.takeError();
+    Expected<llvm::SmallVector<mlir::Value>> ys = body.yieldValues(*ends, l);
+    if (!ys)
+      return ys.takeError();
+    mlir::scf::YieldOp::create(builder, l, *ys);
+  }
+  frame().vars = std::move(before);
+  body.bindResults(forOp.getResults());
+  if (savedTarget)
+    frame().vars[target->getName()] = *savedTarget;
+  else
+    frame().vars.erase(target->getName());
+  return Error::success();
+}
+
+Error Generator::genWhile(const ast::WhileStmt &s) {
+  mlir::Location l = loc(s.getLocation());
+  std::vector<LoopVar> vars = getLoopVars(*this, s.getBody(), "");
+  LoopBodyGen body{*this, s, vars};
+  // The condition is evaluated against the carried values; `condOut`
+  // receives it.
+  mlir::Value condOut;
+  auto genCond = [&]() -> Error {
+    Expected<SemaValue> c = genExpr(s.getTest());
+    if (!c)
+      return c.takeError();
+    if (c->isTensor())
+      return error(s.getTest(), "the condition of 'while' must be a scalar");
+    Expected<mlir::Value> r = toRuntime(*c, s.getTest());
+    if (!r)
+      return r.takeError();
+    condOut = toBool(*r, l);
+    return Error::success();
+  };
+  auto genAll = [&]() -> Error {
+    if (Error err = genCond())
+      return err;
+    return genBlock(s.getBody());
+  };
+  {
+    // A condition that is a constant false skips the loop.
+    Expected<SemaValue> c = genExpr(s.getTest());
+    if (!c)
+      return c.takeError();
+    if (c->isConstexpr() && !c->isTruthy())
+      return Error::success();
+  }
+  if (Error err = body.inferTypes({}, genAll, l))
+    return err;
+  llvm::StringMap<SemaValue> before = frame().vars;
+  llvm::SmallVector<mlir::Type> types = body.types();
+  llvm::SmallVector<mlir::Location> locs(types.size(), l);
+  auto whileOp =
+      mlir::scf::WhileOp::create(builder, l, types, body.initValues(l));
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    mlir::Block *beforeBlock =
+        builder.createBlock(&whileOp.getBefore(), {}, types, locs);
+    Expected<std::vector<SemaValue>> condEnds =
+        body.run(beforeBlock->getArguments(), genCond);
+    if (!condEnds)
+      return condEnds.takeError();
+    mlir::scf::ConditionOp::create(builder, l, condOut,
+                                   beforeBlock->getArguments());
+    mlir::Block *afterBlock =
+        builder.createBlock(&whileOp.getAfter(), {}, types, locs);
+    Expected<std::vector<SemaValue>> ends =
+        body.run(afterBlock->getArguments(),
+                 [&]() -> Error { return genBlock(s.getBody()); });
+    if (!ends)
+      return ends.takeError();
+    Expected<llvm::SmallVector<mlir::Value>> ys = body.yieldValues(*ends, l);
+    if (!ys)
+      return ys.takeError();
+    mlir::scf::YieldOp::create(builder, l, *ys);
+  }
+  frame().vars = std::move(before);
+  body.bindResults(whileOp.getResults());
+  return Error::success();
+}

@@ -1,0 +1,233 @@
+//===- MLIRGenImpl.h - the generator behind MLIRGen.h -----------*- C++ -*-===//
+//
+// This file implements the declaration of the Generator, the one class that
+// walks a kernel's AST, checks it and emits mgp IR as it goes (like Triton's
+// CodeGenerator): scopes and name resolution (MLIRGen.cpp), expressions
+// (MLIRGenExpr.cpp), typed operations with promotion and broadcasting
+// (MLIRGenOps.cpp), statements (MLIRGenStmt.cpp), control flow
+// (MLIRGenControlFlow.cpp) and builtins (Builtins*.cpp). Private to the front
+// end.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_COMPILER_FRONTEND_MLIRGENIMPL_H
+#define MGP_COMPILER_FRONTEND_MLIRGENIMPL_H
+
+#include "compiler/frontend/AST.h"
+#include "compiler/frontend/MLIRGen.h"
+#include "compiler/frontend/SemaValue.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+namespace mgp {
+namespace detail {
+
+/// The evaluated arguments of a call, with the nodes they came from (for
+/// error locations). A method call `x.f(a)` has `x` as its first argument.
+struct CallArgs {
+  std::vector<SemaValue> args;
+  std::vector<const ast::Expr *> argExprs;
+  std::vector<SemaValue> keywordValues;
+  std::vector<const ast::Keyword *> keywords;
+};
+
+/// Arguments bound to a builtin's parameter names; absent ones are null.
+struct BoundArgs {
+  std::vector<std::optional<SemaValue>> values;
+  std::vector<const ast::Expr *> exprs;
+  const ast::CallExpr *call = nullptr;
+
+  bool has(unsigned i) const { return values[i].has_value(); }
+  const SemaValue &get(unsigned i) const { return *values[i]; }
+  /// The node of argument `i`, or the call if it was not given.
+  const ast::Expr &expr(unsigned i) const {
+    return exprs[i] ? *exprs[i] : static_cast<const ast::Expr &>(*call);
+  }
+};
+
+/// Where a binary operation is written, for errors and MLIR locations.
+struct OpSite {
+  llvm::SMLoc loc;                        ///< the operator (or the statement)
+  llvm::SmallVector<llvm::SMRange, 2> ranges; ///< the operands
+  mlir::Location mlirLoc;
+};
+
+/// How promoteOperands picks the computation type.
+enum class PromoteMode {
+  Arith,  ///< Triton's computation_type_impl
+  DivMod, ///< the same for `/` and `%` (fp16/bf16 compute in fp32)
+  Bitwise ///< both integers, integer promotion (literals take part)
+};
+
+/// One function being generated (the kernel or an inlined helper).
+struct Frame {
+  const ast::FunctionDef *function = nullptr;
+  llvm::StringMap<SemaValue> vars;
+  llvm::StringSet<> constexprParams;
+  unsigned loopDepth = 0;
+  bool returned = false;
+  std::optional<SemaValue> returnValue;
+};
+
+/// Walks a kernel and emits mgp IR; see MLIRGen.h.
+class Generator {
+public:
+  Generator(mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
+            const ast::Module &module);
+
+  /// The whole job of generateKernelModule.
+  llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+  generate(llvm::StringRef kernelName, const Signature &signature,
+           const llvm::StringMap<ConstValue> &defines);
+
+  //===--- Diagnostics and locations (MLIRGen.cpp) ------------------------===//
+  llvm::Error error(llvm::SMLoc loc, const llvm::Twine &message,
+                    llvm::ArrayRef<llvm::SMRange> ranges = {});
+  llvm::Error error(const ast::Expr &e, const llvm::Twine &message) {
+    return error(e.getLoc(), message, e.getRange());
+  }
+  llvm::Error error(const ast::Stmt &s, const llvm::Twine &message) {
+    return error(s.getLoc(), message);
+  }
+  mlir::Location loc(const ast::SourceLocation &l);
+  mlir::Location loc(const ast::Expr &e) { return loc(e.getLocation()); }
+  OpSite site(const ast::Expr &e);
+
+  //===--- Scopes, names, helper calls (MLIRGen.cpp) ----------------------===//
+  Frame &frame() { return frames.back(); }
+  llvm::Expected<SemaValue> lookupName(const ast::NameExpr &name);
+  llvm::Expected<SemaValue> getAttribute(const SemaValue &base,
+                                         const ast::AttributeExpr &attr);
+  llvm::Error assignName(llvm::StringRef name, SemaValue value,
+                         const ast::Expr &target);
+  llvm::Expected<SemaValue> callFunction(const ast::FunctionDef &fn,
+                                         CallArgs &args,
+                                         const ast::CallExpr &call);
+
+  //===--- Expressions (MLIRGenExpr.cpp) ----------------------------------===//
+  llvm::Expected<SemaValue> genExpr(const ast::Expr &e);
+  llvm::Expected<SemaValue> genCall(const ast::CallExpr &call);
+  /// Evaluates the arguments of `call` (and prepends `receiver` if set).
+  llvm::Expected<CallArgs> evalCallArgs(const ast::CallExpr &call,
+                                        const SemaValue *receiver);
+  llvm::Expected<SemaValue> genSubscript(const ast::SubscriptExpr &e);
+  llvm::Expected<SemaValue> genBinOp(const ast::BinOpExpr &e);
+  llvm::Expected<SemaValue> genUnaryOp(const ast::UnaryOpExpr &e);
+  llvm::Expected<SemaValue> genCompare(const ast::CompareExpr &e);
+  llvm::Expected<SemaValue> genBoolOp(const ast::BoolOpExpr &e);
+  llvm::Expected<SemaValue> genIfExp(const ast::IfExpExpr &e);
+
+  //===--- Typed operations (MLIRGenOps.cpp) ------------------------------===//
+  /// `lhs op rhs` with constexpr folding, promotion and broadcasting.
+  llvm::Expected<SemaValue> binaryOp(ast::BinaryOp op, const SemaValue &lhs,
+                                     const SemaValue &rhs, const OpSite &s);
+  /// `lhs op rhs` for ==, !=, <, <=, >, >=, is, is not.
+  llvm::Expected<SemaValue> compareOp(ast::CmpOp op, const SemaValue &lhs,
+                                      const SemaValue &rhs, const OpSite &s);
+  /// A scalar constant of element type `type` holding compile-time `c`.
+  mlir::Value materialize(const SemaValue &c, mlir::Type type,
+                          mlir::Location l);
+  /// A tensor constant filled with `c`.
+  mlir::Value materializeSplat(const SemaValue &c, mlir::Type elementType,
+                               llvm::ArrayRef<int64_t> shape, mlir::Location l);
+  /// `v` as a runtime value: constexpr numbers take their literal type.
+  llvm::Expected<mlir::Value> toRuntime(const SemaValue &v,
+                                        const ast::Expr &where);
+  /// `v` as a runtime value of element type `type` (constants are made in
+  /// that type, runtime values converted).
+  llvm::Expected<mlir::Value> toRuntimeAs(const SemaValue &v, mlir::Type type,
+                                          const ast::Expr &where);
+  /// Converts a number value (scalar or block) to element type `type`.
+  mlir::Value castTo(mlir::Value v, mlir::Type type, mlir::Location l);
+  /// `v != 0` as i1 (identity on i1).
+  mlir::Value toBool(mlir::Value v, mlir::Location l);
+  /// Splats / expands / broadcasts `v` to `shape`.
+  llvm::Expected<mlir::Value> broadcastTo(mlir::Value v,
+                                          llvm::ArrayRef<int64_t> shape,
+                                          const OpSite &s);
+  /// Broadcasts two values to their common shape.
+  llvm::Error broadcastPair(mlir::Value &a, mlir::Value &b, const OpSite &s);
+  /// Promotes two number operands as Triton does for arithmetic and
+  /// broadcasts them; returns the operands in the computation type.
+  llvm::Error promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
+                              PromoteMode mode, llvm::StringRef opName,
+                              mlir::Value &a, mlir::Value &b, const OpSite &s);
+
+  //===--- Statements (MLIRGenStmt.cpp) -----------------------------------===//
+  llvm::Error genBlock(const ast::StmtList &stmts);
+  llvm::Error genStmt(const ast::Stmt &s);
+  llvm::Error assignTarget(const ast::Expr &target, SemaValue value);
+
+  //===--- Control flow (MLIRGenControlFlow.cpp) --------------------------===//
+  llvm::Error genIf(const ast::IfStmt &s);
+  llvm::Error genFor(const ast::ForStmt &s);
+  llvm::Error genWhile(const ast::WhileStmt &s);
+  llvm::Error genStaticFor(const ast::ForStmt &s,
+                           llvm::ArrayRef<SemaValue> items);
+  llvm::Error genRangeFor(const ast::ForStmt &s, CallArgs &args,
+                          const ast::CallExpr &call);
+
+  //===--- Builtins (Builtins*.cpp) ---------------------------------------===//
+  /// True if `name` is a builtin of `triton.language`/`mgp`.
+  static bool isBuiltinName(llvm::StringRef name);
+  llvm::Expected<SemaValue> callBuiltin(llvm::StringRef name, CallArgs &args,
+                                        const ast::CallExpr &call);
+  /// Binds `args` to `params` (the first `numRequired` are required).
+  llvm::Expected<BoundArgs> bindArgs(llvm::StringRef name, CallArgs &args,
+                                     const ast::CallExpr &call,
+                                     llvm::ArrayRef<llvm::StringRef> params,
+                                     unsigned numRequired);
+  llvm::Expected<int64_t> getConstInt(const BoundArgs &b, unsigned i,
+                                      llvm::StringRef what);
+  llvm::Expected<llvm::SmallVector<int64_t>>
+  getConstShape(const SemaValue &v, const ast::Expr &where);
+  llvm::Expected<mlir::Type> getDTypeArg(const BoundArgs &b, unsigned i);
+  llvm::Expected<mlir::Value> getRuntimeArg(const BoundArgs &b, unsigned i);
+
+  llvm::Expected<SemaValue> genMemoryBuiltin(llvm::StringRef name,
+                                             CallArgs &args,
+                                             const ast::CallExpr &call);
+  llvm::Expected<SemaValue> genCreationBuiltin(llvm::StringRef name,
+                                               CallArgs &args,
+                                               const ast::CallExpr &call);
+  llvm::Expected<SemaValue> genMathBuiltin(llvm::StringRef name,
+                                           CallArgs &args,
+                                           const ast::CallExpr &call);
+  llvm::Expected<SemaValue> genShapeBuiltin(llvm::StringRef name,
+                                            CallArgs &args,
+                                            const ast::CallExpr &call);
+  llvm::Expected<SemaValue> genReduceBuiltin(llvm::StringRef name,
+                                             CallArgs &args,
+                                             const ast::CallExpr &call);
+  llvm::Expected<SemaValue> genPythonBuiltin(llvm::StringRef name,
+                                             CallArgs &args,
+                                             const ast::CallExpr &call);
+
+  mlir::MLIRContext &context;
+  const llvm::SourceMgr &sourceMgr;
+  const ast::Module &module;
+  mlir::OpBuilder builder;
+  std::deque<Frame> frames; // deque: references stay valid across calls
+  llvm::StringMap<SemaValue> constantCache;
+  llvm::StringSet<> constantsInProgress;
+};
+
+/// The names a statement list assigns (assignment targets, augmented
+/// assignments; not loop targets), in first-assignment order.
+void collectAssignedNames(const ast::StmtList &stmts,
+                          llvm::SetVector<llvm::StringRef> &names);
+
+} // namespace detail
+} // namespace mgp
+
+#endif // MGP_COMPILER_FRONTEND_MLIRGENIMPL_H

@@ -1,0 +1,578 @@
+//===- MLIRGenOps.cpp - typed operations: folding, promotion, broadcast ---===//
+//
+// This file implements the Generator's typed operations: binary and
+// comparison operators (folded with Python semantics when both operands are
+// compile-time constants, else emitted as arith ops after Triton's type
+// promotion and numpy broadcasting), pointer arithmetic (mgp.addptr),
+// materialising constants, conversions between number types, and
+// broadcasting (mgp.splat, mgp.expand_dims, mgp.broadcast).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <cmath>
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+using ast::BinaryOp;
+
+//===----------------------------------------------------------------------===//
+// Constants and conversions
+//===----------------------------------------------------------------------===//
+
+static mlir::TypedAttr getConstAttr(mlir::Type type, const SemaValue &c) {
+  if (auto ft = llvm::dyn_cast<mlir::FloatType>(type))
+    return mlir::FloatAttr::get(ft, c.getAsDouble());
+  unsigned width = type.getIntOrFloatBitWidth();
+  int64_t v = c.isFloat() ? static_cast<int64_t>(c.getFloat()) : c.getInt();
+  if (width == 1)
+    v = v != 0;
+  llvm::APInt ap(width, static_cast<uint64_t>(v), /*isSigned=*/true,
+                 /*implicitTrunc=*/true);
+  return mlir::IntegerAttr::get(type, ap);
+}
+
+mlir::Value Generator::materialize(const SemaValue &c, mlir::Type type,
+                                   mlir::Location l) {
+  assert(c.isConstNumber() && type.isIntOrFloat() && "not a number");
+  return mlir::arith::ConstantOp::create(builder, l, getConstAttr(type, c));
+}
+
+mlir::Value Generator::materializeSplat(const SemaValue &c,
+                                        mlir::Type elementType,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        mlir::Location l) {
+  if (shape.empty())
+    return materialize(c, elementType, l);
+  auto type = mlir::RankedTensorType::get(shape, elementType);
+  auto attr = mlir::DenseElementsAttr::get(type, getConstAttr(elementType, c));
+  return mlir::arith::ConstantOp::create(builder, l, attr);
+}
+
+/// The type a compile-time number takes when it becomes a runtime value.
+static mlir::Type getLiteralType(mlir::MLIRContext *ctx, const SemaValue &c) {
+  if (c.isBool())
+    return mlir::IntegerType::get(ctx, 1);
+  if (c.isInt())
+    return getIntLiteralType(ctx, c.getInt());
+  return getFloatLiteralType(ctx, c.getFloat());
+}
+
+Expected<mlir::Value> Generator::toRuntime(const SemaValue &v,
+                                           const ast::Expr &where) {
+  if (v.isRuntime())
+    return v.getValue();
+  if (v.isConstNumber())
+    return materialize(v, getLiteralType(&context, v), loc(where));
+  return error(where, "expected a number or a block, got " + v.describe());
+}
+
+Expected<mlir::Value> Generator::toRuntimeAs(const SemaValue &v,
+                                             mlir::Type type,
+                                             const ast::Expr &where) {
+  if (v.isConstNumber())
+    return materialize(v, type, loc(where));
+  if (!v.isRuntime())
+    return error(where, "expected a number or a block, got " + v.describe());
+  if (llvm::isa<PointerType>(getElementType(v.getType())))
+    return error(where, "expected a number, got " + v.describe());
+  return castTo(v.getValue(), type, loc(where));
+}
+
+mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l) {
+  mlir::Type from = getElementType(v.getType());
+  if (from == to)
+    return v;
+  llvm::ArrayRef<int64_t> shape = getShapeOf(v.getType());
+  mlir::Type result = withShape(to, shape);
+  namespace arith = mlir::arith;
+  if (to.isInteger(1)) {
+    // Conversion to bool is a comparison with zero.
+    return toBool(v, l);
+  }
+  if (from.isInteger() && to.isInteger()) {
+    if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
+      return arith::TruncIOp::create(builder, l, result, v);
+    if (from.isInteger(1))
+      return arith::ExtUIOp::create(builder, l, result, v);
+    return arith::ExtSIOp::create(builder, l, result, v);
+  }
+  if (from.isInteger()) {
+    if (from.isInteger(1))
+      return arith::UIToFPOp::create(builder, l, result, v);
+    return arith::SIToFPOp::create(builder, l, result, v);
+  }
+  if (to.isInteger())
+    return arith::FPToSIOp::create(builder, l, result, v);
+  if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(builder, l, result, v);
+  if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
+    return arith::TruncFOp::create(builder, l, result, v);
+  // fp16 <-> bf16: through f32.
+  mlir::Value wide = arith::ExtFOp::create(
+      builder, l, withShape(builder.getF32Type(), shape), v);
+  return arith::TruncFOp::create(builder, l, result, wide);
+}
+
+mlir::Value Generator::toBool(mlir::Value v, mlir::Location l) {
+  mlir::Type elt = getElementType(v.getType());
+  if (elt.isInteger(1))
+    return v;
+  mlir::Value zero = materializeSplat(SemaValue::getInt(0), elt,
+                                      getShapeOf(v.getType()), l);
+  if (elt.isInteger())
+    return mlir::arith::CmpIOp::create(
+        builder, l, mlir::arith::CmpIPredicate::ne, v, zero);
+  return mlir::arith::CmpFOp::create(builder, l,
+                                     mlir::arith::CmpFPredicate::UNE, v, zero);
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasting
+//===----------------------------------------------------------------------===//
+
+Expected<mlir::Value> Generator::broadcastTo(mlir::Value v,
+                                             llvm::ArrayRef<int64_t> shape,
+                                             const OpSite &s) {
+  llvm::ArrayRef<int64_t> from = getShapeOf(v.getType());
+  if (from == shape)
+    return v;
+  mlir::Type elt = getElementType(v.getType());
+  auto target = mlir::RankedTensorType::get(shape, elt);
+  if (from.empty())
+    return SplatOp::create(builder, s.mlirLoc, target, v).getResult();
+  if (from.size() > shape.size())
+    return error(s.loc,
+                 "cannot broadcast a block of shape " + describeShape(from) +
+                     " to shape " + describeShape(shape),
+                 s.ranges);
+  for (size_t i = 0; i < from.size(); ++i) {
+    int64_t d = from[i], t = shape[shape.size() - from.size() + i];
+    if (d != t && d != 1)
+      return error(s.loc,
+                   "cannot broadcast a block of shape " + describeShape(from) +
+                       " to shape " + describeShape(shape),
+                   s.ranges);
+  }
+  while (getShapeOf(v.getType()).size() < shape.size())
+    v = ExpandDimsOp::create(builder, s.mlirLoc, v, 0);
+  if (getShapeOf(v.getType()) != shape)
+    v = BroadcastOp::create(builder, s.mlirLoc, target, v);
+  return v;
+}
+
+Error Generator::broadcastPair(mlir::Value &a, mlir::Value &b,
+                               const OpSite &s) {
+  llvm::ArrayRef<int64_t> sa = getShapeOf(a.getType());
+  llvm::ArrayRef<int64_t> sb = getShapeOf(b.getType());
+  if (sa == sb)
+    return Error::success();
+  auto shape = broadcastShapes(sa, sb);
+  if (!shape)
+    return error(s.loc,
+                 "incompatible shapes " + describeShape(sa) + " and " +
+                     describeShape(sb) + " cannot be broadcast together",
+                 s.ranges);
+  Expected<mlir::Value> na = broadcastTo(a, *shape, s);
+  if (!na)
+    return na.takeError();
+  Expected<mlir::Value> nb = broadcastTo(b, *shape, s);
+  if (!nb)
+    return nb.takeError();
+  a = *na;
+  b = *nb;
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Promotion
+//===----------------------------------------------------------------------===//
+
+Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
+                                 PromoteMode mode, llvm::StringRef opName,
+                                 mlir::Value &a, mlir::Value &b,
+                                 const OpSite &s) {
+  auto typeOf = [&](const SemaValue &v, mlir::Type &t, bool &lit) -> bool {
+    lit = v.isConstNumber();
+    if (lit)
+      t = getLiteralType(&context, v);
+    else if (v.isRuntime())
+      t = getElementType(v.getType());
+    else
+      return false;
+    return t.isIntOrFloat();
+  };
+  mlir::Type ta, tb;
+  bool la, lb;
+  if (!typeOf(lhs, ta, la) || !typeOf(rhs, tb, lb))
+    return error(s.loc,
+                 "unsupported operand types for '" + opName + "': " +
+                     lhs.describe() + " and " + rhs.describe(),
+                 s.ranges);
+  mlir::Type compute;
+  std::string why;
+  if (mode == PromoteMode::Bitwise) {
+    if (!ta.isInteger() || !tb.isInteger())
+      return error(s.loc,
+                   "operator '" + opName + "' needs integer operands, got " +
+                       getTypeName(ta) + " and " + getTypeName(tb),
+                   s.ranges);
+    compute = promoteIntegers(ta, tb);
+  } else {
+    compute = computeArithmeticType(ta, la, tb, lb,
+                                    mode == PromoteMode::DivMod, why);
+    if (!compute)
+      return error(s.loc,
+                   "invalid operand types for '" + opName + "': " +
+                       getTypeName(ta) + " and " + getTypeName(tb) + " (" +
+                       why + ")",
+                   s.ranges);
+  }
+  a = lhs.isConstNumber() ? materialize(lhs, compute, s.mlirLoc)
+                          : castTo(lhs.getValue(), compute, s.mlirLoc);
+  b = rhs.isConstNumber() ? materialize(rhs, compute, s.mlirLoc)
+                          : castTo(rhs.getValue(), compute, s.mlirLoc);
+  return broadcastPair(a, b, s);
+}
+
+//===----------------------------------------------------------------------===//
+// Constant folding (Python semantics)
+//===----------------------------------------------------------------------===//
+
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+
+static int64_t floorMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0)))
+    r += b;
+  return r;
+}
+
+/// Folds `a op b` on two compile-time numbers; nullopt with `why` set if the
+/// operation is invalid.
+static std::optional<SemaValue> foldBinary(BinaryOp op, const SemaValue &a,
+                                           const SemaValue &b,
+                                           std::string &why) {
+  bool isFloat = a.isFloat() || b.isFloat();
+  if (!isFloat) {
+    int64_t x = a.getInt(), y = b.getInt();
+    bool bothBool = a.isBool() && b.isBool();
+    switch (op) {
+    case BinaryOp::Add:
+      return SemaValue::getInt(x + y);
+    case BinaryOp::Sub:
+      return SemaValue::getInt(x - y);
+    case BinaryOp::Mul:
+      return SemaValue::getInt(x * y);
+    case BinaryOp::Div:
+      if (y == 0)
+        break;
+      return SemaValue::getFloat(static_cast<double>(x) / y);
+    case BinaryOp::FloorDiv:
+      if (y == 0)
+        break;
+      return SemaValue::getInt(floorDiv(x, y));
+    case BinaryOp::Mod:
+      if (y == 0)
+        break;
+      return SemaValue::getInt(floorMod(x, y));
+    case BinaryOp::Pow: {
+      if (y < 0)
+        return SemaValue::getFloat(std::pow(double(x), double(y)));
+      int64_t r = 1;
+      for (int64_t i = 0; i < y && i < 64; ++i)
+        r *= x;
+      return SemaValue::getInt(r);
+    }
+    case BinaryOp::LShift:
+      if (y < 0 || y > 63) {
+        why = "shift count out of range";
+        return std::nullopt;
+      }
+      return SemaValue::getInt(x << y);
+    case BinaryOp::RShift:
+      if (y < 0 || y > 63) {
+        why = "shift count out of range";
+        return std::nullopt;
+      }
+      return SemaValue::getInt(x >> y);
+    case BinaryOp::BitAnd:
+      return bothBool ? SemaValue::getBool(x & y) : SemaValue::getInt(x & y);
+    case BinaryOp::BitOr:
+      return bothBool ? SemaValue::getBool(x | y) : SemaValue::getInt(x | y);
+    case BinaryOp::BitXor:
+      return bothBool ? SemaValue::getBool(x ^ y) : SemaValue::getInt(x ^ y);
+    case BinaryOp::MatMul:
+      why = "'@' needs blocks (use tl.dot)";
+      return std::nullopt;
+    }
+    why = "division by zero";
+    return std::nullopt;
+  }
+  double x = a.getAsDouble(), y = b.getAsDouble();
+  switch (op) {
+  case BinaryOp::Add:
+    return SemaValue::getFloat(x + y);
+  case BinaryOp::Sub:
+    return SemaValue::getFloat(x - y);
+  case BinaryOp::Mul:
+    return SemaValue::getFloat(x * y);
+  case BinaryOp::Div:
+    if (y == 0)
+      break;
+    return SemaValue::getFloat(x / y);
+  case BinaryOp::FloorDiv:
+    if (y == 0)
+      break;
+    return SemaValue::getFloat(std::floor(x / y));
+  case BinaryOp::Mod: {
+    if (y == 0)
+      break;
+    double r = std::fmod(x, y);
+    if (r != 0 && ((r < 0) != (y < 0)))
+      r += y;
+    return SemaValue::getFloat(r);
+  }
+  case BinaryOp::Pow:
+    return SemaValue::getFloat(std::pow(x, y));
+  default:
+    why = "bit operations need integers";
+    return std::nullopt;
+  }
+  why = "division by zero";
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary operators
+//===----------------------------------------------------------------------===//
+
+static bool isPointerValue(const SemaValue &v) {
+  return v.isRuntime() && llvm::isa<PointerType>(getElementType(v.getType()));
+}
+
+Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
+                                        const SemaValue &rhs,
+                                        const OpSite &s) {
+  llvm::StringRef opName = ast::spell(op);
+  if (lhs.isConstNumber() && rhs.isConstNumber()) {
+    std::string why;
+    if (auto v = foldBinary(op, lhs, rhs, why))
+      return *v;
+    return error(s.loc, "invalid constant expression: " + why, s.ranges);
+  }
+  if (lhs.isTuple() && rhs.isTuple() && op == BinaryOp::Add) {
+    std::vector<SemaValue> elts = lhs.getElements();
+    llvm::append_range(elts, rhs.getElements());
+    return SemaValue::getTuple(std::move(elts));
+  }
+  namespace arith = mlir::arith;
+  mlir::Location l = s.mlirLoc;
+  // Pointer arithmetic: ptr + int, int + ptr, ptr - int.
+  if (isPointerValue(lhs) || isPointerValue(rhs)) {
+    bool ptrLeft = isPointerValue(lhs);
+    const SemaValue &ptr = ptrLeft ? lhs : rhs, &off = ptrLeft ? rhs : lhs;
+    bool offIsInt = (off.isConstNumber() && !off.isFloat()) ||
+                    (off.isRuntime() && getElementType(off.getType()).isInteger() &&
+                     !getElementType(off.getType()).isInteger(1));
+    if (!offIsInt || !(op == BinaryOp::Add ||
+                       (op == BinaryOp::Sub && ptrLeft)))
+      return error(s.loc,
+                   "unsupported pointer arithmetic: " + lhs.describe() + " " +
+                       opName + " " + rhs.describe() +
+                       " (only pointer + integer and pointer - integer)",
+                   s.ranges);
+    mlir::Value p = ptr.getValue();
+    mlir::Value o = off.isConstNumber()
+                        ? materialize(off, getLiteralType(&context, off), l)
+                        : off.getValue();
+    if (op == BinaryOp::Sub) {
+      mlir::Value zero = materializeSplat(SemaValue::getInt(0),
+                                          getElementType(o.getType()),
+                                          getShapeOf(o.getType()), l);
+      o = arith::SubIOp::create(builder, l, zero, o);
+    }
+    if (Error err = broadcastPair(p, o, s))
+      return std::move(err);
+    return SemaValue::getRuntime(
+        AddPtrOp::create(builder, l, p.getType(), p, o));
+  }
+  if (op == BinaryOp::Pow || op == BinaryOp::MatMul)
+    return error(s.loc,
+                 "operator '" + opName + "' is not supported on blocks" +
+                     (op == BinaryOp::MatMul ? " (use tl.dot)" : ""),
+                 s.ranges);
+  bool bitwise = op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
+                 op == BinaryOp::BitXor || op == BinaryOp::LShift ||
+                 op == BinaryOp::RShift;
+  bool divOrMod = op == BinaryOp::Div || op == BinaryOp::Mod;
+  PromoteMode mode = bitwise    ? PromoteMode::Bitwise
+                     : divOrMod ? PromoteMode::DivMod
+                                : PromoteMode::Arith;
+  mlir::Value a, b;
+  if (Error err = promoteOperands(lhs, rhs, mode, opName, a, b, s))
+    return std::move(err);
+  mlir::Type t = getElementType(a.getType());
+  bool isInt = t.isInteger();
+  mlir::Value r;
+  switch (op) {
+  case BinaryOp::Add:
+    r = isInt ? arith::AddIOp::create(builder, l, a, b).getResult()
+              : arith::AddFOp::create(builder, l, a, b).getResult();
+    break;
+  case BinaryOp::Sub:
+    r = isInt ? arith::SubIOp::create(builder, l, a, b).getResult()
+              : arith::SubFOp::create(builder, l, a, b).getResult();
+    break;
+  case BinaryOp::Mul:
+    r = isInt ? arith::MulIOp::create(builder, l, a, b).getResult()
+              : arith::MulFOp::create(builder, l, a, b).getResult();
+    break;
+  case BinaryOp::Div:
+    if (isInt) {
+      // Triton: integer true division computes in fp32.
+      a = castTo(a, builder.getF32Type(), l);
+      b = castTo(b, builder.getF32Type(), l);
+    }
+    r = arith::DivFOp::create(builder, l, a, b);
+    break;
+  case BinaryOp::FloorDiv:
+    if (!isInt)
+      return error(s.loc,
+                   "floor division '//' needs integer operands, got " +
+                       getTypeName(t),
+                   s.ranges);
+    r = arith::DivSIOp::create(builder, l, a, b);
+    break;
+  case BinaryOp::Mod:
+    r = isInt ? arith::RemSIOp::create(builder, l, a, b).getResult()
+              : arith::RemFOp::create(builder, l, a, b).getResult();
+    break;
+  case BinaryOp::BitAnd:
+    r = arith::AndIOp::create(builder, l, a, b);
+    break;
+  case BinaryOp::BitOr:
+    r = arith::OrIOp::create(builder, l, a, b);
+    break;
+  case BinaryOp::BitXor:
+    r = arith::XOrIOp::create(builder, l, a, b);
+    break;
+  case BinaryOp::LShift:
+    r = arith::ShLIOp::create(builder, l, a, b);
+    break;
+  case BinaryOp::RShift:
+    r = arith::ShRSIOp::create(builder, l, a, b);
+    break;
+  case BinaryOp::Pow:
+  case BinaryOp::MatMul:
+    llvm_unreachable("handled above");
+  }
+  return SemaValue::getRuntime(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons
+//===----------------------------------------------------------------------===//
+
+Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
+                                         const SemaValue &rhs,
+                                         const OpSite &s) {
+  using ast::CmpOp;
+  if (op == CmpOp::Is || op == CmpOp::IsNot) {
+    bool same;
+    if (lhs.isConstexpr() && rhs.isConstexpr())
+      same = lhs.getKind() == rhs.getKind() && lhs.constEquals(rhs);
+    else if (lhs.isNone() || rhs.isNone())
+      same = false; // a runtime value is never None
+    else
+      return error(s.loc, "'is' is only supported with None or constants",
+                   s.ranges);
+    return SemaValue::getBool(op == CmpOp::Is ? same : !same);
+  }
+  if (op == CmpOp::In || op == CmpOp::NotIn) {
+    if (rhs.isTuple() && lhs.isConstexpr() && rhs.isConstexpr()) {
+      bool found = llvm::any_of(rhs.getElements(), [&](const SemaValue &e) {
+        return e.constEquals(lhs);
+      });
+      return SemaValue::getBool(op == CmpOp::In ? found : !found);
+    }
+    return error(s.loc, "'in' is only supported on constant tuples",
+                 s.ranges);
+  }
+  if (lhs.isConstexpr() && rhs.isConstexpr()) {
+    if (lhs.isConstNumber() && rhs.isConstNumber()) {
+      double x = lhs.getAsDouble(), y = rhs.getAsDouble();
+      bool bothInt = !lhs.isFloat() && !rhs.isFloat();
+      int64_t xi = lhs.getInt(), yi = rhs.getInt();
+      auto cmp = [&](auto a, auto b) {
+        switch (op) {
+        case CmpOp::Eq:
+          return a == b;
+        case CmpOp::NotEq:
+          return a != b;
+        case CmpOp::Lt:
+          return a < b;
+        case CmpOp::LtE:
+          return a <= b;
+        case CmpOp::Gt:
+          return a > b;
+        default:
+          return a >= b;
+        }
+      };
+      return SemaValue::getBool(bothInt ? cmp(xi, yi) : cmp(x, y));
+    }
+    if (op == CmpOp::Eq || op == CmpOp::NotEq) {
+      bool eq = lhs.constEquals(rhs);
+      return SemaValue::getBool(op == CmpOp::Eq ? eq : !eq);
+    }
+    return error(s.loc,
+                 "cannot order " + lhs.describe() + " and " + rhs.describe(),
+                 s.ranges);
+  }
+  llvm::StringRef opName = ast::spell(op);
+  mlir::Value a, b;
+  if (Error err =
+          promoteOperands(lhs, rhs, PromoteMode::Arith, opName, a, b, s))
+    return std::move(err);
+  namespace arith = mlir::arith;
+  mlir::Type t = getElementType(a.getType());
+  mlir::Value r;
+  if (t.isInteger()) {
+    arith::CmpIPredicate p;
+    switch (op) {
+    case CmpOp::Eq: p = arith::CmpIPredicate::eq; break;
+    case CmpOp::NotEq: p = arith::CmpIPredicate::ne; break;
+    case CmpOp::Lt: p = arith::CmpIPredicate::slt; break;
+    case CmpOp::LtE: p = arith::CmpIPredicate::sle; break;
+    case CmpOp::Gt: p = arith::CmpIPredicate::sgt; break;
+    default: p = arith::CmpIPredicate::sge; break;
+    }
+    r = arith::CmpIOp::create(builder, s.mlirLoc, p, a, b);
+  } else {
+    arith::CmpFPredicate p;
+    switch (op) {
+    case CmpOp::Eq: p = arith::CmpFPredicate::OEQ; break;
+    case CmpOp::NotEq: p = arith::CmpFPredicate::UNE; break;
+    case CmpOp::Lt: p = arith::CmpFPredicate::OLT; break;
+    case CmpOp::LtE: p = arith::CmpFPredicate::OLE; break;
+    case CmpOp::Gt: p = arith::CmpFPredicate::OGT; break;
+    default: p = arith::CmpFPredicate::OGE; break;
+    }
+    r = arith::CmpFOp::create(builder, s.mlirLoc, p, a, b);
+  }
+  return SemaValue::getRuntime(r);
+}

@@ -1,0 +1,174 @@
+//===- SemaTypes.cpp - type promotion and broadcasting --------------------===//
+//
+// This file implements the typing rules of the kernel language declared in
+// SemaTypes.h: Triton's promotion of binary operands, integer promotion,
+// numpy broadcasting, literal types and type names for messages.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/SemaTypes.h"
+
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mgp;
+
+TypeKind mgp::getTypeKind(mlir::Type t) {
+  if (t.isInteger(1))
+    return TypeKind::Bool;
+  if (t.isInteger())
+    return TypeKind::Int;
+  return TypeKind::Float;
+}
+
+mlir::Type mgp::getIntLiteralType(mlir::MLIRContext *ctx, int64_t value) {
+  if (value >= std::numeric_limits<int32_t>::min() &&
+      value <= std::numeric_limits<int32_t>::max())
+    return mlir::IntegerType::get(ctx, 32);
+  return mlir::IntegerType::get(ctx, 64);
+}
+
+mlir::Type mgp::getFloatLiteralType(mlir::MLIRContext *ctx, double value) {
+  double mag = std::fabs(value);
+  if (std::isfinite(value) && mag != 0.0 &&
+      (mag > std::numeric_limits<float>::max() ||
+       mag < std::numeric_limits<float>::min()))
+    return mlir::Float64Type::get(ctx);
+  return mlir::Float32Type::get(ctx);
+}
+
+mlir::Type mgp::promoteIntegers(mlir::Type a, mlir::Type b) {
+  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+}
+
+mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
+                                      mlir::Type b, bool bIsLiteral,
+                                      bool divOrMod, std::string &why) {
+  mlir::MLIRContext *ctx = a.getContext();
+  if (!a.isIntOrFloat() || !b.isIntOrFloat()) {
+    why = "operands must be numbers";
+    return {};
+  }
+  auto isHalf = [](mlir::Type t) { return t.isF16() || t.isBF16(); };
+  // A literal whose kind is not above the block's does not take part.
+  if (aIsLiteral != bIsLiteral) {
+    mlir::Type lit = aIsLiteral ? a : b, other = aIsLiteral ? b : a;
+    if (getTypeKind(lit) <= getTypeKind(other)) {
+      if (divOrMod && isHalf(other))
+        return mlir::Float32Type::get(ctx);
+      return other;
+    }
+  }
+  if (a.isF64() || b.isF64())
+    return mlir::Float64Type::get(ctx);
+  if (a.isF32() || b.isF32())
+    return mlir::Float32Type::get(ctx);
+  for (bool f16 : {true, false}) {
+    auto is = [&](mlir::Type t) { return f16 ? t.isF16() : t.isBF16(); };
+    if (is(a) || is(b)) {
+      if (divOrMod)
+        return mlir::Float32Type::get(ctx);
+      // fp16 with bf16: Triton computes in fp32.
+      if (isHalf(a) && isHalf(b) && a != b)
+        return mlir::Float32Type::get(ctx);
+      return is(a) ? a : b;
+    }
+  }
+  if (!a.isInteger() || !b.isInteger()) {
+    why = "unsupported operand types";
+    return {};
+  }
+  return promoteIntegers(a, b);
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+mgp::broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  llvm::SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    result[i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+llvm::ArrayRef<int64_t> mgp::getShapeOf(mlir::Type type) {
+  if (auto t = llvm::dyn_cast<mlir::RankedTensorType>(type))
+    return t.getShape();
+  return {};
+}
+
+mlir::Type mgp::getElementType(mlir::Type type) {
+  if (auto t = llvm::dyn_cast<mlir::RankedTensorType>(type))
+    return t.getElementType();
+  return type;
+}
+
+mlir::Type mgp::withShape(mlir::Type elementType,
+                          llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return elementType;
+  return mlir::RankedTensorType::get(shape, elementType);
+}
+
+std::string mgp::getTypeName(mlir::Type t) {
+  if (auto p = llvm::dyn_cast<PointerType>(t))
+    return "pointer<" + getTypeName(p.getPointeeType()) + ">";
+  if (t.isInteger())
+    return "int" + std::to_string(t.getIntOrFloatBitWidth());
+  if (t.isF16())
+    return "fp16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "fp32";
+  if (t.isF64())
+    return "fp64";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+std::string mgp::describeShape(llvm::ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string mgp::describeType(mlir::Type type) {
+  auto t = llvm::dyn_cast<mlir::RankedTensorType>(type);
+  if (!t)
+    return getTypeName(type);
+  std::string s = "<";
+  for (int64_t d : t.getShape())
+    s += std::to_string(d) + "x";
+  return s + getTypeName(t.getElementType()) + ">";
+}
+
+mlir::Type mgp::lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name) {
+  unsigned width = llvm::StringSwitch<unsigned>(name)
+                       .Cases({"int1", "bool"}, 1)
+                       .Cases({"int8", "uint8"}, 8)
+                       .Cases({"int16", "uint16"}, 16)
+                       .Cases({"int32", "uint32"}, 32)
+                       .Cases({"int64", "uint64"}, 64)
+                       .Default(0);
+  if (width)
+    return mlir::IntegerType::get(ctx, width);
+  return llvm::StringSwitch<mlir::Type>(name)
+      .Cases({"float16", "fp16"}, mlir::Float16Type::get(ctx))
+      .Cases({"bfloat16", "bf16"}, mlir::BFloat16Type::get(ctx))
+      .Cases({"float32", "fp32"}, mlir::Float32Type::get(ctx))
+      .Cases({"float64", "fp64"}, mlir::Float64Type::get(ctx))
+      .Default(mlir::Type());
+}

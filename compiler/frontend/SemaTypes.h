@@ -1,0 +1,81 @@
+//===- SemaTypes.h - type promotion and broadcasting ------------*- C++ -*-===//
+//
+// This file implements the typing rules of the kernel language, as pure
+// functions over MLIR types: Triton's implicit promotion of binary operands
+// (python/triton/language/semantic.py, computation_type_impl), integer
+// promotion, numpy broadcasting of static shapes, the types of literals, and
+// the Triton spelling of types used in error messages.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_COMPILER_FRONTEND_SEMATYPES_H
+#define MGP_COMPILER_FRONTEND_SEMATYPES_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace mgp {
+
+/// The kind order Triton uses when a Python literal meets a block:
+/// bool < int < float.
+enum class TypeKind { Bool = 0, Int = 1, Float = 2 };
+
+/// The kind of a number type (i1 is Bool).
+TypeKind getTypeKind(mlir::Type elementType);
+
+/// The type a Python int literal takes: i32 if it fits, else i64.
+mlir::Type getIntLiteralType(mlir::MLIRContext *ctx, int64_t value);
+/// The type a Python float literal takes: f32 (Triton's choice), f64 when the
+/// value is finite, non-zero and outside f32's range.
+mlir::Type getFloatLiteralType(mlir::MLIRContext *ctx, double value);
+
+/// Triton's integer promotion of two integer types: the wider one (i1 with
+/// i1 stays i1).
+mlir::Type promoteIntegers(mlir::Type a, mlir::Type b);
+
+/// The type in which an arithmetic binary operation is computed
+/// (Triton's computation_type_impl): `aIsLiteral`/`bIsLiteral` mark Python
+/// literals (constexprs), which do not take part in promotion when their
+/// kind is not above the other operand's; `divOrMod` makes fp16/bf16
+/// compute in f32 (PTX lacks those operations). Element types only.
+/// Returns null if the combination is not allowed (then `why` says why).
+mlir::Type computeArithmeticType(mlir::Type a, bool aIsLiteral, mlir::Type b,
+                                 bool bIsLiteral, bool divOrMod,
+                                 std::string &why);
+
+/// Numpy broadcasting of two static shapes (trailing dimensions aligned, size
+/// 1 stretches); std::nullopt if they are incompatible.
+std::optional<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// The shape of a type: a ranked tensor's shape, empty for a scalar.
+llvm::ArrayRef<int64_t> getShapeOf(mlir::Type type);
+/// The element type of a tensor, or the type itself.
+mlir::Type getElementType(mlir::Type type);
+/// `elementType` with `shape` (a scalar when the shape is empty).
+mlir::Type withShape(mlir::Type elementType, llvm::ArrayRef<int64_t> shape);
+
+/// Triton's name of an element type: `int32`, `fp32`, `bf16`, `pointer<fp32>`.
+std::string getTypeName(mlir::Type elementType);
+/// A type for messages: `fp32` for a scalar, `<64x32xfp32>` for a block.
+std::string describeType(mlir::Type type);
+/// A shape for messages: `[64, 32]`.
+std::string describeShape(llvm::ArrayRef<int64_t> shape);
+
+/// The element type a dtype name of `triton.language` stands for
+/// (`float32`, `int1`, `bfloat16`, `uint8`, ...), or null.
+mlir::Type lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name);
+
+/// True if `v` is a power of two (and positive).
+inline bool isPowerOf2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+} // namespace mgp
+
+#endif // MGP_COMPILER_FRONTEND_SEMATYPES_H

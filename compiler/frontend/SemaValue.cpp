@@ -1,0 +1,208 @@
+//===- SemaValue.cpp - the values a kernel computes with -----------------===//
+//
+// This file implements SemaValue (SemaValue.h): its constructors, the
+// compile-time predicates (constexpr-ness, truthiness, equality) and the
+// short descriptions used in error messages.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/SemaValue.h"
+
+#include "compiler/frontend/SemaTypes.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+#include <sstream>
+
+using namespace mgp;
+
+SemaValue SemaValue::getInt(int64_t v) {
+  SemaValue r;
+  r.kind = Kind::Int;
+  r.intValue = v;
+  return r;
+}
+
+SemaValue SemaValue::getFloat(double v) {
+  SemaValue r;
+  r.kind = Kind::Float;
+  r.floatValue = v;
+  return r;
+}
+
+SemaValue SemaValue::getBool(bool v) {
+  SemaValue r;
+  r.kind = Kind::Bool;
+  r.intValue = v ? 1 : 0;
+  return r;
+}
+
+SemaValue SemaValue::getNone() { return SemaValue(); }
+
+SemaValue SemaValue::getString(llvm::StringRef s) {
+  SemaValue r;
+  r.kind = Kind::String;
+  r.text = s.str();
+  return r;
+}
+
+SemaValue SemaValue::getDType(mlir::Type t) {
+  SemaValue r;
+  r.kind = Kind::DType;
+  r.type = t;
+  return r;
+}
+
+SemaValue SemaValue::getTuple(std::vector<SemaValue> elts) {
+  SemaValue r;
+  r.kind = Kind::Tuple;
+  r.elements = std::move(elts);
+  return r;
+}
+
+SemaValue SemaValue::getRuntime(mlir::Value v) {
+  SemaValue r;
+  r.kind = Kind::Runtime;
+  r.value = v;
+  r.type = v.getType();
+  return r;
+}
+
+SemaValue SemaValue::getModule(llvm::StringRef path) {
+  SemaValue r;
+  r.kind = Kind::Module;
+  r.text = path.str();
+  return r;
+}
+
+SemaValue SemaValue::getBuiltin(llvm::StringRef name) {
+  SemaValue r;
+  r.kind = Kind::Builtin;
+  r.text = name.str();
+  return r;
+}
+
+SemaValue SemaValue::getFunction(const ast::FunctionDef *fn) {
+  SemaValue r;
+  r.kind = Kind::Function;
+  r.function = fn;
+  r.text = fn->name;
+  return r;
+}
+
+SemaValue SemaValue::getMethod(SemaValue receiver, llvm::StringRef name) {
+  SemaValue r;
+  r.kind = Kind::Method;
+  r.text = name.str();
+  r.elements.push_back(std::move(receiver));
+  return r;
+}
+
+bool SemaValue::isConstexpr() const {
+  switch (kind) {
+  case Kind::Int:
+  case Kind::Float:
+  case Kind::Bool:
+  case Kind::None:
+  case Kind::String:
+  case Kind::DType:
+    return true;
+  case Kind::Tuple:
+    for (const SemaValue &e : elements)
+      if (!e.isConstexpr())
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool SemaValue::isTensor() const {
+  return kind == Kind::Runtime && llvm::isa<mlir::RankedTensorType>(type);
+}
+
+double SemaValue::getAsDouble() const {
+  return kind == Kind::Float ? floatValue : static_cast<double>(intValue);
+}
+
+bool SemaValue::isTruthy() const {
+  switch (kind) {
+  case Kind::Int:
+  case Kind::Bool:
+    return intValue != 0;
+  case Kind::Float:
+    return floatValue != 0.0;
+  case Kind::None:
+    return false;
+  case Kind::String:
+    return !text.empty();
+  case Kind::Tuple:
+    return !elements.empty();
+  default:
+    return true;
+  }
+}
+
+bool SemaValue::constEquals(const SemaValue &o) const {
+  if (isConstNumber() && o.isConstNumber()) {
+    if (isFloat() || o.isFloat())
+      return getAsDouble() == o.getAsDouble();
+    return intValue == o.intValue;
+  }
+  if (kind != o.kind)
+    return false;
+  switch (kind) {
+  case Kind::None:
+    return true;
+  case Kind::String:
+    return text == o.text;
+  case Kind::DType:
+    return type == o.type;
+  case Kind::Tuple:
+    if (elements.size() != o.elements.size())
+      return false;
+    for (size_t i = 0; i < elements.size(); ++i)
+      if (!elements[i].constEquals(o.elements[i]))
+        return false;
+    return true;
+  case Kind::Runtime:
+    return value == o.value;
+  default:
+    return text == o.text && function == o.function;
+  }
+}
+
+std::string SemaValue::describe() const {
+  switch (kind) {
+  case Kind::Int:
+    return "constexpr int " + std::to_string(intValue);
+  case Kind::Float: {
+    std::ostringstream os;
+    os << floatValue;
+    return "constexpr float " + os.str();
+  }
+  case Kind::Bool:
+    return intValue ? "constexpr True" : "constexpr False";
+  case Kind::None:
+    return "None";
+  case Kind::String:
+    return "string '" + text + "'";
+  case Kind::DType:
+    return "dtype " + getTypeName(type);
+  case Kind::Tuple:
+    return "tuple of " + std::to_string(elements.size());
+  case Kind::Runtime:
+    return llvm::isa<mlir::RankedTensorType>(type)
+               ? "block " + describeType(type)
+               : "scalar " + describeType(type);
+  case Kind::Module:
+    return "module '" + text + "'";
+  case Kind::Builtin:
+    return "builtin '" + text + "'";
+  case Kind::Function:
+    return "function '" + text + "'";
+  case Kind::Method:
+    return "method '" + text + "'";
+  }
+  return "value";
+}

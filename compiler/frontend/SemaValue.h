@@ -1,0 +1,105 @@
+//===- SemaValue.h - the values a kernel computes with ----------*- C++ -*-===//
+//
+// This file implements the value model of Sema/MLIRGen: every expression of a
+// kernel evaluates to a SemaValue, which is either a compile-time constant
+// (int, float, bool, None, string, dtype, tuple of values), a runtime value
+// (an mlir::Value: a scalar, a pointer, or a block tensor of static shape), or
+// a reference the language can call or look into (a module such as
+// `triton.language`, a builtin, a helper function, a bound method `x.to`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_COMPILER_FRONTEND_SEMAVALUE_H
+#define MGP_COMPILER_FRONTEND_SEMAVALUE_H
+
+#include "compiler/frontend/AST.h"
+
+#include "mlir/IR/Types.h"
+#include "mlir/IR/Value.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mgp {
+
+/// One value of the kernel language, compile-time or runtime.
+class SemaValue {
+public:
+  enum class Kind {
+    Int,      ///< compile-time int (Python int, int64 here)
+    Float,    ///< compile-time float (double)
+    Bool,     ///< compile-time bool
+    None,     ///< `None`
+    String,   ///< compile-time string
+    DType,    ///< a dtype object such as `tl.float16` (getType())
+    Tuple,    ///< a tuple (of any values)
+    Runtime,  ///< an mlir::Value: scalar, pointer or block tensor
+    Module,   ///< `triton`, `triton.language`, `mgp` (getName() = path)
+    Builtin,  ///< a builtin function (getName() = its name)
+    Function, ///< a helper or kernel function of the file
+    Method,   ///< `receiver.name` (getName()), receiver = getElements()[0]
+  };
+
+  SemaValue() = default;
+  static SemaValue getInt(int64_t v);
+  static SemaValue getFloat(double v);
+  static SemaValue getBool(bool v);
+  static SemaValue getNone();
+  static SemaValue getString(llvm::StringRef s);
+  static SemaValue getDType(mlir::Type t);
+  static SemaValue getTuple(std::vector<SemaValue> elts);
+  static SemaValue getRuntime(mlir::Value v);
+  static SemaValue getModule(llvm::StringRef path);
+  static SemaValue getBuiltin(llvm::StringRef name);
+  static SemaValue getFunction(const ast::FunctionDef *fn);
+  static SemaValue getMethod(SemaValue receiver, llvm::StringRef name);
+
+  Kind getKind() const { return kind; }
+  bool isInt() const { return kind == Kind::Int; }
+  bool isFloat() const { return kind == Kind::Float; }
+  bool isBool() const { return kind == Kind::Bool; }
+  bool isNone() const { return kind == Kind::None; }
+  bool isString() const { return kind == Kind::String; }
+  bool isDType() const { return kind == Kind::DType; }
+  bool isTuple() const { return kind == Kind::Tuple; }
+  bool isRuntime() const { return kind == Kind::Runtime; }
+  /// Int, Float or Bool: a compile-time number.
+  bool isConstNumber() const { return isInt() || isFloat() || isBool(); }
+  /// True if the whole value is known at compile time (tuples: every element).
+  bool isConstexpr() const;
+  /// True for a runtime value whose type is a ranked tensor.
+  bool isTensor() const;
+
+  int64_t getInt() const { return intValue; }
+  double getFloat() const { return floatValue; }
+  bool getBool() const { return intValue != 0; }
+  /// The number as a double (Int, Float, Bool).
+  double getAsDouble() const;
+  /// Python truthiness of a compile-time value.
+  bool isTruthy() const;
+  llvm::StringRef getName() const { return text; }
+  llvm::StringRef getString() const { return text; }
+  mlir::Type getType() const { return type; }
+  mlir::Value getValue() const { return value; }
+  const std::vector<SemaValue> &getElements() const { return elements; }
+  const ast::FunctionDef *getFunction() const { return function; }
+
+  /// Compile-time equality (numbers by value, None, strings, dtypes, tuples).
+  bool constEquals(const SemaValue &other) const;
+  /// A short description for messages: `constexpr int 3`, `tensor<128xf32>`.
+  std::string describe() const;
+
+private:
+  Kind kind = Kind::None;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+  std::string text;
+  mlir::Type type;
+  mlir::Value value;
+  std::vector<SemaValue> elements;
+  const ast::FunctionDef *function = nullptr;
+};
+
+} // namespace mgp
+
+#endif // MGP_COMPILER_FRONTEND_SEMAVALUE_H
