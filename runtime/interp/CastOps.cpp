@@ -14,7 +14,7 @@
 using namespace mgp;
 using namespace mgp::interp;
 
-llvm::Expected<Instr> mgp::interp::compileConstant(Compiler &c, mlir::arith::ConstantOp op,
+llvm::Error mgp::interp::compileConstant(Compiler &c, mlir::arith::ConstantOp op,
                                       ElemKind kind) {
   Buf value;
   mlir::Attribute attr = op.getValue();
@@ -37,11 +37,8 @@ llvm::Expected<Instr> mgp::interp::compileConstant(Compiler &c, mlir::arith::Con
   } else {
     return opError(op, "unsupported constant attribute");
   }
-  int d = c.slot(op.getResult());
-  return Instr([=](Frame &frame) {
-    frame.slots[d] = value;
-    return true;
-  });
+  c.constants.push_back({c.slot(op.getResult()), std::move(value)});
+  return llvm::Error::success();
 }
 
 llvm::Expected<Instr> mgp::interp::compileCast(mlir::Operation *op, llvm::StringRef name, int a,

@@ -97,8 +97,9 @@ template <typename T, typename Fn> Instr compare(int a, int b, int d, Fn fn) {
   };
 }
 
-/// arith.constant: the value is computed once and copied into its slot.
-llvm::Expected<Instr> compileConstant(Compiler &c, mlir::arith::ConstantOp op,
+/// arith.constant: the value is computed once and becomes a frame constant
+/// (Compiler::constants); no instruction runs for it.
+llvm::Error compileConstant(Compiler &c, mlir::arith::ConstantOp op,
                                       ElemKind kind);
 
 /// Casts from \p from in slot \p a to \p to in slot \p d: extsi, extui,

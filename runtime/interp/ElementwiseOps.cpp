@@ -262,10 +262,8 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
   if (!kind)
     return kind.takeError();
   if (auto constant = llvm::dyn_cast<mlir::arith::ConstantOp>(op)) {
-    llvm::Expected<Instr> instr = compileConstant(c, constant, *kind);
-    if (!instr)
-      return instr.takeError();
-    out.push_back(std::move(*instr));
+    if (llvm::Error err = compileConstant(c, constant, *kind))
+      return std::move(err);
     return true;
   }
   std::vector<int> in;

@@ -84,6 +84,11 @@ public:
   int slot(mlir::Value value);
   int numSlots() const { return nextSlot; }
 
+  /// Values known at compile time (constants, ranges): written into each
+  /// frame once, before its first program. Their slots are never written by
+  /// an instruction (SSA), so they stay valid for every program.
+  std::vector<std::pair<int, Buf>> constants;
+
   /// Compiles every op of \p region's single block; the terminator's
   /// operands become the region's yields.
   llvm::Error compileRegion(mlir::Region &region, CompiledRegion &out);
@@ -130,6 +135,7 @@ public:
   std::vector<interp::ElemKind> paramKinds;
   std::vector<interp::ElemKind> pointeeKinds; ///< for pointer parameters
   interp::CompiledRegion body;
+  std::vector<std::pair<int, interp::Buf>> constants;
   int numSlots = 0;
 };
 

@@ -61,6 +61,7 @@ llvm::Expected<InterpKernel> InterpKernel::compile(mlir::func::FuncOp kernel) {
   if (llvm::Error err = compiler.compileRegion(kernel.getBody(), program->body))
     return std::move(err);
   program->numSlots = compiler.numSlots();
+  program->constants = std::move(compiler.constants);
   return InterpKernel(std::move(program));
 }
 
@@ -99,6 +100,8 @@ llvm::Error InterpKernel::run(std::array<int, 3> grid,
     frame.numPrograms = {grid[0], grid[1], grid[2]};
     for (size_t p = 0; p < program->paramSlots.size(); ++p)
       frame.slots[program->paramSlots[p]] = (*params)[p];
+    for (const auto &[slot, value] : program->constants)
+      frame.slots[slot] = value;
     while (!stop.load(std::memory_order_relaxed)) {
       int64_t linear = nextProgram.fetch_add(1);
       if (linear >= total)

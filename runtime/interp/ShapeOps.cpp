@@ -101,14 +101,10 @@ llvm::Expected<bool> mgp::interp::tryCompileShapeOp(Compiler &c, mlir::Operation
     return true;
   }
   if (auto range = llvm::dyn_cast<mgp::MakeRangeOp>(op)) {
-    std::vector<int64_t> values;
+    Buf values;
     for (int64_t v = range.getStart(); v < range.getEnd(); ++v)
-      values.push_back(v);
-    int d = c.slot(range.getResult());
-    out.push_back([=](Frame &frame) {
-      frame.slots[d].i = values;
-      return true;
-    });
+      values.i.push_back(v);
+    c.constants.push_back({c.slot(range.getResult()), std::move(values)});
     return true;
   }
   if (op->getNumResults() != 1 || op->getNumOperands() < 1)
