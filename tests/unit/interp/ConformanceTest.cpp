@@ -16,7 +16,9 @@
 
 #include "llvm/Support/SourceMgr.h"
 
+#include <chrono>
 #include <cmath>
+#include <ctime>
 
 using namespace mgp;
 using namespace mgp::test;
@@ -232,7 +234,11 @@ struct ConvProblem {
   std::vector<float> x, w, bias;
   std::vector<double> ref, scale;
 
-  ConvProblem() {
+  ConvProblem() { init(); }
+  ConvProblem(int n, int c, int hw, int k) : N(n), C(c), H(hw), W(hw), K(k), P(hw), Q(hw) {
+    init();
+  }
+  void init() {
     x = randomFloats(N * C * H * W, -1, 1, 20);
     w = randomFloats(K * C * R * S, -1, 1, 21);
     bias = randomFloats(K, -1, 1, 22);
@@ -330,6 +336,35 @@ TEST(InterpConformance, Conv2d3x3DotIeeeAndTf32) {
   for (size_t e = 0; e < y.size(); ++e)
     maxDiff = std::max(maxDiff, std::fabs(double(y[e]) - yt[e]));
   EXPECT_GT(maxDiff, 1e-6);
+}
+
+TEST(InterpConformance, Conv2d3x3DotTiming) {
+  // A ResNet-like layer: 64 -> 64 channels, 28x28, batch 1 (29M MACs).
+  ConvProblem prob(1, 64, 28, 64);
+  llvm::StringMap<ConstValue> defines = prob.tiledDefines();
+  defines["BLOCK_CRS"] = i(32);
+  CompiledKernel k = compileConformance("conv2d_3x3_dot.py", "_conv2d_3x3_dot_kernel",
+                                        "*fp32,*fp32,*fp32,*fp32", defines);
+  ASSERT_TRUE(k.kernel);
+  int gm = (prob.N * prob.P * prob.Q + 15) / 16, gk = (prob.K + 15) / 16;
+  std::vector<float> y(prob.N * prob.K * prob.P * prob.Q, 0);
+  llvm::Expected<InterpKernel> compiled = InterpKernel::compile(k.kernel);
+  ASSERT_TRUE(static_cast<bool>(compiled));
+  for (unsigned threads : {1u, 0u}) {
+    InterpOptions options;
+    options.numThreads = threads;
+    auto start = std::chrono::steady_clock::now();
+    std::clock_t cpuStart = std::clock();
+    ASSERT_EQ(errorText(compiled->run({gm, gk, 1}, prob.args(y), options)), "");
+    double cpuMs = 1000.0 * double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    std::printf("[ timing ] conv2d_3x3_dot 1x64x28x28 -> 64 (%s): %.1f ms wall, "
+                "%.1f ms CPU\n",
+                threads == 1 ? "1 thread" : "all cores", ms, cpuMs);
+  }
+  expectClose(y, prob.ref, prob.scale, 1e-5, "conv2d_3x3_dot 64x28x28");
 }
 
 } // namespace
