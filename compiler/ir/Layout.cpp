@@ -1,9 +1,8 @@
-//===- Layout.cpp - what the layout encodings mean -------------------------===//
+//===- Layout.cpp - what the layout encodings mean ------------------------===//
 //
-// This file implements Layout.h: the basis vectors of every distributed
-// encoding (the single layout function), the queries derived from them, the
-// blocked-layout builders that follow Triton, shared-memory swizzling and
-// dumpLayout.
+// This file implements the core of Layout.h: the basis vectors of every
+// distributed encoding (the single layout function) and the queries derived
+// from them. Builders, swizzling and dumpLayout are in LayoutBuilders.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/ir/Layout.h"
@@ -35,20 +34,26 @@ Basis unitBasis(unsigned rank, unsigned dim, int64_t value) {
   return b;
 }
 
-/// Appends log2(count) bases along `dim`: step, 2*step, ... (count a power of 2).
-void addBases(BasisList &list, unsigned rank, unsigned dim, int64_t step, int64_t count) {
-  assert(count > 0 && llvm::isPowerOf2_64(count) && "layout sizes must be powers of two");
+/// Appends log2(count) bases along `dim`: step, 2*step, ... (count a power of
+/// 2).
+void addBases(BasisList &list, unsigned rank, unsigned dim, int64_t step,
+              int64_t count) {
+  assert(count > 0 && llvm::isPowerOf2_64(count) &&
+         "layout sizes must be powers of two");
   for (int64_t v = 1; v < count; v *= 2)
     list.push_back(unitBasis(rank, dim, step * v));
 }
 
-int64_t repsAlong(int64_t size, int64_t tile) { return std::max<int64_t>(1, size / tile); }
+int64_t repsAlong(int64_t size, int64_t tile) {
+  return std::max<int64_t>(1, size / tile);
+}
 
 RawBases rawBases(Attribute encoding, ArrayRef<int64_t> shape);
 
 RawBases blockedBases(BlockedEncodingAttr enc, ArrayRef<int64_t> shape) {
   unsigned rank = enc.getRank();
-  assert(shape.size() == rank && "blocked encoding rank differs from the shape's");
+  assert(shape.size() == rank &&
+         "blocked encoding rank differs from the shape's");
   ArrayRef<unsigned> s = enc.getSizePerThread(), t = enc.getThreadsPerWarp(),
                      w = enc.getWarpsPerCTA(), order = enc.getOrder();
   RawBases out;
@@ -151,7 +156,8 @@ RawBases dotOperandMmaBases(DotOperandEncodingAttr enc, MmaEncodingAttr mma,
   return out;
 }
 
-RawBases dotOperandBlockedBases(DotOperandEncodingAttr enc, BlockedEncodingAttr parent,
+RawBases dotOperandBlockedBases(DotOperandEncodingAttr enc,
+                                BlockedEncodingAttr parent,
                                 ArrayRef<int64_t> shape) {
   unsigned opIdx = enc.getOpIdx();
   unsigned kDim = opIdx == 0 ? 1 : 0;
@@ -179,8 +185,10 @@ RawBases dotOperandBlockedBases(DotOperandEncodingAttr enc, BlockedEncodingAttr 
 }
 
 RawBases rawBases(Attribute encoding, ArrayRef<int64_t> shape) {
-  for (int64_t d : shape)
-    assert(d > 0 && llvm::isPowerOf2_64(d) && "layout shapes must be powers of two");
+  assert(
+      llvm::all_of(shape,
+                   [](int64_t d) { return d > 0 && llvm::isPowerOf2_64(d); }) &&
+      "layout shapes must be powers of two");
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
     return blockedBases(blocked, shape);
   if (auto slice = dyn_cast<SliceEncodingAttr>(encoding))
@@ -191,7 +199,8 @@ RawBases rawBases(Attribute encoding, ArrayRef<int64_t> shape) {
     assert(shape.size() == 2 && "dot operands are 2-D");
     if (auto mmaParent = dyn_cast<MmaEncodingAttr>(dot.getParent()))
       return dotOperandMmaBases(dot, mmaParent, shape);
-    return dotOperandBlockedBases(dot, cast<BlockedEncodingAttr>(dot.getParent()), shape);
+    return dotOperandBlockedBases(
+        dot, cast<BlockedEncodingAttr>(dot.getParent()), shape);
   }
   llvm_unreachable("not a distributed encoding");
 }
@@ -219,14 +228,16 @@ SmallVector<unsigned> dropEntry(SmallVector<unsigned> values, unsigned dim) {
 } // namespace
 
 bool mgp::isDistributedEncoding(Attribute encoding) {
-  return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr,
-                         DotOperandEncodingAttr>(encoding);
+  return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr,
+                         MmaEncodingAttr, DotOperandEncodingAttr>(encoding);
 }
 
 unsigned mgp::getEncodingRank(Attribute encoding) {
   return llvm::TypeSwitch<Attribute, unsigned>(encoding)
       .Case([](BlockedEncodingAttr e) { return e.getRank(); })
-      .Case([](SliceEncodingAttr e) { return getEncodingRank(e.getParent()) - 1; })
+      .Case([](SliceEncodingAttr e) {
+        return getEncodingRank(e.getParent()) - 1;
+      })
       .Case([](MmaEncodingAttr) { return 2u; })
       .Case([](DotOperandEncodingAttr) { return 2u; })
       .Case([](SharedEncodingAttr e) { return unsigned(e.getOrder().size()); })
@@ -249,7 +260,8 @@ SmallVector<int64_t> LayoutBases::apply(unsigned regId, unsigned laneId,
 }
 
 LayoutBases mgp::getLayoutBases(Attribute encoding, ArrayRef<int64_t> shape) {
-  assert(isDistributedEncoding(encoding) && getEncodingRank(encoding) == shape.size() &&
+  assert(isDistributedEncoding(encoding) &&
+         getEncodingRank(encoding) == shape.size() &&
          "getLayoutBases needs a distributed encoding of the shape's rank");
   RawBases raw = rawBases(encoding, shape);
   LayoutBases out;
@@ -267,14 +279,15 @@ LayoutBases mgp::getLayoutBases(Attribute encoding, ArrayRef<int64_t> shape) {
   return out;
 }
 
-SmallVector<int64_t> mgp::coordsOf(Attribute encoding, ArrayRef<int64_t> shape, unsigned reg,
-                                   unsigned lane, unsigned warp) {
+SmallVector<int64_t> mgp::coordsOf(Attribute encoding, ArrayRef<int64_t> shape,
+                                   unsigned reg, unsigned lane, unsigned warp) {
   return getLayoutBases(encoding, shape).apply(reg, lane, warp);
 }
 
 SmallVector<SmallVector<int64_t>> mgp::getElementCoords(Attribute encoding,
                                                         ArrayRef<int64_t> shape,
-                                                        unsigned lane, unsigned warp) {
+                                                        unsigned lane,
+                                                        unsigned warp) {
   LayoutBases bases = getLayoutBases(encoding, shape);
   SmallVector<SmallVector<int64_t>> out;
   for (unsigned r = 0; r < bases.getNumRegs(); ++r)
@@ -282,11 +295,13 @@ SmallVector<SmallVector<int64_t>> mgp::getElementCoords(Attribute encoding,
   return out;
 }
 
-unsigned mgp::getTotalElemsPerThread(Attribute encoding, ArrayRef<int64_t> shape) {
+unsigned mgp::getTotalElemsPerThread(Attribute encoding,
+                                     ArrayRef<int64_t> shape) {
   return getLayoutBases(encoding, shape).getNumRegs();
 }
 
-SmallVector<unsigned> mgp::getContigPerThread(Attribute encoding, ArrayRef<int64_t> shape) {
+SmallVector<unsigned> mgp::getContigPerThread(Attribute encoding,
+                                              ArrayRef<int64_t> shape) {
   LayoutBases bases = getLayoutBases(encoding, shape);
   SmallVector<unsigned> out;
   for (unsigned d = 0; d < shape.size(); ++d) {
@@ -314,7 +329,8 @@ SmallVector<unsigned> mgp::getOrder(Attribute encoding) {
   if (isa<MmaEncodingAttr>(encoding))
     return {1, 0};
   if (auto dot = dyn_cast<DotOperandEncodingAttr>(encoding))
-    return dot.getOpIdx() == 0 ? SmallVector<unsigned>{1, 0} : SmallVector<unsigned>{0, 1};
+    return dot.getOpIdx() == 0 ? SmallVector<unsigned>{1, 0}
+                               : SmallVector<unsigned>{0, 1};
   if (auto shared = dyn_cast<SharedEncodingAttr>(encoding))
     return SmallVector<unsigned>(shared.getOrder());
   llvm_unreachable("getOrder: not a layout encoding");
@@ -361,11 +377,16 @@ SmallVector<int64_t> mgp::getShapePerCTATile(Attribute encoding) {
   return out;
 }
 
-unsigned mgp::getNumLanes(Attribute encoding) { return 1u << tileBases(encoding).lane.size(); }
+unsigned mgp::getNumLanes(Attribute encoding) {
+  return 1u << tileBases(encoding).lane.size();
+}
 
-unsigned mgp::getNumWarps(Attribute encoding) { return 1u << tileBases(encoding).warp.size(); }
+unsigned mgp::getNumWarps(Attribute encoding) {
+  return 1u << tileBases(encoding).warp.size();
+}
 
-BroadcastMasks mgp::getBroadcastMasks(Attribute encoding, ArrayRef<int64_t> shape) {
+BroadcastMasks mgp::getBroadcastMasks(Attribute encoding,
+                                      ArrayRef<int64_t> shape) {
   LayoutBases bases = getLayoutBases(encoding, shape);
   auto maskOf = [](const BasisList &list) {
     unsigned mask = 0;
@@ -375,90 +396,4 @@ BroadcastMasks mgp::getBroadcastMasks(Attribute encoding, ArrayRef<int64_t> shap
     return mask;
   };
   return {maskOf(bases.reg), maskOf(bases.lane), maskOf(bases.warp)};
-}
-
-BlockedEncodingAttr mgp::getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                                            ArrayRef<unsigned> sizePerThread,
-                                            ArrayRef<unsigned> order, unsigned numWarps,
-                                            unsigned threadsPerWarp) {
-  unsigned rank = shape.size();
-  SmallVector<unsigned> tpw(rank, 1), wpc(rank, 1);
-  unsigned remainingLanes = threadsPerWarp, remainingWarps = numWarps;
-  unsigned remainingThreads = numWarps * threadsPerWarp;
-  unsigned prevLanes = 1, prevWarps = 1;
-  for (unsigned i = 0; i + 1 < rank; ++i) {
-    unsigned d = order[i];
-    unsigned maxThreads = std::max<int64_t>(1, shape[d] / sizePerThread[d]);
-    unsigned threads = std::clamp(remainingThreads, 1u, maxThreads);
-    tpw[d] = std::clamp(threads, 1u, remainingLanes);
-    wpc[d] = std::clamp(threads / tpw[d], 1u, remainingWarps);
-    remainingWarps /= wpc[d];
-    remainingLanes /= tpw[d];
-    remainingThreads /= threads;
-    prevLanes *= tpw[d];
-    prevWarps *= wpc[d];
-  }
-  tpw[order[rank - 1]] = threadsPerWarp / prevLanes;
-  wpc[order[rank - 1]] = numWarps / prevWarps;
-  return BlockedEncodingAttr::get(ctx, sizePerThread, tpw, wpc, order);
-}
-
-BlockedEncodingAttr mgp::getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                                                   unsigned numWarps, unsigned threadsPerWarp,
-                                                   unsigned sizePerThreadFastest) {
-  unsigned rank = shape.size();
-  SmallVector<unsigned> order, spt(rank, 1);
-  for (unsigned i = 0; i < rank; ++i)
-    order.push_back(rank - 1 - i);
-  spt[rank - 1] = sizePerThreadFastest;
-  return getBlockedEncoding(ctx, shape, spt, order, numWarps, threadsPerWarp);
-}
-
-SliceEncodingAttr mgp::getSliceEncoding(Attribute parent, unsigned dim) {
-  return SliceEncodingAttr::get(parent.getContext(), dim, parent);
-}
-
-DotOperandEncodingAttr mgp::getDotOperandEncoding(unsigned opIdx, Attribute parent,
-                                                  unsigned kWidth) {
-  return DotOperandEncodingAttr::get(parent.getContext(), opIdx, parent, kWidth);
-}
-
-int64_t mgp::getSharedOffset(SharedEncodingAttr encoding, ArrayRef<int64_t> shape,
-                             ArrayRef<int64_t> coords) {
-  ArrayRef<unsigned> order = encoding.getOrder();
-  size_t lead = shape.size() - order.size();
-  assert((lead == 0 || lead == 1) && coords.size() == shape.size() && "bad shared coords");
-  ArrayRef<int64_t> inner = shape.drop_front(lead), at = coords.drop_front(lead);
-  int64_t bufferElems = 1;
-  for (int64_t d : inner)
-    bufferElems *= d;
-  int64_t col = at[order[0]], rowLen = inner[order[0]];
-  int64_t row = 0;
-  for (size_t i = order.size(); i-- > 1;)
-    row = row * inner[order[i]] + at[order[i]];
-  int64_t vec = encoding.getVec();
-  int64_t phase = (row / encoding.getPerPhase()) % encoding.getMaxPhase();
-  int64_t physCol = (((col / vec) ^ phase) * vec + col % vec) % rowLen;
-  int64_t offset = row * rowLen + physCol;
-  return lead ? coords[0] * bufferElems + offset : offset;
-}
-
-std::string mgp::dumpLayout(Attribute encoding, ArrayRef<int64_t> shape) {
-  LayoutBases bases = getLayoutBases(encoding, shape);
-  std::map<SmallVector<int64_t>, std::string> owners;
-  for (unsigned w = 0; w < bases.getNumWarps(); ++w)
-    for (unsigned l = 0; l < bases.getNumLanes(); ++l)
-      for (unsigned r = 0; r < bases.getNumRegs(); ++r) {
-        std::string &s = owners[bases.apply(r, l, w)];
-        s += " (w" + std::to_string(w) + ", l" + std::to_string(l) + ", r" +
-             std::to_string(r) + ")";
-      }
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  for (auto &[coords, who] : owners) {
-    os << "[";
-    llvm::interleaveComma(coords, os);
-    os << "]:" << who << "\n";
-  }
-  return out;
 }

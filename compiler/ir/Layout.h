@@ -5,10 +5,11 @@
 // given shape says which element each (register, lane, warp) of a CTA holds;
 // that mapping is computed in ONE place, getLayoutBases(), and every other
 // query here (and all lowering) derives from it. The mapping is linear over
-// the bits of the register, lane and warp ids (Triton's LinearLayout, restricted
-// to power-of-two shapes): the element of (reg, lane, warp) is the sum of the
-// basis vectors of the set bits, each coordinate taken modulo the shape.
-// A zero basis vector means replication (that bit does not change the element).
+// the bits of the register, lane and warp ids (Triton's LinearLayout,
+// restricted to power-of-two shapes): the element of (reg, lane, warp) is the
+// sum of the basis vectors of the set bits, each coordinate taken modulo the
+// shape. A zero basis vector means replication (that bit does not change the
+// element).
 //
 // Register order, per encoding (docs/dialect.md, notes/triton-lowering.md §1):
 //  - blocked{S,T,W,O}: register = linearize(r, S, O) + prod(S) * linearize(k,
@@ -21,7 +22,8 @@
 //  - mma v2 (m16n8): 2 regs along N, then 2 along M (+8); lanes: t = lane%4
 //    along N (x2), g = lane/4 along M; warps N-fastest (row-major); then tile
 //    repetitions, N fastest. c0=(g,2t) c1=(g,2t+1) c2=(g+8,2t) c3=(g+8,2t+1).
-//  - mma v3 (wgmma, instrShape [16,n,k]): like v2 with n/8 register groups along
+//  - mma v3 (wgmma, instrShape [16,n,k]): like v2 with n/8 register groups
+//  along
 //    N inside the instruction; warps M-fastest (warpgroups stack along M).
 //  - dot_op{opIdx, mma parent, kWidth}: kWidth regs along K, 4 lanes along K,
 //    8 lanes along M (A) / N (B), 2 regs along M (A only), 2 regs along K, then
@@ -64,25 +66,29 @@ struct LayoutBases {
   unsigned getNumLanes() const { return 1u << lane.size(); }
   unsigned getNumWarps() const { return 1u << warp.size(); }
   /// The coordinates of the element of (reg, lane, warp).
-  llvm::SmallVector<int64_t> apply(unsigned regId, unsigned laneId, unsigned warpId) const;
+  llvm::SmallVector<int64_t> apply(unsigned regId, unsigned laneId,
+                                   unsigned warpId) const;
 };
 
 /// THE layout function: the basis vectors of `encoding` on `shape` (every
 /// dimension a power of two). All other queries derive from it.
-LayoutBases getLayoutBases(mlir::Attribute encoding, llvm::ArrayRef<int64_t> shape);
+LayoutBases getLayoutBases(mlir::Attribute encoding,
+                           llvm::ArrayRef<int64_t> shape);
 
 /// The coordinates of the element held in register `reg` of (lane, warp).
-llvm::SmallVector<int64_t> coordsOf(mlir::Attribute encoding, llvm::ArrayRef<int64_t> shape,
-                                    unsigned reg, unsigned lane, unsigned warp);
+llvm::SmallVector<int64_t> coordsOf(mlir::Attribute encoding,
+                                    llvm::ArrayRef<int64_t> shape, unsigned reg,
+                                    unsigned lane, unsigned warp);
 
 /// For one thread (lane, warp): the coordinates held in each register, indexed
 /// by register (getTotalElemsPerThread entries).
 llvm::SmallVector<llvm::SmallVector<int64_t>>
-getElementCoords(mlir::Attribute encoding, llvm::ArrayRef<int64_t> shape, unsigned lane,
-                 unsigned warp);
+getElementCoords(mlir::Attribute encoding, llvm::ArrayRef<int64_t> shape,
+                 unsigned lane, unsigned warp);
 
 /// Registers per thread for a tensor of `shape` (replicated elements count).
-unsigned getTotalElemsPerThread(mlir::Attribute encoding, llvm::ArrayRef<int64_t> shape);
+unsigned getTotalElemsPerThread(mlir::Attribute encoding,
+                                llvm::ArrayRef<int64_t> shape);
 
 /// Per dim: how many consecutive elements (stride 1 along that dim) a thread
 /// holds in registers; the vector width limit along the fastest dim.
@@ -117,36 +123,40 @@ unsigned getNumWarps(mlir::Attribute encoding);
 struct BroadcastMasks {
   unsigned reg = 0, lane = 0, warp = 0;
 };
-BroadcastMasks getBroadcastMasks(mlir::Attribute encoding, llvm::ArrayRef<int64_t> shape);
+BroadcastMasks getBroadcastMasks(mlir::Attribute encoding,
+                                 llvm::ArrayRef<int64_t> shape);
 
 /// Triton's BlockedEncodingAttr::get: walks the dims in `order` (fastest
 /// first), giving each dim threads = clamp(remaining, 1, shape/sizePerThread),
 /// lanes first, then warps; the slowest dim takes the remaining lanes/warps.
-BlockedEncodingAttr getBlockedEncoding(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
+BlockedEncodingAttr getBlockedEncoding(mlir::MLIRContext *ctx,
+                                       llvm::ArrayRef<int64_t> shape,
                                        llvm::ArrayRef<unsigned> sizePerThread,
-                                       llvm::ArrayRef<unsigned> order, unsigned numWarps,
+                                       llvm::ArrayRef<unsigned> order,
+                                       unsigned numWarps,
                                        unsigned threadsPerWarp = 32);
 
 /// The default layout: order [rank-1, ..., 0], sizePerThread 1 except
 /// `sizePerThreadFastest` along the fastest dim, then getBlockedEncoding.
-BlockedEncodingAttr getDefaultBlockedEncoding(mlir::MLIRContext *ctx,
-                                              llvm::ArrayRef<int64_t> shape, unsigned numWarps,
-                                              unsigned threadsPerWarp = 32,
-                                              unsigned sizePerThreadFastest = 1);
+BlockedEncodingAttr
+getDefaultBlockedEncoding(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
+                          unsigned numWarps, unsigned threadsPerWarp = 32,
+                          unsigned sizePerThreadFastest = 1);
 
 /// `#mgp.slice<{dim, parent}>` (the layout of reduce(axis = dim) over parent).
 SliceEncodingAttr getSliceEncoding(mlir::Attribute parent, unsigned dim);
 
 /// `#mgp.dot_op<{opIdx, parent, kWidth}>` (kWidth is ignored for a blocked
 /// parent, where the FMA path holds all of K per thread).
-DotOperandEncodingAttr getDotOperandEncoding(unsigned opIdx, mlir::Attribute parent,
-                                             unsigned kWidth);
+DotOperandEncodingAttr
+getDotOperandEncoding(unsigned opIdx, mlir::Attribute parent, unsigned kWidth);
 
 /// The element offset of `coords` in a shared buffer of `shape` with the
 /// swizzle of `encoding` (an optional leading dim indexes whole buffers):
 /// phase = (row / perPhase) % maxPhase; col' = ((col / vec) ^ phase) * vec +
 /// col % vec, rows and columns taken along `order`.
-int64_t getSharedOffset(SharedEncodingAttr encoding, llvm::ArrayRef<int64_t> shape,
+int64_t getSharedOffset(SharedEncodingAttr encoding,
+                        llvm::ArrayRef<int64_t> shape,
                         llvm::ArrayRef<int64_t> coords);
 
 /// One line per element, `[i, j]: (w W, l L, r R) ...` listing every owner;

@@ -1,4 +1,4 @@
-//===- MgpAttrs.cpp - mgp layout encodings ---------------------------------===//
+//===- MgpAttrs.cpp - mgp layout encodings --------------------------------===//
 //
 // This file implements the layout encoding attributes: their dictionary-style
 // syntax (`#mgp.blocked<{sizePerThread = [1, 4], ...}>`), and their verifiers.
@@ -46,7 +46,8 @@ public:
     if (!attr)
       return parser.emitError(loc) << "expected integer field '" << name << "'";
     if (attr.getValue().isNegative())
-      return parser.emitError(loc) << "field '" << name << "' must be non-negative";
+      return parser.emitError(loc)
+             << "field '" << name << "' must be non-negative";
     out = static_cast<unsigned>(attr.getValue().getZExtValue());
     return success();
   }
@@ -55,7 +56,8 @@ public:
     seen.push_back(name);
     auto attr = dyn_cast_or_null<ArrayAttr>(dict.get(name));
     if (!attr)
-      return parser.emitError(loc) << "expected integer array field '" << name << "'";
+      return parser.emitError(loc)
+             << "expected integer array field '" << name << "'";
     for (Attribute e : attr) {
       auto i = dyn_cast<IntegerAttr>(e);
       if (!i || i.getValue().isNegative())
@@ -78,7 +80,8 @@ public:
   ParseResult finish() {
     for (NamedAttribute entry : dict)
       if (!llvm::is_contained(seen, entry.getName().getValue()))
-        return parser.emitError(loc) << "unknown field '" << entry.getName().getValue() << "'";
+        return parser.emitError(loc)
+               << "unknown field '" << entry.getName().getValue() << "'";
     return success();
   }
 
@@ -92,7 +95,8 @@ private:
 /// Parses `<{...}>` into a dictionary.
 FailureOr<DictionaryAttr> parseFieldDict(AsmParser &parser) {
   DictionaryAttr dict;
-  if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+  if (parser.parseLess() || parser.parseAttribute(dict) ||
+      parser.parseGreater())
     return failure();
   return dict;
 }
@@ -111,11 +115,13 @@ Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
     return {};
   FieldReader reader(parser, *dict, loc);
   SmallVector<unsigned> spt, tpw, wpc, order;
-  if (reader.readArray("sizePerThread", spt) || reader.readArray("threadsPerWarp", tpw) ||
-      reader.readArray("warpsPerCTA", wpc) || reader.readArray("order", order) ||
-      reader.finish())
+  if (reader.readArray("sizePerThread", spt) ||
+      reader.readArray("threadsPerWarp", tpw) ||
+      reader.readArray("warpsPerCTA", wpc) ||
+      reader.readArray("order", order) || reader.finish())
     return {};
-  return parser.getChecked<BlockedEncodingAttr>(parser.getContext(), spt, tpw, wpc, order);
+  return parser.getChecked<BlockedEncodingAttr>(parser.getContext(), spt, tpw,
+                                                wpc, order);
 }
 
 void BlockedEncodingAttr::print(AsmPrinter &printer) const {
@@ -138,7 +144,8 @@ Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
   FieldReader reader(parser, *dict, loc);
   unsigned dim;
   Attribute parent;
-  if (reader.readUnsigned("dim", dim) || reader.readAttr("parent", parent) || reader.finish())
+  if (reader.readUnsigned("dim", dim) || reader.readAttr("parent", parent) ||
+      reader.finish())
     return {};
   return parser.getChecked<SliceEncodingAttr>(parser.getContext(), dim, parent);
 }
@@ -155,10 +162,12 @@ Attribute MmaEncodingAttr::parse(AsmParser &parser, Type) {
   FieldReader reader(parser, *dict, loc);
   unsigned version;
   SmallVector<unsigned> wpc, instr;
-  if (reader.readUnsigned("version", version) || reader.readArray("warpsPerCTA", wpc) ||
+  if (reader.readUnsigned("version", version) ||
+      reader.readArray("warpsPerCTA", wpc) ||
       reader.readArray("instrShape", instr) || reader.finish())
     return {};
-  return parser.getChecked<MmaEncodingAttr>(parser.getContext(), version, wpc, instr);
+  return parser.getChecked<MmaEncodingAttr>(parser.getContext(), version, wpc,
+                                            instr);
 }
 
 void MmaEncodingAttr::print(AsmPrinter &printer) const {
@@ -177,10 +186,12 @@ Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
   FieldReader reader(parser, *dict, loc);
   unsigned opIdx, kWidth;
   Attribute parent;
-  if (reader.readUnsigned("opIdx", opIdx) || reader.readAttr("parent", parent) ||
+  if (reader.readUnsigned("opIdx", opIdx) ||
+      reader.readAttr("parent", parent) ||
       reader.readUnsigned("kWidth", kWidth) || reader.finish())
     return {};
-  return parser.getChecked<DotOperandEncodingAttr>(parser.getContext(), opIdx, parent, kWidth);
+  return parser.getChecked<DotOperandEncodingAttr>(parser.getContext(), opIdx,
+                                                   parent, kWidth);
 }
 
 void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
@@ -196,12 +207,13 @@ Attribute SharedEncodingAttr::parse(AsmParser &parser, Type) {
   FieldReader reader(parser, *dict, loc);
   unsigned vec, perPhase, maxPhase;
   SmallVector<unsigned> order;
-  if (reader.readUnsigned("vec", vec) || reader.readUnsigned("perPhase", perPhase) ||
-      reader.readUnsigned("maxPhase", maxPhase) || reader.readArray("order", order) ||
-      reader.finish())
+  if (reader.readUnsigned("vec", vec) ||
+      reader.readUnsigned("perPhase", perPhase) ||
+      reader.readUnsigned("maxPhase", maxPhase) ||
+      reader.readArray("order", order) || reader.finish())
     return {};
-  return parser.getChecked<SharedEncodingAttr>(parser.getContext(), vec, perPhase, maxPhase,
-                                               order);
+  return parser.getChecked<SharedEncodingAttr>(parser.getContext(), vec,
+                                               perPhase, maxPhase, order);
 }
 
 void SharedEncodingAttr::print(AsmPrinter &printer) const {
@@ -227,63 +239,72 @@ bool isPermutation(ArrayRef<unsigned> order) {
 }
 
 bool allPowersOfTwo(ArrayRef<unsigned> values) {
-  return llvm::all_of(values, [](unsigned v) { return llvm::isPowerOf2_32(v); });
+  return llvm::all_of(values,
+                      [](unsigned v) { return llvm::isPowerOf2_32(v); });
 }
 } // namespace
 
-LogicalResult BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                          ArrayRef<unsigned> sizePerThread,
-                                          ArrayRef<unsigned> threadsPerWarp,
-                                          ArrayRef<unsigned> warpsPerCTA,
-                                          ArrayRef<unsigned> order) {
+LogicalResult BlockedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
   size_t rank = order.size();
-  if (rank == 0 || sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
-      warpsPerCTA.size() != rank)
-    return emitError() << "blocked: sizePerThread, threadsPerWarp, warpsPerCTA and order "
-                          "must have the same non-zero rank";
+  if (rank == 0 || sizePerThread.size() != rank ||
+      threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
+    return emitError()
+           << "blocked: sizePerThread, threadsPerWarp, warpsPerCTA and order "
+              "must have the same non-zero rank";
   if (!isPermutation(order))
-    return emitError() << "blocked: order must be a permutation of 0.." << rank - 1;
+    return emitError() << "blocked: order must be a permutation of 0.."
+                       << rank - 1;
   if (!allPowersOfTwo(sizePerThread) || !allPowersOfTwo(threadsPerWarp) ||
       !allPowersOfTwo(warpsPerCTA))
     return emitError() << "blocked: sizes must be powers of two";
   return success();
 }
 
-LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                        unsigned dim, Attribute parent) {
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, Attribute parent) {
   if (!isDistributedEncoding(parent))
     return emitError() << "slice: parent must be a distributed encoding";
   unsigned rank = getEncodingRank(parent);
   if (dim >= rank)
-    return emitError() << "slice: dim " << dim << " out of range for a parent of rank "
-                       << rank;
+    return emitError() << "slice: dim " << dim
+                       << " out of range for a parent of rank " << rank;
   if (rank < 2)
     return emitError() << "slice: parent must have rank >= 2";
   return success();
 }
 
-LogicalResult MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                      unsigned version, ArrayRef<unsigned> warpsPerCTA,
-                                      ArrayRef<unsigned> instrShape) {
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned version, ArrayRef<unsigned> warpsPerCTA,
+                        ArrayRef<unsigned> instrShape) {
   if (version != 2 && version != 3)
     return emitError() << "mma: version must be 2 or 3";
   if (warpsPerCTA.size() != 2 || !allPowersOfTwo(warpsPerCTA))
     return emitError() << "mma: warpsPerCTA must be two powers of two";
-  if (version == 2 && (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8))
+  if (version == 2 &&
+      (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8))
     return emitError() << "mma: version 2 needs instrShape = [16, 8]";
   if (version == 3 &&
-      (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] % 8 != 0 ||
-       instrShape[1] == 0 || instrShape[1] > 256 || !llvm::isPowerOf2_32(instrShape[1])))
-    return emitError() << "mma: version 3 needs instrShape = [16, n, k] with n a power of "
-                          "two, 8 <= n <= 256";
+      (instrShape.size() != 3 || instrShape[0] != 16 ||
+       instrShape[1] % 8 != 0 || instrShape[1] == 0 || instrShape[1] > 256 ||
+       !llvm::isPowerOf2_32(instrShape[1])))
+    return emitError()
+           << "mma: version 3 needs instrShape = [16, n, k] with n a power of "
+              "two, 8 <= n <= 256";
   if (version == 3 && warpsPerCTA[0] % 4 != 0)
-    return emitError() << "mma: version 3 needs warpsPerCTA[0] to be a multiple of 4";
+    return emitError()
+           << "mma: version 3 needs warpsPerCTA[0] to be a multiple of 4";
   return success();
 }
 
-LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                             unsigned opIdx, Attribute parent,
-                                             unsigned kWidth) {
+LogicalResult
+DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned opIdx, Attribute parent,
+                               unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "dot_op: opIdx must be 0 (A) or 1 (B)";
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(parent)) {
@@ -293,19 +314,22 @@ LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> 
   }
   if (auto mma = dyn_cast<MmaEncodingAttr>(parent)) {
     if (kWidth == 0 || !llvm::isPowerOf2_32(kWidth) || kWidth > 16)
-      return emitError() << "dot_op: an mma parent needs kWidth in {1, 2, 4, 8, 16}";
+      return emitError()
+             << "dot_op: an mma parent needs kWidth in {1, 2, 4, 8, 16}";
     return success();
   }
   return emitError() << "dot_op: parent must be #mgp.blocked or #mgp.mma";
 }
 
-LogicalResult SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                         unsigned vec, unsigned perPhase, unsigned maxPhase,
-                                         ArrayRef<unsigned> order) {
+LogicalResult
+SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned vec, unsigned perPhase, unsigned maxPhase,
+                           ArrayRef<unsigned> order) {
   if (order.empty() || !isPermutation(order))
     return emitError() << "shared: order must be a permutation";
   if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
       !llvm::isPowerOf2_32(maxPhase))
-    return emitError() << "shared: vec, perPhase and maxPhase must be powers of two";
+    return emitError()
+           << "shared: vec, perPhase and maxPhase must be powers of two";
   return success();
 }

@@ -1,4 +1,4 @@
-//===- MgpDialect.cpp - the mgp dialect ------------------------------------===//
+//===- MgpDialect.cpp - the mgp dialect -----------------------------------===//
 //
 // This file implements the mgp dialect's registration, its inliner interface,
 // its constant materializer (arith.constant), the aliases it gives its layout
@@ -44,15 +44,18 @@ struct MgpOpAsmInterface : public OpAsmDialectInterface {
 struct MgpInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
 
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const override {
+  bool isLegalToInline(Operation *, Region *, bool,
+                       IRMapping &) const override {
     return true;
   }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const override { return true; }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const override {
+    return true;
+  }
 };
 } // namespace
 
-Operation *MgpDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
-                                           Location loc) {
+Operation *MgpDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                           Type type, Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 

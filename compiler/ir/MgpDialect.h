@@ -47,7 +47,8 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "mgp.kernel";
 inline constexpr llvm::StringLiteral kStaticRangeAttrName = "mgp.static_range";
 /// Module attributes.
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "mgp.num_warps";
-inline constexpr llvm::StringLiteral kThreadsPerWarpAttrName = "mgp.threads_per_warp";
+inline constexpr llvm::StringLiteral kThreadsPerWarpAttrName =
+    "mgp.threads_per_warp";
 inline constexpr llvm::StringLiteral kSharedAttrName = "mgp.shared";
 /// Argument attribute (the `:16` hint).
 inline constexpr llvm::StringLiteral kDivisibilityAttrName = "mgp.divisibility";

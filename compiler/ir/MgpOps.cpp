@@ -1,4 +1,4 @@
-//===- MgpOps.cpp - mgp operations -----------------------------------------===//
+//===- MgpOps.cpp - mgp operations ----------------------------------------===//
 //
 // This file implements the mgp operations: verifiers (shape, element-type and
 // encoding rules of docs/dialect.md), builders that infer result types, and
@@ -19,21 +19,26 @@ using namespace mlir;
 using namespace mgp;
 
 /// Parses `{inputPrecision = tf32|ieee}` (mgp.dot).
-static ParseResult parseInputPrecision(OpAsmParser &parser, InputPrecisionAttr &attr) {
+static ParseResult parseInputPrecision(OpAsmParser &parser,
+                                       InputPrecisionAttr &attr) {
   StringRef keyword;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLBrace() || parser.parseKeyword("inputPrecision") || parser.parseEqual() ||
-      parser.parseKeyword(&keyword) || parser.parseRBrace())
+  if (parser.parseLBrace() || parser.parseKeyword("inputPrecision") ||
+      parser.parseEqual() || parser.parseKeyword(&keyword) ||
+      parser.parseRBrace())
     return failure();
   std::optional<InputPrecision> value = symbolizeInputPrecision(keyword);
   if (!value)
-    return parser.emitError(loc, "inputPrecision must be tf32 or ieee, got '") << keyword << "'";
+    return parser.emitError(loc, "inputPrecision must be tf32 or ieee, got '")
+           << keyword << "'";
   attr = InputPrecisionAttr::get(parser.getContext(), *value);
   return success();
 }
 
-static void printInputPrecision(OpAsmPrinter &printer, Operation *, InputPrecisionAttr attr) {
-  printer << "{inputPrecision = " << stringifyInputPrecision(attr.getValue()) << "}";
+static void printInputPrecision(OpAsmPrinter &printer, Operation *,
+                                InputPrecisionAttr attr) {
+  printer << "{inputPrecision = " << stringifyInputPrecision(attr.getValue())
+          << "}";
 }
 
 #define GET_OP_CLASSES
@@ -47,171 +52,7 @@ std::string shapeStr(ArrayRef<int64_t> shape) {
     s += (i ? "x" : "") + std::to_string(shape[i]);
   return s.empty() ? "scalar" : s;
 }
-
-LogicalResult verifySameElementType(Operation *op, Type a, Type b) {
-  if (getElementTypeOrSelf(a) != getElementTypeOrSelf(b))
-    return op->emitOpError("operand and result element types differ: ")
-           << getElementTypeOrSelf(a) << " vs " << getElementTypeOrSelf(b);
-  return success();
-}
 } // namespace
-
-//===----------------------------------------------------------------------===//
-// make_range
-//===----------------------------------------------------------------------===//
-
-void MakeRangeOp::build(OpBuilder &builder, OperationState &state, int32_t start,
-                        int32_t end) {
-  auto type = RankedTensorType::get({end - start}, builder.getI32Type());
-  build(builder, state, type, start, end);
-}
-
-LogicalResult MakeRangeOp::verify() {
-  auto type = getResult().getType();
-  if (type.getRank() != 1)
-    return emitOpError("result must be a 1-D tensor");
-  int64_t length = int64_t(getEnd()) - int64_t(getStart());
-  if (length <= 0)
-    return emitOpError("end must be greater than start");
-  if (!llvm::isPowerOf2_64(length))
-    return emitOpError("length ") << length << " (end - start) must be a power of two";
-  if (type.getDimSize(0) != length)
-    return emitOpError("result length ") << type.getDimSize(0) << " must equal end - start = "
-                                         << length;
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// splat, broadcast, expand_dims, reshape, trans
-//===----------------------------------------------------------------------===//
-
-LogicalResult SplatOp::verify() {
-  if (getResult().getType().getElementType() != getSrc().getType())
-    return emitOpError("result element type ")
-           << getResult().getType().getElementType() << " must be the operand type "
-           << getSrc().getType();
-  return success();
-}
-
-void SplatOp::build(OpBuilder &builder, OperationState &state, Value src,
-                    ArrayRef<int64_t> shape, Attribute encoding) {
-  build(builder, state, RankedTensorType::get(shape, src.getType(), encoding), src);
-}
-
-OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
-  // splat(constant) -> dense constant.
-  Attribute value = adaptor.getSrc();
-  if (!value || !isa<IntegerAttr, FloatAttr>(value))
-    return {};
-  return SplatElementsAttr::get(getResult().getType(), value);
-}
-
-LogicalResult BroadcastOp::verify() {
-  auto src = getSrc().getType();
-  auto res = getResult().getType();
-  if (failed(verifySameElementType(*this, src, res)))
-    return failure();
-  if (src.getRank() != res.getRank())
-    return emitOpError("operand rank ") << src.getRank() << " must equal result rank "
-                                        << res.getRank();
-  for (int64_t d = 0; d < src.getRank(); ++d)
-    if (src.getDimSize(d) != 1 && src.getDimSize(d) != res.getDimSize(d))
-      return emitOpError("can only broadcast size-1 dimensions: ")
-             << shapeStr(src.getShape()) << " -> " << shapeStr(res.getShape());
-  return success();
-}
-
-void BroadcastOp::build(OpBuilder &builder, OperationState &state, Value src,
-                        ArrayRef<int64_t> shape) {
-  auto srcType = cast<RankedTensorType>(src.getType());
-  build(builder, state, srcType.clone(shape), src);
-}
-
-OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
-  if (getSrc().getType() == getResult().getType())
-    return getSrc();
-  // broadcast(splat constant) -> splat constant.
-  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
-    return SplatElementsAttr::get(getResult().getType(), splat.getSplatValue<Attribute>());
-  return {};
-}
-
-void ExpandDimsOp::build(OpBuilder &builder, OperationState &state, Value src, int32_t axis) {
-  auto srcType = cast<RankedTensorType>(src.getType());
-  SmallVector<int64_t> shape(srcType.getShape());
-  shape.insert(shape.begin() + axis, 1);
-  Attribute encoding;
-  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(srcType.getEncoding()))
-    encoding = slice.getParent();
-  build(builder, state, RankedTensorType::get(shape, srcType.getElementType(), encoding), src,
-        axis);
-}
-
-LogicalResult ExpandDimsOp::verify() {
-  auto src = getSrc().getType();
-  auto res = getResult().getType();
-  if (failed(verifySameElementType(*this, src, res)))
-    return failure();
-  int32_t axis = getAxis();
-  if (axis < 0 || axis > src.getRank())
-    return emitOpError("axis ") << axis << " out of range for rank " << src.getRank();
-  SmallVector<int64_t> expected(src.getShape());
-  expected.insert(expected.begin() + axis, 1);
-  if (ArrayRef<int64_t>(expected) != res.getShape())
-    return emitOpError("result shape must be ") << shapeStr(expected) << ", got "
-                                                << shapeStr(res.getShape());
-  return success();
-}
-
-void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value src,
-                      ArrayRef<int64_t> shape) {
-  auto srcType = cast<RankedTensorType>(src.getType());
-  build(builder, state, RankedTensorType::get(shape, srcType.getElementType()), src);
-}
-
-LogicalResult ReshapeOp::verify() {
-  auto src = getSrc().getType();
-  auto res = getResult().getType();
-  if (failed(verifySameElementType(*this, src, res)))
-    return failure();
-  if (src.getNumElements() != res.getNumElements())
-    return emitOpError("element count changes: ") << shapeStr(src.getShape()) << " -> "
-                                                  << shapeStr(res.getShape());
-  return success();
-}
-
-void TransOp::build(OpBuilder &builder, OperationState &state, Value src,
-                    ArrayRef<int32_t> order) {
-  auto srcType = cast<RankedTensorType>(src.getType());
-  SmallVector<int64_t> shape;
-  for (int32_t o : order)
-    shape.push_back(srcType.getDimSize(o));
-  build(builder, state, RankedTensorType::get(shape, srcType.getElementType()), src,
-        builder.getDenseI32ArrayAttr(order));
-}
-
-LogicalResult TransOp::verify() {
-  auto src = getSrc().getType();
-  auto res = getResult().getType();
-  if (failed(verifySameElementType(*this, src, res)))
-    return failure();
-  ArrayRef<int32_t> order = getOrder();
-  if (int64_t(order.size()) != src.getRank())
-    return emitOpError("order must have one entry per dimension");
-  SmallVector<bool> seen(order.size(), false);
-  for (int32_t o : order) {
-    if (o < 0 || o >= src.getRank() || seen[o])
-      return emitOpError("order must be a permutation");
-    seen[o] = true;
-  }
-  if (res.getRank() != src.getRank())
-    return emitOpError("result rank must equal operand rank");
-  for (size_t i = 0; i < order.size(); ++i)
-    if (res.getDimSize(i) != src.getDimSize(order[i]))
-      return emitOpError("result dim ") << i << " must be operand dim " << order[i]
-                                        << " (size " << src.getDimSize(order[i]) << ")";
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // addptr, load
@@ -223,20 +64,21 @@ LogicalResult AddPtrOp::verify() {
   auto ptrTensor = dyn_cast<RankedTensorType>(ptr);
   auto offTensor = dyn_cast<RankedTensorType>(off);
   if (bool(ptrTensor) != bool(offTensor))
-    return emitOpError("pointer and offset must both be scalars or both be blocks");
+    return emitOpError(
+        "pointer and offset must both be scalars or both be blocks");
   if (ptrTensor) {
     if (ptrTensor.getShape() != offTensor.getShape())
-      return emitOpError("offset shape ") << shapeStr(offTensor.getShape())
-                                          << " must match pointer shape "
-                                          << shapeStr(ptrTensor.getShape());
+      return emitOpError("offset shape ")
+             << shapeStr(offTensor.getShape()) << " must match pointer shape "
+             << shapeStr(ptrTensor.getShape());
     if (ptrTensor.getEncoding() != offTensor.getEncoding())
       return emitOpError("offset encoding must match pointer encoding");
   }
   return success();
 }
 
-void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr, Value mask,
-                   Value other) {
+void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr,
+                   Value mask, Value other) {
   build(builder, state, getPointeeLikeType(ptr.getType()), ptr, mask, other);
 }
 
@@ -250,8 +92,8 @@ LogicalResult LoadOp::verify() {
 // dot
 //===----------------------------------------------------------------------===//
 
-void DotOp::build(OpBuilder &builder, OperationState &state, Value a, Value b, Value c,
-                  InputPrecision precision) {
+void DotOp::build(OpBuilder &builder, OperationState &state, Value a, Value b,
+                  Value c, InputPrecision precision) {
   build(builder, state, c.getType(), a, b, c,
         InputPrecisionAttr::get(builder.getContext(), precision));
 }
@@ -263,20 +105,23 @@ LogicalResult DotOp::verify() {
   if (a.getRank() != 2 || b.getRank() != 2 || d.getRank() != 2)
     return emitOpError("operands and result must be 2-D");
   if (a.getDimSize(1) != b.getDimSize(0))
-    return emitOpError("K mismatch: a is ") << shapeStr(a.getShape()) << ", b is "
-                                            << shapeStr(b.getShape());
+    return emitOpError("K mismatch: a is ")
+           << shapeStr(a.getShape()) << ", b is " << shapeStr(b.getShape());
   if (d.getDimSize(0) != a.getDimSize(0) || d.getDimSize(1) != b.getDimSize(1))
     return emitOpError("result shape must be [M, N] = [")
-           << a.getDimSize(0) << ", " << b.getDimSize(1) << "], got " << shapeStr(d.getShape());
+           << a.getDimSize(0) << ", " << b.getDimSize(1) << "], got "
+           << shapeStr(d.getShape());
   Type ea = a.getElementType();
   if (ea != b.getElementType())
     return emitOpError("a and b must have the same element type");
   if (isa<PointerType>(ea))
     return emitOpError("operands must be numbers");
   Type acc = d.getElementType();
-  bool okAcc = acc.isF32() || acc == ea || (ea.isInteger() && acc.isInteger(32));
+  bool okAcc =
+      acc.isF32() || acc == ea || (ea.isInteger() && acc.isInteger(32));
   if (!okAcc)
-    return emitOpError("accumulator must be f32 or the operand type ") << ea << ", got " << acc;
+    return emitOpError("accumulator must be f32 or the operand type ")
+           << ea << ", got " << acc;
   // Operand encodings, when present, are dot_op of the result encoding.
   RankedTensorType operands[] = {a, b};
   for (auto [idx, type] : llvm::enumerate(operands)) {
@@ -307,8 +152,10 @@ SmallVector<Type> ReduceOp::inferResultTypes(ValueRange srcs, int32_t axis) {
     shape.erase(shape.begin() + axis);
     Attribute encoding;
     if (type.getEncoding())
-      encoding = SliceEncodingAttr::get(src.getContext(), axis, type.getEncoding());
-    types.push_back(RankedTensorType::get(shape, type.getElementType(), encoding));
+      encoding =
+          SliceEncodingAttr::get(src.getContext(), axis, type.getEncoding());
+    types.push_back(
+        RankedTensorType::get(shape, type.getElementType(), encoding));
   }
   return types;
 }
@@ -320,7 +167,8 @@ void ReduceOp::build(OpBuilder &builder, OperationState &state, ValueRange srcs,
   SmallVector<Type> argTypes;
   for (int i = 0; i < 2; ++i)
     for (Value src : srcs)
-      argTypes.push_back(cast<RankedTensorType>(src.getType()).getElementType());
+      argTypes.push_back(
+          cast<RankedTensorType>(src.getType()).getElementType());
   SmallVector<Location> locs(argTypes.size(), state.location);
   OpBuilder::InsertionGuard guard(builder);
   builder.createBlock(region, {}, argTypes, locs);
@@ -332,7 +180,8 @@ LogicalResult ReduceOp::verifyRegions() {
   auto first = cast<RankedTensorType>(getSrcs()[0].getType());
   int32_t axis = getAxis();
   if (axis < 0 || axis >= first.getRank())
-    return emitOpError("axis ") << axis << " out of range for rank " << first.getRank();
+    return emitOpError("axis ")
+           << axis << " out of range for rank " << first.getRank();
   for (Value src : getSrcs())
     if (cast<RankedTensorType>(src.getType()).getShape() != first.getShape())
       return emitOpError("operands must all have the same shape");
@@ -342,16 +191,18 @@ LogicalResult ReduceOp::verifyRegions() {
   SmallVector<Type> expected = inferResultTypes(getSrcs(), axis);
   for (size_t i = 0; i < n; ++i)
     if (getResult()[i].getType() != expected[i])
-      return emitOpError("result ") << i << " must have type " << expected[i] << ", got "
-                                    << getResult()[i].getType();
+      return emitOpError("result ") << i << " must have type " << expected[i]
+                                    << ", got " << getResult()[i].getType();
   Block &body = getCombineOp().front();
   if (body.getNumArguments() != 2 * n)
-    return emitOpError("combiner must take ") << 2 * n << " arguments, got "
-                                              << body.getNumArguments();
+    return emitOpError("combiner must take ")
+           << 2 * n << " arguments, got " << body.getNumArguments();
   for (size_t i = 0; i < 2 * n; ++i) {
-    Type elem = cast<RankedTensorType>(getSrcs()[i % n].getType()).getElementType();
+    Type elem =
+        cast<RankedTensorType>(getSrcs()[i % n].getType()).getElementType();
     if (body.getArgument(i).getType() != elem)
-      return emitOpError("combiner argument ") << i << " must have type " << elem;
+      return emitOpError("combiner argument ")
+             << i << " must have type " << elem;
   }
   auto ret = dyn_cast<ReduceReturnOp>(body.getTerminator());
   if (!ret)
@@ -360,8 +211,8 @@ LogicalResult ReduceOp::verifyRegions() {
     return emitOpError("combiner must return ") << n << " values";
   for (size_t i = 0; i < n; ++i)
     if (ret.getResult()[i].getType() != body.getArgument(i).getType())
-      return emitOpError("combiner value ") << i << " must have type "
-                                            << body.getArgument(i).getType();
+      return emitOpError("combiner value ")
+             << i << " must have type " << body.getArgument(i).getType();
   return success();
 }
 
@@ -376,18 +227,22 @@ LogicalResult HintOp::verify() {
   return success();
 }
 
-void ConvertLayoutOp::build(OpBuilder &builder, OperationState &state, Value src,
-                            Attribute encoding) {
+void ConvertLayoutOp::build(OpBuilder &builder, OperationState &state,
+                            Value src, Attribute encoding) {
   auto srcType = cast<RankedTensorType>(src.getType());
   build(builder, state,
-        RankedTensorType::get(srcType.getShape(), srcType.getElementType(), encoding), src);
+        RankedTensorType::get(srcType.getShape(), srcType.getElementType(),
+                              encoding),
+        src);
 }
 
 LogicalResult ConvertLayoutOp::verify() {
   auto src = getSrc().getType();
   auto res = getResult().getType();
-  if (src.getShape() != res.getShape() || src.getElementType() != res.getElementType())
-    return emitOpError("must keep the shape and element type: ") << src << " -> " << res;
+  if (src.getShape() != res.getShape() ||
+      src.getElementType() != res.getElementType())
+    return emitOpError("must keep the shape and element type: ")
+           << src << " -> " << res;
   return success();
 }
 
@@ -395,15 +250,18 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getResult().getType())
     return getSrc();
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
-    return SplatElementsAttr::get(getResult().getType(), splat.getSplatValue<Attribute>());
+    return SplatElementsAttr::get(getResult().getType(),
+                                  splat.getSplatValue<Attribute>());
   return {};
 }
 
 namespace {
-LogicalResult verifyMatchesBuffer(Operation *op, RankedTensorType tensor, MemDescType buf) {
-  if (tensor.getShape() != buf.getShape() || tensor.getElementType() != buf.getElementType())
-    return op->emitOpError("block ") << tensor << " must have the shape and element type of "
-                                     << buf;
+LogicalResult verifyMatchesBuffer(Operation *op, RankedTensorType tensor,
+                                  MemDescType buf) {
+  if (tensor.getShape() != buf.getShape() ||
+      tensor.getElementType() != buf.getElementType())
+    return op->emitOpError("block ")
+           << tensor << " must have the shape and element type of " << buf;
   return success();
 }
 } // namespace

@@ -1,4 +1,4 @@
-//===- MgpTypes.cpp - mgp types --------------------------------------------===//
+//===- MgpTypes.cpp - mgp types -------------------------------------------===//
 //
 // This file implements the mgp types: registration, the verifiers of
 // `!mgp.ptr` and `!mgp.memdesc`, and the custom syntax of `!mgp.memdesc`
@@ -27,7 +27,8 @@ void MgpDialect::registerTypes() {
 LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   Type pointeeType, int addressSpace) {
   if (!pointeeType.isIntOrFloat())
-    return emitError() << "pointee type must be an integer or float, got " << pointeeType;
+    return emitError() << "pointee type must be an integer or float, got "
+                       << pointeeType;
   if (addressSpace != 1 && addressSpace != 3)
     return emitError() << "address space must be 1 (global) or 3 (shared), got "
                        << addressSpace;
@@ -43,8 +44,9 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (d <= 0)
       return emitError() << "memdesc dimensions must be positive";
   if (!elementType.isIntOrFloat())
-    return emitError() << "memdesc element type must be an integer or float, got "
-                       << elementType;
+    return emitError()
+           << "memdesc element type must be an integer or float, got "
+           << elementType;
   auto shared = dyn_cast_or_null<SharedEncodingAttr>(encoding);
   if (!shared)
     return emitError() << "memdesc encoding must be #mgp.shared";
@@ -60,7 +62,8 @@ Type MemDescType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   Attribute encoding;
-  if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
       parser.parseType(elementType) || parser.parseComma() ||
       parser.parseAttribute(encoding))
     return {};
@@ -72,8 +75,8 @@ Type MemDescType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<MemDescType>(parser.getContext(), shape, elementType, encoding,
-                                        isMutable);
+  return parser.getChecked<MemDescType>(parser.getContext(), shape, elementType,
+                                        encoding, isMutable);
 }
 
 void MemDescType::print(AsmPrinter &printer) const {

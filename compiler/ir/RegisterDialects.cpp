@@ -1,4 +1,4 @@
-//===- RegisterDialects.cpp - every dialect the pipeline uses --------------===//
+//===- RegisterDialects.cpp - every dialect the pipeline uses -------------===//
 //
 // This file implements mgp::registerAllDialects (compiler/pipeline/Pipeline.h):
 // the mgp dialect and the upstream dialects mgp IR is made of or lowered to.
@@ -15,8 +15,10 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void mgp::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mgp::MgpDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
-                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect, mlir::gpu::GPUDialect>();
+  registry.insert<mgp::MgpDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
+                  mlir::gpu::GPUDialect>();
   mlir::func::registerInlinerExtension(registry);
 }

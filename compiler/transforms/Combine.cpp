@@ -1,4 +1,4 @@
-//===- Combine.cpp - the mgp-combine peephole patterns ---------------------===//
+//===- Combine.cpp - the mgp-combine peephole patterns --------------------===//
 //
 // This file implements the mgp-combine pass: select over a masked load folds
 // into the load's `other`, a dot with a zero accumulator followed by an add
@@ -40,7 +40,8 @@ struct SelectOfMaskedLoad : public OpRewritePattern<arith::SelectOp> {
     if (!dominance.properlyDominates(other, load))
       return failure();
     rewriter.setInsertionPoint(load);
-    auto combined = LoadOp::create(rewriter, load.getLoc(), load.getPtr(), load.getMask(), other);
+    auto combined = LoadOp::create(rewriter, load.getLoc(), load.getPtr(),
+                                   load.getMask(), other);
     combined->setDiscardableAttrs(load->getDiscardableAttrDictionary());
     rewriter.replaceOp(select, combined.getResult());
     rewriter.eraseOp(load);
@@ -58,11 +59,13 @@ template <typename AddOp>
 struct DotPlusAddend : public OpRewritePattern<AddOp> {
   using OpRewritePattern<AddOp>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(AddOp add, PatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(AddOp add,
+                                PatternRewriter &rewriter) const override {
     for (int side = 0; side < 2; ++side) {
       Value lhs = add->getOperand(side), rhs = add->getOperand(1 - side);
       auto dot = lhs.template getDefiningOp<DotOp>();
-      if (!dot || !dot->hasOneUse() || !isZero(dot.getC()) || rhs.getType() != dot.getType())
+      if (!dot || !dot->hasOneUse() || !isZero(dot.getC()) ||
+          rhs.getType() != dot.getType())
         continue;
       rewriter.replaceOpWithNewOp<DotOp>(add, dot.getA(), dot.getB(), rhs,
                                          dot.getInputPrecision());
@@ -73,17 +76,20 @@ struct DotPlusAddend : public OpRewritePattern<AddOp> {
   }
 };
 
-/// addptr(addptr(%p, %a), %b) -> addptr(%p, %a + %b) when %a and %b have one type.
+/// addptr(addptr(%p, %a), %b) -> addptr(%p, %a + %b) when %a and %b have one
+/// type.
 struct AddPtrOfAddPtr : public OpRewritePattern<AddPtrOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(AddPtrOp outer, PatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(AddPtrOp outer,
+                                PatternRewriter &rewriter) const override {
     auto inner = outer.getPtr().getDefiningOp<AddPtrOp>();
     if (!inner || inner.getOffset().getType() != outer.getOffset().getType())
       return failure();
-    Value sum = arith::AddIOp::create(rewriter, outer.getLoc(), inner.getOffset(),
-                                      outer.getOffset());
-    rewriter.replaceOpWithNewOp<AddPtrOp>(outer, outer.getType(), inner.getPtr(), sum);
+    Value sum = arith::AddIOp::create(rewriter, outer.getLoc(),
+                                      inner.getOffset(), outer.getOffset());
+    rewriter.replaceOpWithNewOp<AddPtrOp>(outer, outer.getType(),
+                                          inner.getPtr(), sum);
     return success();
   }
 };
@@ -94,7 +100,8 @@ template <typename ShapeOp>
 struct ShapeOfSplat : public OpRewritePattern<ShapeOp> {
   using OpRewritePattern<ShapeOp>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(ShapeOp op, PatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ShapeOp op,
+                                PatternRewriter &rewriter) const override {
     auto splat = op.getSrc().template getDefiningOp<SplatOp>();
     if (!splat)
       return failure();
@@ -114,7 +121,9 @@ struct MgpCombinePass : public mgp::impl::MgpCombineBase<MgpCombinePass> {
 } // namespace
 
 void mgp::populateCombinePatterns(RewritePatternSet &patterns) {
-  patterns.add<SelectOfMaskedLoad, DotPlusAddend<arith::AddFOp>, DotPlusAddend<arith::AddIOp>,
-               AddPtrOfAddPtr, ShapeOfSplat<BroadcastOp>, ShapeOfSplat<ExpandDimsOp>,
-               ShapeOfSplat<ReshapeOp>, ShapeOfSplat<ConvertLayoutOp>>(patterns.getContext());
+  patterns.add<SelectOfMaskedLoad, DotPlusAddend<arith::AddFOp>,
+               DotPlusAddend<arith::AddIOp>, AddPtrOfAddPtr,
+               ShapeOfSplat<BroadcastOp>, ShapeOfSplat<ExpandDimsOp>,
+               ShapeOfSplat<ReshapeOp>, ShapeOfSplat<ConvertLayoutOp>>(
+      patterns.getContext());
 }

@@ -1,4 +1,4 @@
-//===- TargetIndependentPipeline.cpp - passes before layouts ---------------===//
+//===- TargetIndependentPipeline.cpp - passes before layouts --------------===//
 //
 // This file implements mgp::runTargetIndependentPasses (Pipeline.h): inline the
 // helper functions, unroll static_range loops, canonicalize, mgp-combine, CSE
@@ -20,15 +20,19 @@ namespace {
 /// calls any more, when the module has at least one kernel.
 void eraseInlinedHelpers(ModuleOp module) {
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
-  if (llvm::none_of(funcs, [](func::FuncOp f) { return f->hasAttr(mgp::kKernelAttrName); }))
+  if (llvm::none_of(funcs, [](func::FuncOp f) {
+        return f->hasAttr(mgp::kKernelAttrName);
+      }))
     return;
   for (func::FuncOp f : funcs)
-    if (!f->hasAttr(mgp::kKernelAttrName) && SymbolTable::symbolKnownUseEmpty(f, module))
+    if (!f->hasAttr(mgp::kKernelAttrName) &&
+        SymbolTable::symbolKnownUseEmpty(f, module))
       f.erase();
 }
 } // namespace
 
-llvm::Error mgp::runTargetIndependentPasses(ModuleOp module, const CompileOptions &options) {
+llvm::Error mgp::runTargetIndependentPasses(ModuleOp module,
+                                            const CompileOptions &options) {
   MLIRContext *ctx = module.getContext();
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
@@ -50,7 +54,8 @@ llvm::Error mgp::runTargetIndependentPasses(ModuleOp module, const CompileOption
   pm.addPass(createCSEPass());
   if (failed(pm.run(module)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "target-independent passes failed:\n" + diagnostics);
+                                   "target-independent passes failed:\n" +
+                                       diagnostics);
   eraseInlinedHelpers(module);
   return llvm::Error::success();
 }

@@ -1,4 +1,4 @@
-//===- UnrollStatic.cpp - the mgp-unroll-static pass -----------------------===//
+//===- UnrollStatic.cpp - the mgp-unroll-static pass ----------------------===//
 //
 // This file implements mgp-unroll-static: every scf.for carrying the
 // `mgp.static_range` unit attribute is fully unrolled (tl.static_range).
@@ -17,7 +17,8 @@ using namespace mlir;
 using namespace mgp;
 
 namespace {
-struct MgpUnrollStaticPass : public mgp::impl::MgpUnrollStaticBase<MgpUnrollStaticPass> {
+struct MgpUnrollStaticPass
+    : public mgp::impl::MgpUnrollStaticBase<MgpUnrollStaticPass> {
   void runOnOperation() override {
     // Innermost loops first, so nested static loops unroll completely.
     SmallVector<scf::ForOp> loops;
@@ -27,7 +28,8 @@ struct MgpUnrollStaticPass : public mgp::impl::MgpUnrollStaticBase<MgpUnrollStat
     });
     for (scf::ForOp forOp : loops) {
       if (!getConstantIntValue(forOp.getLowerBound()) ||
-          !getConstantIntValue(forOp.getUpperBound()) || !getConstantIntValue(forOp.getStep())) {
+          !getConstantIntValue(forOp.getUpperBound()) ||
+          !getConstantIntValue(forOp.getStep())) {
         forOp.emitError("static_range loop needs constant bounds and step");
         return signalPassFailure();
       }

@@ -23,15 +23,16 @@ protected:
     ctx.loadDialect<mgp::MgpDialect, func::FuncDialect, arith::ArithDialect>();
     loc = builder.getUnknownLoc();
     module = ModuleOp::create(loc);
-    auto fn = func::FuncOp::create(builder, loc, "f", builder.getFunctionType({}, {}));
+    auto fn = func::FuncOp::create(builder, loc, "f",
+                                   builder.getFunctionType({}, {}));
     module->push_back(fn);
     builder.setInsertionPointToStart(fn.addEntryBlock());
   }
 
   Value f32Constant(ArrayRef<int64_t> shape, float v, Attribute enc = {}) {
     auto type = RankedTensorType::get(shape, builder.getF32Type(), enc);
-    return arith::ConstantOp::create(builder, loc,
-                                     DenseElementsAttr::get(type, builder.getF32FloatAttr(v)));
+    return arith::ConstantOp::create(
+        builder, loc, DenseElementsAttr::get(type, builder.getF32FloatAttr(v)));
   }
 
   MLIRContext ctx;
@@ -42,33 +43,42 @@ protected:
 
 TEST_F(BuildersTest, InferredTypesVerify) {
   Value range = mgp::MakeRangeOp::create(builder, loc, 0, 128);
-  EXPECT_EQ(range.getType(), RankedTensorType::get({128}, builder.getI32Type()));
+  EXPECT_EQ(range.getType(),
+            RankedTensorType::get({128}, builder.getI32Type()));
   auto ptrType = mgp::PointerType::get(builder.getF32Type());
   auto fnArgType = RankedTensorType::get({128}, ptrType);
   // A pointer block from a function argument.
   auto fn = cast<func::FuncOp>(module->getBody()->front());
   Value ptrScalar = fn.getBody().front().addArgument(ptrType, loc);
   fn.setType(builder.getFunctionType({ptrType}, {}));
-  Value ptrs = mgp::SplatOp::create(builder, loc, ptrScalar, ArrayRef<int64_t>{128});
+  Value ptrs =
+      mgp::SplatOp::create(builder, loc, ptrScalar, ArrayRef<int64_t>{128});
   EXPECT_EQ(ptrs.getType(), fnArgType);
   Value addr = mgp::AddPtrOp::create(builder, loc, ptrs, range);
-  Value n = mgp::SplatOp::create(builder, loc,
-                                 arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(100)),
-                                 ArrayRef<int64_t>{128});
-  Value mask = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, range, n);
+  Value n = mgp::SplatOp::create(
+      builder, loc,
+      arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(100)),
+      ArrayRef<int64_t>{128});
+  Value mask =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, range, n);
   Value other = f32Constant({128}, 1.0f);
   Value loaded = mgp::LoadOp::create(builder, loc, addr, mask, other);
-  EXPECT_EQ(loaded.getType(), RankedTensorType::get({128}, builder.getF32Type()));
+  EXPECT_EQ(loaded.getType(),
+            RankedTensorType::get({128}, builder.getF32Type()));
 
   Value col = mgp::ExpandDimsOp::create(builder, loc, loaded, 1);
-  EXPECT_EQ(cast<RankedTensorType>(col.getType()).getShape(), ArrayRef<int64_t>({128, 1}));
-  Value wide = mgp::BroadcastOp::create(builder, loc, col, ArrayRef<int64_t>{128, 32});
+  EXPECT_EQ(cast<RankedTensorType>(col.getType()).getShape(),
+            ArrayRef<int64_t>({128, 1}));
+  Value wide =
+      mgp::BroadcastOp::create(builder, loc, col, ArrayRef<int64_t>{128, 32});
   Value t = mgp::TransOp::create(builder, loc, wide, ArrayRef<int32_t>{1, 0});
-  EXPECT_EQ(cast<RankedTensorType>(t.getType()).getShape(), ArrayRef<int64_t>({32, 128}));
+  EXPECT_EQ(cast<RankedTensorType>(t.getType()).getShape(),
+            ArrayRef<int64_t>({32, 128}));
   Value flat = mgp::ReshapeOp::create(builder, loc, t, ArrayRef<int64_t>{4096});
   EXPECT_EQ(cast<RankedTensorType>(flat.getType()).getNumElements(), 4096);
 
-  Value d = mgp::DotOp::create(builder, loc, t, wide, f32Constant({32, 32}, 0.0f));
+  Value d =
+      mgp::DotOp::create(builder, loc, t, wide, f32Constant({32, 32}, 0.0f));
   EXPECT_EQ(d.getType(), RankedTensorType::get({32, 32}, builder.getF32Type()));
 
   auto reduce = mgp::ReduceOp::create(builder, loc, ValueRange{d}, 1);
@@ -77,7 +87,8 @@ TEST_F(BuildersTest, InferredTypesVerify) {
     Block &body = reduce.getCombineOp().front();
     ASSERT_EQ(body.getNumArguments(), 2u);
     builder.setInsertionPointToStart(&body);
-    Value s = arith::AddFOp::create(builder, loc, body.getArgument(0), body.getArgument(1));
+    Value s = arith::AddFOp::create(builder, loc, body.getArgument(0),
+                                    body.getArgument(1));
     mgp::ReduceReturnOp::create(builder, loc, ValueRange{s});
   }
   EXPECT_EQ(reduce.getResult()[0].getType(),
@@ -103,7 +114,8 @@ TEST_F(BuildersTest, EncodingsFollowTheOps) {
     OpBuilder::InsertionGuard guard(builder);
     Block &body = reduce.getCombineOp().front();
     builder.setInsertionPointToStart(&body);
-    Value m = arith::MaxNumFOp::create(builder, loc, body.getArgument(0), body.getArgument(1));
+    Value m = arith::MaxNumFOp::create(builder, loc, body.getArgument(0),
+                                       body.getArgument(1));
     mgp::ReduceReturnOp::create(builder, loc, ValueRange{m});
   }
   func::ReturnOp::create(builder, loc);

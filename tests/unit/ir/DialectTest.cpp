@@ -1,4 +1,4 @@
-//===- DialectTest.cpp - the dialect loads and its types round-trip --------===//
+//===- DialectTest.cpp - the dialect loads and its types round-trip -------===//
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/pipeline/Version.h"
 

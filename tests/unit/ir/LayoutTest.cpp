@@ -22,13 +22,16 @@ class LayoutTest : public ::testing::Test {
 protected:
   LayoutTest() { ctx.loadDialect<MgpDialect>(); }
 
-  BlockedEncodingAttr blocked(llvm::ArrayRef<unsigned> s, llvm::ArrayRef<unsigned> t,
-                              llvm::ArrayRef<unsigned> w, llvm::ArrayRef<unsigned> o) {
+  BlockedEncodingAttr blocked(llvm::ArrayRef<unsigned> s,
+                              llvm::ArrayRef<unsigned> t,
+                              llvm::ArrayRef<unsigned> w,
+                              llvm::ArrayRef<unsigned> o) {
     return BlockedEncodingAttr::get(&ctx, s, t, w, o);
   }
 
   /// Owner count of every element; fails if a coordinate is out of bounds.
-  std::map<Coords, int> ownerCounts(mlir::Attribute enc, llvm::ArrayRef<int64_t> shape) {
+  std::map<Coords, int> ownerCounts(mlir::Attribute enc,
+                                    llvm::ArrayRef<int64_t> shape) {
     LayoutBases bases = getLayoutBases(enc, shape);
     std::map<Coords, int> counts;
     for (unsigned w = 0; w < bases.getNumWarps(); ++w)
@@ -61,11 +64,14 @@ protected:
 TEST_F(LayoutTest, TritonBuilderWorkedExample) {
   // notes/triton-lowering.md §1.1: 64x64 f32, 4 warps, S = [1, 4].
   BlockedEncodingAttr enc = getDefaultBlockedEncoding(&ctx, {64, 64}, 4, 32, 4);
-  EXPECT_EQ(llvm::ArrayRef<unsigned>(enc.getSizePerThread()), llvm::ArrayRef<unsigned>({1, 4}));
+  EXPECT_EQ(llvm::ArrayRef<unsigned>(enc.getSizePerThread()),
+            llvm::ArrayRef<unsigned>({1, 4}));
   EXPECT_EQ(llvm::ArrayRef<unsigned>(enc.getThreadsPerWarp()),
             llvm::ArrayRef<unsigned>({2, 16}));
-  EXPECT_EQ(llvm::ArrayRef<unsigned>(enc.getWarpsPerCTA()), llvm::ArrayRef<unsigned>({4, 1}));
-  EXPECT_EQ(llvm::ArrayRef<unsigned>(enc.getOrder()), llvm::ArrayRef<unsigned>({1, 0}));
+  EXPECT_EQ(llvm::ArrayRef<unsigned>(enc.getWarpsPerCTA()),
+            llvm::ArrayRef<unsigned>({4, 1}));
+  EXPECT_EQ(llvm::ArrayRef<unsigned>(enc.getOrder()),
+            llvm::ArrayRef<unsigned>({1, 0}));
   EXPECT_EQ(getShapePerCTATile(enc), Coords({8, 64}));
   EXPECT_EQ(getTotalElemsPerThread(enc, {64, 64}), 32u);
   // Lane l holds columns 4(l%16)..+3 of row l/16 + 2*warp + 8k, register
@@ -80,7 +86,8 @@ TEST_F(LayoutTest, TritonBuilderWorkedExample) {
       }
     }
   EXPECT_EQ(expectCovered(enc, {64, 64}), 1);
-  EXPECT_EQ(getContigPerThread(enc, {64, 64}), llvm::SmallVector<unsigned>({1, 4}));
+  EXPECT_EQ(getContigPerThread(enc, {64, 64}),
+            llvm::SmallVector<unsigned>({1, 4}));
 }
 
 TEST_F(LayoutTest, TritonBuilderSmallAndOneD) {
@@ -91,7 +98,8 @@ TEST_F(LayoutTest, TritonBuilderSmallAndOneD) {
   BlockedEncodingAttr small = getDefaultBlockedEncoding(&ctx, {16, 8}, 4);
   EXPECT_EQ(llvm::ArrayRef<unsigned>(small.getThreadsPerWarp()),
             llvm::ArrayRef<unsigned>({4, 8}));
-  EXPECT_EQ(llvm::ArrayRef<unsigned>(small.getWarpsPerCTA()), llvm::ArrayRef<unsigned>({4, 1}));
+  EXPECT_EQ(llvm::ArrayRef<unsigned>(small.getWarpsPerCTA()),
+            llvm::ArrayRef<unsigned>({4, 1}));
 }
 
 TEST_F(LayoutTest, BlockedCoversEveryElement) {
@@ -101,12 +109,14 @@ TEST_F(LayoutTest, BlockedCoversEveryElement) {
     int multiplicity;
   };
   auto b2 = blocked({1, 4}, {2, 16}, {4, 1}, {1, 0}); // tile 8x64
-  auto b2col = blocked({2, 1}, {8, 4}, {1, 4}, {0, 1}); // tile 16x16, column-major
-  auto b1 = blocked({4}, {32}, {4}, {0});               // tile 512
+  auto b2col =
+      blocked({2, 1}, {8, 4}, {1, 4}, {0, 1}); // tile 16x16, column-major
+  auto b1 = blocked({4}, {32}, {4}, {0});      // tile 512
   std::vector<Case> cases = {
-      {b2, {64, 64}, 1},  {b2, {8, 64}, 1},   {b2, {128, 256}, 1}, {b2, {4, 64}, 2},
-      {b2, {8, 16}, 4},   {b2, {1, 1}, 512},  {b2col, {16, 16}, 1}, {b2col, {64, 32}, 1},
-      {b2col, {4, 4}, 16}, {b1, {512}, 1},    {b1, {4096}, 1},     {b1, {128}, 4},
+      {b2, {64, 64}, 1},    {b2, {8, 64}, 1},     {b2, {128, 256}, 1},
+      {b2, {4, 64}, 2},     {b2, {8, 16}, 4},     {b2, {1, 1}, 512},
+      {b2col, {16, 16}, 1}, {b2col, {64, 32}, 1}, {b2col, {4, 4}, 16},
+      {b1, {512}, 1},       {b1, {4096}, 1},      {b1, {128}, 4},
       {b1, {1}, 512}};
   for (const Case &c : cases) {
     SCOPED_TRACE(testing::Message() << "shape[0] = " << c.shape[0]);
@@ -121,7 +131,8 @@ TEST_F(LayoutTest, BlockedCoversEveryElement) {
 
 TEST_F(LayoutTest, SliceKeepsParentRegistersAndReplicates) {
   auto parent = blocked({1, 4}, {2, 16}, {4, 1}, {1, 0});
-  SliceEncodingAttr rows = getSliceEncoding(parent, 1); // layout of the row sums
+  SliceEncodingAttr rows =
+      getSliceEncoding(parent, 1); // layout of the row sums
   SliceEncodingAttr cols = getSliceEncoding(parent, 0);
   // Reducing dim 1 of 64x64: each thread keeps the rows it owned.
   EXPECT_EQ(getTotalElemsPerThread(rows, {64}), 8u);
@@ -164,8 +175,10 @@ TEST_F(LayoutTest, MmaV2AccumulatorFragments) {
     EXPECT_EQ(c[2], Coords({g + 8, 2 * t}));
     EXPECT_EQ(c[3], Coords({g + 8, 2 * t + 1}));
     // Warp 1 is the next tile along N, warp 2 along M.
-    EXPECT_EQ(getElementCoords(mma, {32, 16}, lane, 1)[0], Coords({g, 8 + 2 * t}));
-    EXPECT_EQ(getElementCoords(mma, {32, 16}, lane, 2)[0], Coords({16 + g, 2 * t}));
+    EXPECT_EQ(getElementCoords(mma, {32, 16}, lane, 1)[0],
+              Coords({g, 8 + 2 * t}));
+    EXPECT_EQ(getElementCoords(mma, {32, 16}, lane, 2)[0],
+              Coords({16 + g, 2 * t}));
   }
   // 128x128: 4 * (128/32) * (128/16) = 128 registers, repetitions N first.
   EXPECT_EQ(getTotalElemsPerThread(mma, {128, 128}), 128u);
@@ -174,7 +187,8 @@ TEST_F(LayoutTest, MmaV2AccumulatorFragments) {
   EXPECT_EQ(expectCovered(mma, {128, 128}), 1);
   EXPECT_EQ(expectCovered(mma, {32, 16}), 1);
   EXPECT_EQ(expectCovered(mma, {16, 8}), 4);
-  EXPECT_EQ(getContigPerThread(mma, {128, 128}), llvm::SmallVector<unsigned>({1, 2}));
+  EXPECT_EQ(getContigPerThread(mma, {128, 128}),
+            llvm::SmallVector<unsigned>({1, 2}));
   EXPECT_EQ(getThreadsPerWarp(mma), llvm::SmallVector<unsigned>({8, 4}));
   EXPECT_EQ(getWarpsPerCTA(mma), llvm::SmallVector<unsigned>({2, 2}));
 }
@@ -290,8 +304,10 @@ TEST_F(LayoutTest, DumpLayoutListsEveryOwner) {
   std::string dump = dumpLayout(enc, {2, 4});
   // 2 column pairs over 16 lanes: lanes 0, 2, ... replicate pair 0 of row 0;
   // row 1 is lanes 16..31.
-  EXPECT_NE(dump.find("[0, 0]: (w0, l0, r0) (w0, l2, r0)"), std::string::npos) << dump;
-  EXPECT_NE(dump.find("[1, 3]: (w0, l17, r1) (w0, l19, r1)"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("[0, 0]: (w0, l0, r0) (w0, l2, r0)"), std::string::npos)
+      << dump;
+  EXPECT_NE(dump.find("[1, 3]: (w0, l17, r1) (w0, l19, r1)"), std::string::npos)
+      << dump;
   EXPECT_EQ(std::count(dump.begin(), dump.end(), '\n'), 8);
 }
 } // namespace

@@ -1,4 +1,4 @@
-//===- TargetIndependentPipelineTest.cpp - runTargetIndependentPasses ------===//
+//===- TargetIndependentPipelineTest.cpp - runTargetIndependentPasses -----===//
 //
 // This file tests mgp::runTargetIndependentPasses end to end on small modules:
 // helpers are inlined and erased, static_range loops unrolled, combines,
@@ -67,7 +67,8 @@ TEST_F(PipelineTest, InlinesCombinesAndHoists) {
   )mlir");
   ASSERT_TRUE(module);
   mgp::CompileOptions options;
-  ASSERT_FALSE(llvm::errorToBool(mgp::runTargetIndependentPasses(*module, options)));
+  ASSERT_FALSE(
+      llvm::errorToBool(mgp::runTargetIndependentPasses(*module, options)));
   std::string ir = print(*module);
   // The helper is inlined and gone; the select became the load's `other`.
   EXPECT_EQ(ir.find("func.call"), std::string::npos) << ir;
@@ -106,14 +107,16 @@ TEST_F(PipelineTest, UnrollsStaticRangeAndFoldsDotAccumulator) {
   ASSERT_TRUE(module);
   mgp::CompileOptions options;
   options.timePasses = true;
-  ASSERT_FALSE(llvm::errorToBool(mgp::runTargetIndependentPasses(*module, options)));
+  ASSERT_FALSE(
+      llvm::errorToBool(mgp::runTargetIndependentPasses(*module, options)));
   std::string ir = print(*module);
   EXPECT_EQ(ir.find("scf.for"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("arith.addf"), std::string::npos) << ir;
   // Two chained dots: the second accumulates onto the first.
   size_t first = ir.find("mgp.dot %arg0, %arg1, %arg2");
   ASSERT_NE(first, std::string::npos) << ir;
-  EXPECT_NE(ir.find("mgp.dot %arg0, %arg1, %0", first), std::string::npos) << ir;
+  EXPECT_NE(ir.find("mgp.dot %arg0, %arg1, %0", first), std::string::npos)
+      << ir;
 }
 
 TEST_F(PipelineTest, ReportsFailuresAsErrors) {
@@ -129,10 +132,12 @@ TEST_F(PipelineTest, ReportsFailuresAsErrors) {
     }
   )mlir");
   ASSERT_TRUE(module);
-  llvm::Error err = mgp::runTargetIndependentPasses(*module, mgp::CompileOptions());
+  llvm::Error err =
+      mgp::runTargetIndependentPasses(*module, mgp::CompileOptions());
   ASSERT_TRUE(bool(err));
   std::string message = llvm::toString(std::move(err));
-  EXPECT_NE(message.find("static_range loop needs constant bounds and step"), std::string::npos)
+  EXPECT_NE(message.find("static_range loop needs constant bounds and step"),
+            std::string::npos)
       << message;
 }
 } // namespace
