@@ -50,6 +50,10 @@ lowerToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
 /// Runs LLVM's NVPTX backend on an LLVM module and returns the PTX text.
 llvm::Expected<std::string> emitPTX(llvm::Module &module, const CompileOptions &options);
 
+/// Checks that `arch` names a GPU architecture mgp generates code for
+/// (sm_80, sm_86, sm_89, sm_90, sm_90a). (compiler/codegen/llvm)
+llvm::Error checkArch(llvm::StringRef arch);
+
 } // namespace mgp
 
 #endif // MGP_PIPELINE_PIPELINE_H

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/llvm/Passes.h"
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/transforms/Passes.h"
@@ -15,6 +16,7 @@
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mgp::registerMgpGPUPasses();
+  mgp::registerMgpToLLVMPasses();
   mgp::registerMgpTransformsPasses();
   mlir::DialectRegistry registry;
   mgp::registerAllDialects(registry);

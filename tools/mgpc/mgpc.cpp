@@ -1,15 +1,37 @@
 //===- mgpc.cpp - the mgp ahead-of-time compiler ---------------------------===//
 //
 // This file implements `mgpc`, which compiles the @jit kernels of a .mgp/.py
-// file (or a .mlir module) to PTX, dumping any stage on request.
+// file (or a .mlir module) to PTX, dumping any stage on request. The stages
+// are those of compiler/pipeline/Pipeline.h: source -> mgp module
+// (buildModuleFromSource, or a parsed .mlir file) -> target-independent passes
+// (-emit=mlir) -> GPU passes (-emit=mlir-gpu) -> LLVM IR (-emit=llvm) -> PTX.
+// A .mlir input re-enters where it stands: a module whose tensors already
+// carry layout encodings skips the passes before lowering.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/pipeline/Pipeline.h"
+#include "compiler/pipeline/Signature.h"
 #include "compiler/pipeline/Version.h"
 #include "tools/mgpc/EmitAST.h"
+#include "tools/mgpc/OutputFile.h"
+#include "tools/mgpc/SourceInput.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace llvm;
 
@@ -32,14 +54,200 @@ static cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
                clEnumValN(EmitKind::PTX, "ptx", "PTX assembly")));
 
+static cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
+                                       cl::value_desc("name"));
+static cl::opt<std::string>
+    signatureText("signature",
+                  cl::desc("Kernel signature in Triton's AOT syntax, e.g. "
+                           "\"*fp32:16,*fp32,i32,1024\""),
+                  cl::value_desc("types"));
+static cl::list<std::string> defines("D", cl::desc("Constexpr NAME=VALUE"),
+                                     cl::value_desc("NAME=VALUE"), cl::Prefix);
+static cl::opt<std::string> arch("arch", cl::desc("GPU architecture"),
+                                 cl::init("sm_90"));
+static cl::opt<int> numWarps("num-warps", cl::desc("Warps per program"), cl::init(4));
+static cl::opt<int> numStages("num-stages", cl::desc("Software pipelining stages"),
+                              cl::init(3));
+static cl::opt<bool> timeStages("time", cl::desc("Print the wall time of each stage"));
+
 /// Prints `err` (front-end errors are already formatted with their source
 /// line) and returns the exit status.
 static int reportError(Error err) {
   std::string message = toString(std::move(err));
-  errs() << message;
+  errs() << "mgpc: error: " << message;
   if (!StringRef(message).ends_with("\n"))
     errs() << "\n";
   return 1;
+}
+
+static Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// Measures stages and prints them to stderr with --time.
+class StageTimer {
+public:
+  template <typename Fn> auto run(StringRef stage, Fn &&fn) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = fn();
+    if (timeStages) {
+      std::chrono::duration<double, std::milli> ms =
+          std::chrono::steady_clock::now() - start;
+      total += ms.count();
+      errs() << format("mgpc: %-20s %8.2f ms\n", stage.str().c_str(), ms.count());
+    }
+    return result;
+  }
+  void printTotal() const {
+    if (timeStages)
+      errs() << format("mgpc: %-20s %8.2f ms\n", "total", total);
+  }
+
+private:
+  double total = 0;
+};
+
+/// The command line's options, checked before any work is done.
+static Expected<mgp::CompileOptions> getCompileOptions() {
+  if (Error err = mgp::checkArch(arch))
+    return std::move(err);
+  if (numWarps < 1 || numWarps > 32 || !isPowerOf2_32(numWarps))
+    return makeError("invalid --num-warps " + Twine(numWarps) +
+                     ": expected a power of two from 1 to 32");
+  if (numStages < 1)
+    return makeError("invalid --num-stages " + Twine(numStages) +
+                     ": expected at least 1");
+  mgp::CompileOptions options;
+  options.arch = arch;
+  options.numWarps = numWarps;
+  options.numStages = numStages;
+  options.timePasses = false;
+  return options;
+}
+
+static Expected<mgp::SourceOptions> getSourceOptions() {
+  mgp::SourceOptions options;
+  options.kernelName = kernelName;
+  if (signatureText.getNumOccurrences()) {
+    Expected<mgp::Signature> signature = mgp::parseSignature(signatureText);
+    if (!signature)
+      return signature.takeError();
+    options.signature = std::move(*signature);
+    options.hasSignature = true;
+  }
+  for (const std::string &define : defines) {
+    auto [name, value] = StringRef(define).split('=');
+    if (name.empty() || value.empty() || !StringRef(define).contains('='))
+      return makeError("invalid -D '" + define + "': expected NAME=VALUE");
+    options.defines.emplace_back(name.str(), value.str());
+  }
+  return options;
+}
+
+/// True when some tensor in `module` already carries a layout encoding.
+static bool hasLayouts(mlir::ModuleOp module) {
+  bool found = false;
+  module.walk([&](mlir::Operation *op) {
+    for (mlir::Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<mlir::RankedTensorType>(type))
+        found |= static_cast<bool>(tensor.getEncoding());
+  });
+  return found;
+}
+
+/// Keeps only kernel `name` of a .mlir module.
+static Error selectKernel(mlir::ModuleOp module, StringRef name) {
+  SmallVector<std::string> names;
+  mlir::func::FuncOp keep;
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    names.push_back(func.getSymName().str());
+    if (func.getSymName() == name)
+      keep = func;
+  }
+  if (!keep)
+    return makeError("no kernel named '" + name + "' in " + inputFilename +
+                     " (functions: " + join(names, ", ") + ")");
+  for (auto func : llvm::make_early_inc_range(module.getOps<mlir::func::FuncOp>()))
+    if (func != keep)
+      func.erase();
+  return Error::success();
+}
+
+static Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+parseMLIRFile(mlir::MLIRContext &context, SourceMgr &sourceMgr) {
+  std::string error;
+  std::unique_ptr<MemoryBuffer> buffer = mlir::openInputFile(inputFilename, &error);
+  if (!buffer)
+    return makeError("cannot open input file '" + inputFilename + "': " + error);
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return makeError("cannot parse " + inputFilename);
+  if (!kernelName.empty())
+    if (Error err = selectKernel(*module, kernelName))
+      return std::move(err);
+  return std::move(module);
+}
+
+static std::string printModule(mlir::ModuleOp module) {
+  std::string text;
+  raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+/// Runs the pipeline up to -emit and returns the text to write.
+static Expected<std::string> compile(const mgp::CompileOptions &options,
+                                     StageTimer &timer) {
+  mlir::DialectRegistry registry;
+  mgp::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  bool isMLIR = sys::path::extension(inputFilename) == ".mlir";
+  Expected<mlir::OwningOpRef<mlir::ModuleOp>> module = timer.run("parse", [&]() {
+    if (isMLIR)
+      return parseMLIRFile(context, sourceMgr);
+    Expected<mgp::SourceOptions> sourceOptions = getSourceOptions();
+    if (!sourceOptions)
+      return Expected<mlir::OwningOpRef<mlir::ModuleOp>>(sourceOptions.takeError());
+    return mgp::buildModuleFromSource(context, inputFilename, *sourceOptions);
+  });
+  if (!module)
+    return module.takeError();
+  mlir::ModuleOp op = **module;
+
+  if (!hasLayouts(op)) {
+    if (Error err = timer.run("target-independent", [&]() {
+          return mgp::runTargetIndependentPasses(op, options);
+        }))
+      return std::move(err);
+    if (emitKind == EmitKind::MLIR)
+      return printModule(op);
+    if (Error err = timer.run("gpu", [&]() { return mgp::runGPUPasses(op, options); }))
+      return std::move(err);
+  } else if (emitKind == EmitKind::MLIR) {
+    return makeError("-emit=mlir: " + inputFilename +
+                     " already has layout encodings (use -emit=mlir-gpu)");
+  }
+  if (emitKind == EmitKind::MLIRGPU)
+    return printModule(op);
+
+  LLVMContext llvmContext;
+  Expected<std::unique_ptr<Module>> llvmModule = timer.run(
+      "llvm", [&]() { return mgp::lowerToLLVMIR(op, llvmContext, options); });
+  if (!llvmModule)
+    return llvmModule.takeError();
+  if (emitKind == EmitKind::LLVM) {
+    std::string text;
+    raw_string_ostream os(text);
+    (*llvmModule)->print(os, nullptr);
+    return text;
+  }
+  return timer.run("ptx", [&]() { return mgp::emitPTX(**llvmModule, options); });
 }
 
 int main(int argc, char **argv) {
@@ -51,5 +259,25 @@ int main(int argc, char **argv) {
       return reportError(std::move(err));
     return 0;
   }
+  Expected<mgp::CompileOptions> options = getCompileOptions();
+  if (!options)
+    return reportError(options.takeError());
+  if (signatureText.getNumOccurrences())
+    if (Expected<mgp::Signature> signature = mgp::parseSignature(signatureText);
+        !signature)
+      return reportError(signature.takeError());
+  if (inputFilename != "-" && !sys::fs::exists(inputFilename))
+    return reportError(
+        makeError("cannot open input file '" + inputFilename + "': no such file"));
+
+  StageTimer timer;
+  Expected<std::string> output = compile(*options, timer);
+  if (!output)
+    return reportError(output.takeError());
+  if (Error err = timer.run("write", [&]() {
+        return mgp::writeFileAtomically(outputFilename, *output);
+      }))
+    return reportError(std::move(err));
+  timer.printTotal();
   return 0;
 }

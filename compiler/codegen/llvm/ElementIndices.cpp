@@ -1,0 +1,132 @@
+//===- ElementIndices.cpp - which element each register holds -------------===//
+//
+// This file implements ElementIndices.h on top of the layout bases of
+// compiler/ir/Layout.h: coordinates are the sum of the basis vectors of the
+// set bits of (register, lane, warp), modulo the shape.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/ElementIndices.h"
+
+#include "compiler/codegen/llvm/RegisterStruct.h"
+#include "compiler/ir/Layout.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mgp;
+
+unsigned mgp::getRegisterCount(RankedTensorType type) {
+  return getTotalElemsPerThread(type.getEncoding(), type.getShape());
+}
+
+/// sum over the set bits of `id` of bases[bit][dim], as i32 values per dim.
+static SmallVector<Value> emitBasisSum(OpBuilder &b, Location loc, Value id,
+                                       ArrayRef<SmallVector<int64_t>> bases,
+                                       unsigned rank) {
+  SmallVector<Value> sums(rank, i32Constant(b, loc, 0));
+  for (auto [bit, basis] : llvm::enumerate(bases)) {
+    if (llvm::all_of(basis, [](int64_t v) { return v == 0; }))
+      continue;
+    Value shifted = LLVM::LShrOp::create(b, loc, id, i32Constant(b, loc, bit));
+    Value isSet = LLVM::AndOp::create(b, loc, shifted, i32Constant(b, loc, 1));
+    for (unsigned d = 0; d < rank; ++d) {
+      if (basis[d] == 0)
+        continue;
+      Value term =
+          LLVM::MulOp::create(b, loc, isSet, i32Constant(b, loc, basis[d]));
+      sums[d] = LLVM::AddOp::create(b, loc, sums[d], term);
+    }
+  }
+  return sums;
+}
+
+SmallVector<SmallVector<Value>>
+mgp::emitElementIndices(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value laneId, Value warpId) {
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned rank = shape.size();
+  LayoutBases bases = getLayoutBases(type.getEncoding(), shape);
+  SmallVector<Value> laneSum = emitBasisSum(b, loc, laneId, bases.lane, rank);
+  SmallVector<Value> warpSum = emitBasisSum(b, loc, warpId, bases.warp, rank);
+  SmallVector<Value> threadSum;
+  for (unsigned d = 0; d < rank; ++d)
+    threadSum.push_back(LLVM::AddOp::create(b, loc, laneSum[d], warpSum[d]));
+
+  SmallVector<SmallVector<Value>> indices;
+  unsigned count = getRegisterCount(type);
+  for (unsigned reg = 0; reg < count; ++reg) {
+    SmallVector<int64_t> regCoords = bases.apply(reg, 0, 0);
+    SmallVector<Value> coords;
+    for (unsigned d = 0; d < rank; ++d) {
+      Value sum = LLVM::AddOp::create(b, loc, threadSum[d],
+                                      i32Constant(b, loc, regCoords[d]));
+      coords.push_back(LLVM::AndOp::create(b, loc, sum,
+                                           i32Constant(b, loc, shape[d] - 1)));
+    }
+    indices.push_back(std::move(coords));
+  }
+  return indices;
+}
+
+Value mgp::emitLinearOffset(OpBuilder &b, Location loc, ValueRange coords,
+                            ArrayRef<int64_t> shape) {
+  Value offset = i32Constant(b, loc, 0);
+  for (auto [coord, size] : llvm::zip(coords, shape)) {
+    offset = LLVM::MulOp::create(b, loc, offset, i32Constant(b, loc, size));
+    offset = LLVM::AddOp::create(b, loc, offset, coord);
+  }
+  return offset;
+}
+
+std::optional<SmallVector<unsigned>>
+mgp::findRegisterMapping(RankedTensorType src, RankedTensorType dst,
+                         CoordMap dstToSrc) {
+  Attribute srcEncoding = src.getEncoding(), dstEncoding = dst.getEncoding();
+  if (!srcEncoding || !dstEncoding || !isDistributedEncoding(srcEncoding) ||
+      !isDistributedEncoding(dstEncoding))
+    return std::nullopt;
+  unsigned lanes = std::max(getNumLanes(srcEncoding), getNumLanes(dstEncoding));
+  unsigned warps = std::max(getNumWarps(srcEncoding), getNumWarps(dstEncoding));
+  unsigned srcCount = getRegisterCount(src), dstCount = getRegisterCount(dst);
+
+  // A candidate from lane 0 / warp 0, then checked for every thread.
+  DenseMap<SmallVector<int64_t>, unsigned> srcRegOf;
+  SmallVector<SmallVector<int64_t>> srcAtZero =
+      getElementCoords(srcEncoding, src.getShape(), 0, 0);
+  for (unsigned reg = srcCount; reg-- > 0;)
+    srcRegOf[srcAtZero[reg]] = reg;
+  SmallVector<unsigned> mapping;
+  SmallVector<SmallVector<int64_t>> dstAtZero =
+      getElementCoords(dstEncoding, dst.getShape(), 0, 0);
+  for (unsigned reg = 0; reg < dstCount; ++reg) {
+    auto it = srcRegOf.find(dstToSrc(dstAtZero[reg]));
+    if (it == srcRegOf.end())
+      return std::nullopt;
+    mapping.push_back(it->second);
+  }
+  for (unsigned warp = 0; warp < warps; ++warp) {
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      auto srcCoords = getElementCoords(srcEncoding, src.getShape(),
+                                        lane % getNumLanes(srcEncoding),
+                                        warp % getNumWarps(srcEncoding));
+      auto dstCoords = getElementCoords(dstEncoding, dst.getShape(),
+                                        lane % getNumLanes(dstEncoding),
+                                        warp % getNumWarps(dstEncoding));
+      for (unsigned reg = 0; reg < dstCount; ++reg)
+        if (dstToSrc(dstCoords[reg]) != srcCoords[mapping[reg]])
+          return std::nullopt;
+    }
+  }
+  return mapping;
+}
+
+int mgp::getNumWarps(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
+      return attr.getInt();
+  return 4;
+}

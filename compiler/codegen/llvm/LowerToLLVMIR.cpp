@@ -1,0 +1,72 @@
+//===- LowerToLLVMIR.cpp - mgp with layouts to an LLVM module -------------===//
+//
+// This file implements mgp::lowerToLLVMIR (compiler/pipeline/Pipeline.h):
+// the mgp-to-llvm pass, then translation of the LLVM and NVVM dialects to an
+// llvm::Module with the NVPTX triple and data layout of `options.arch`.
+// Linking libdevice and O3 happen in emitPTX.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/PTXEmitter.h"
+#include "compiler/codegen/llvm/Passes.h"
+#include "compiler/pipeline/Pipeline.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// Collects the diagnostics of a failed pass run into an llvm::Error.
+static llvm::Error runCapturingDiagnostics(ModuleOp module, PassManager &pm,
+                                           const llvm::Twine &what) {
+  std::string messages;
+  llvm::raw_string_ostream stream(messages);
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      stream << diag.getLocation() << ": error: " << diag << "\n";
+      for (Diagnostic &note : diag.getNotes())
+        stream << note.getLocation() << ": note: " << note << "\n";
+    }
+    return success();
+  });
+  if (succeeded(pm.run(module)))
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 what + " failed\n" + messages);
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+mgp::lowerToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
+                   const CompileOptions &options) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createNVPTXTargetMachine(options.arch);
+  if (!machine)
+    return machine.takeError();
+
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+
+  PassManager pm(ctx);
+  if (options.timePasses)
+    pm.enableTiming();
+  pm.addPass(createMgpToLLVM());
+  if (llvm::Error err = runCapturingDiagnostics(module, pm, "lowering to LLVM"))
+    return std::move(err);
+
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "mgp");
+  if (!llvmModule)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "translation to LLVM IR failed");
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  return std::move(llvmModule);
+}

@@ -1,0 +1,167 @@
+//===- PTXEmitter.cpp - LLVM IR to PTX through the NVPTX backend ----------===//
+//
+// This file implements mgp::emitPTX: it links the embedded libdevice into a
+// kernel module when the module calls `__nv_*` functions, internalizes every
+// function that is not a kernel, optimises at O3 with the new pass manager and
+// prints PTX with an NVPTX target machine for the requested `sm_XX`. Only the
+// NVPTX target is initialised.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/PTXEmitter.h"
+#include "compiler/codegen/llvm/Libdevice.h"
+#include "compiler/pipeline/Pipeline.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+static constexpr const char *kNVPTXTriple = "nvptx64-nvidia-cuda";
+
+static void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+Error mgp::checkArch(StringRef arch) {
+  static const char *const known[] = {"sm_80", "sm_86", "sm_89", "sm_90",
+                                      "sm_90a"};
+  for (const char *k : known)
+    if (arch == k)
+      return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           "unsupported GPU architecture '" + arch +
+                               "' (expected sm_80, sm_86, sm_89, sm_90 or "
+                               "sm_90a)");
+}
+
+Expected<std::unique_ptr<TargetMachine>>
+mgp::createNVPTXTargetMachine(StringRef arch) {
+  if (Error err = checkArch(arch))
+    return std::move(err);
+  initializeNVPTX();
+  Triple triple(kNVPTXTriple);
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return createStringError(inconvertibleErrorCode(),
+                             "NVPTX target unavailable: " + error);
+  TargetOptions targetOptions;
+  targetOptions.AllowFPOpFusion = FPOpFusion::Fast;
+  std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
+      triple, arch, /*Features=*/"", targetOptions, Reloc::PIC_, std::nullopt,
+      CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create an NVPTX target machine for " +
+                                 arch);
+  return std::move(machine);
+}
+
+/// Links libdevice into `module` if it calls any `__nv_*` function, keeping
+/// only what is needed.
+static Error linkLibdeviceIfNeeded(Module &module) {
+  bool needed = any_of(module.functions(), [](const Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("__nv_");
+  });
+  if (!needed)
+    return Error::success();
+  MemoryBufferRef buffer(mgp::getLibdeviceBitcode(), "libdevice.10.bc");
+  Expected<std::unique_ptr<Module>> libdevice =
+      parseBitcodeFile(buffer, module.getContext());
+  if (!libdevice)
+    return libdevice.takeError();
+  (*libdevice)->setTargetTriple(module.getTargetTriple());
+  (*libdevice)->setDataLayout(module.getDataLayout());
+  if (Linker::linkModules(module, std::move(*libdevice),
+                          Linker::Flags::LinkOnlyNeeded))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot link libdevice into the kernel module");
+  // libdevice asks __nvvm_reflect whether to flush denormals; we keep them.
+  if (!module.getModuleFlag("nvvm-reflect-ftz"))
+    module.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  return Error::success();
+}
+
+/// Runs the O3 pipeline of the new pass manager, tuned by `machine`.
+static void optimizeO3(Module &module, TargetMachine &machine) {
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  passes.run(module, mam);
+}
+
+Expected<std::string> mgp::emitPTX(Module &module,
+                                   const CompileOptions &options) {
+  Expected<std::unique_ptr<TargetMachine>> machine =
+      createNVPTXTargetMachine(options.arch);
+  if (!machine)
+    return machine.takeError();
+  module.setTargetTriple((*machine)->getTargetTriple());
+  module.setDataLayout((*machine)->createDataLayout());
+
+  // Everything defined before libdevice arrives is ours; kernels stay
+  // external, the rest may be internalized and inlined away.
+  if (Error err = linkLibdeviceIfNeeded(module))
+    return std::move(err);
+  internalizeModule(module, [](const GlobalValue &value) {
+    if (const auto *function = dyn_cast<Function>(&value))
+      return function->getCallingConv() == CallingConv::PTX_Kernel;
+    return value.hasExternalLinkage() && value.isDeclaration();
+  });
+
+  std::string verifierMessage;
+  raw_string_ostream verifierStream(verifierMessage);
+  if (verifyModule(module, &verifierStream))
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid LLVM IR before PTX emission: " +
+                                 verifierMessage);
+
+  optimizeO3(module, **machine);
+
+  std::string ptx;
+  {
+    raw_string_ostream stream(ptx);
+    buffer_ostream buffered(stream);
+    legacy::PassManager codegen;
+    if ((*machine)->addPassesToEmitFile(codegen, buffered, nullptr,
+                                        CodeGenFileType::AssemblyFile))
+      return createStringError(inconvertibleErrorCode(),
+                               "the NVPTX target cannot emit assembly");
+    codegen.run(module);
+  }
+  return ptx;
+}

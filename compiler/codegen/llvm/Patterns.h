@@ -1,0 +1,75 @@
+//===- Patterns.h - the mgp-to-LLVM lowering patterns -----------*- C++ -*-===//
+//
+// This file declares one populate function per op family of the mgp-to-LLVM
+// lowering; MgpToLLVMPass.cpp assembles them. Each is implemented in the file
+// named after it (FuncOpToLLVM.cpp, ...).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_CODEGEN_LLVM_PATTERNS_H
+#define MGP_CODEGEN_LLVM_PATTERNS_H
+
+#include "compiler/codegen/llvm/TargetInfo.h"
+#include "compiler/codegen/llvm/TypeConverter.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mgp {
+
+/// The benefit of mgp patterns, above the upstream scalar patterns (1), so
+/// tensor-typed arith/math ops are scalarised by us first.
+inline constexpr unsigned kMgpPatternBenefit = 10;
+
+/// func.func, func.return, func.call (kernel attributes are set afterwards by
+/// finalizeKernelAttributes).
+void populateFuncOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// Turns `mgp.kernel` llvm.funcs into NVVM kernels with maxntid.
+void finalizeKernelAttributes(mlir::ModuleOp module);
+
+/// arith/math ops on tensors -> per-register scalar ops; tensor constants;
+/// math functions to libdevice; scalar arith/math to LLVM.
+void populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+/// mgp.make_range.
+void populateMakeRangeOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const TargetInfo &target);
+/// mgp.splat, broadcast, expand_dims, reshape, trans, hint, addptr.
+void populateViewOpsToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+/// mgp.load and mgp.store, scalar and tensor, masked and vectorised.
+void populateLoadStoreOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const TargetInfo &target);
+/// mgp.reduce: within a thread, across lanes, across warps via shared memory.
+void populateReduceOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns,
+                                    const TargetInfo &target);
+/// mgp.convert_layout: register permutation or through shared memory.
+void populateConvertLayoutOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns,
+                                           const TargetInfo &target);
+/// mgp.dot on the FMA path.
+void populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+/// mgp.program_id and mgp.num_programs.
+void populateProgramIdOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const TargetInfo &target);
+/// mgp.barrier.
+void populateBarrierOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns,
+                                     const TargetInfo &target);
+
+/// The byte offset of an op's shared-memory buffer (`mgp.allocation.offset`);
+/// emits an error and returns std::nullopt when the GPU passes left it out.
+std::optional<int64_t> getAllocationOffset(mlir::Operation *op);
+
+/// A `!llvm.ptr<3>` to byte `offset` of the kernel's shared memory.
+mlir::Value getSharedPointer(mlir::OpBuilder &b, mlir::Location loc,
+                             const TargetInfo &target, mlir::Operation *op,
+                             int64_t offset);
+
+} // namespace mgp
+
+#endif // MGP_CODEGEN_LLVM_PATTERNS_H

@@ -1,0 +1,46 @@
+// RUN: mgp-opt %s -split-input-file -mgp-to-llvm | FileCheck %s
+
+// Tensor arith/math become one scalar op per register; C division is sdiv;
+// exp goes to libdevice; program_id reads ctaid.
+#b = #mgp.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {mgp.num_warps = 2 : i32} {
+// CHECK-LABEL: llvm.func @math
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK-COUNT-2: llvm.sdiv
+// CHECK-COUNT-2: llvm.srem
+// CHECK-COUNT-2: llvm.call @__nv_expf
+// CHECK-COUNT-2: llvm.fadd
+  func.func @math(%x: !mgp.ptr<f32>) attributes {mgp.kernel} {
+    %pid = mgp.program_id 0 : i32
+    %r = mgp.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #b>
+    %p = mgp.splat %pid : i32 -> tensor<128xi32, #b>
+    %q = arith.divsi %r, %p : tensor<128xi32, #b>
+    %s = arith.remsi %q, %p : tensor<128xi32, #b>
+    %f = arith.sitofp %s : tensor<128xi32, #b> to tensor<128xf32, #b>
+    %e = math.exp %f : tensor<128xf32, #b>
+    %g = arith.addf %e, %f : tensor<128xf32, #b>
+    %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<128x!mgp.ptr<f32>, #b>
+    %xp = mgp.addptr %xs, %r : tensor<128x!mgp.ptr<f32>, #b>, tensor<128xi32, #b>
+    mgp.store %xp, %g : tensor<128x!mgp.ptr<f32>, #b>
+    return
+  }
+}
+
+// -----
+
+// make_range: register i holds start + lane*2 + warp*64 + (i%2), masked to
+// the shape; the warp id is made uniform with a shuffle.
+#b = #mgp.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {mgp.num_warps = 2 : i32} {
+// CHECK-LABEL: llvm.func @range
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: nvvm.shfl.sync idx
+// CHECK: %[[START:.*]] = llvm.mlir.constant(16 : i32)
+// CHECK: llvm.add %[[START]], %{{.*}}
+// CHECK: llvm.add %[[START]], %{{.*}}
+// CHECK: llvm.return
+  func.func @range() -> tensor<128xi32, #b> {
+    %r = mgp.make_range {start = 16 : i32, end = 144 : i32} : tensor<128xi32, #b>
+    return %r : tensor<128xi32, #b>
+  }
+}
