@@ -32,7 +32,7 @@ run: build
 # seeded batch on the plain C++ executor (the answer key); MGP_RUN_ARGS adds
 # options (e.g. MGP_RUN_ARGS="--batch 4 --weights w.safetensors").
 MGP_RUN_ARGS ?=
-.PHONY: reference mgp-run
+.PHONY: reference mgp-run test-relu
 mgp-run: configure
 	cmake --build $(BUILD) -j $(JOBS) --target mgp-run
 
@@ -41,6 +41,12 @@ info: mgp-run
 
 reference: mgp-run
 	$(BUILD)/bin/mgp-run models/resnet18.graph --device reference $(MGP_RUN_ARGS)
+
+# The relu kernel (kernels_dsl/relu.mgp) on the interpreter against the
+# reference operator on random data, in fp32 and tf32.
+test-relu: configure
+	cmake --build $(BUILD) -j $(JOBS) --target mgp-kernels-tests
+	$(BUILD)/bin/mgp-kernels-tests --gtest_filter='Ops/KernelTest.*/relu'
 
 # Static tools for the GPU machine: configure and build $(PORTABLE_BUILD) with
 # MGP_PORTABLE=ON, check with ldd that they need only libc, libstdc++, libm,

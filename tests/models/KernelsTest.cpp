@@ -137,6 +137,7 @@ const OpCase kCases[] = {
     {"batchnorm", "input x: f32[2, 6, 5, 7]\nparam g: f32[6]\nparam b: f32[6]\n"
                   "param m: f32[6]\nparam v: f32[6]\n"
                   "y = batchnorm(x, g, b, m, v, eps=0.001)\noutput y"},
+    {"relu", "input x: f32[3, 7, 11, 13]\ny = relu(x)\noutput y"},
     {"relu_add", "input x: f32[3, 7, 11, 13]\nparam p: f32[3, 7, 11, 13]\n"
                  "a = add(x, p)\ny = relu(a)\noutput y"},
     {"maxpool_3_s2_p1",
