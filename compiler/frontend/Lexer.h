@@ -58,6 +58,11 @@ private:
   Token lexPunctuation(const char *start);
   Token lexEndOfFile();
   void newLine(const char *afterNewline);
+  static bool isNewlineChar(char c) { return c == '\n' || c == '\r'; }
+  /// Consumes the line ending at `p` ("\n", "\r\n" or "\r").
+  static const char *skipNewline(const char *p, const char *end);
+  /// The start of the line that holds `p`.
+  static const char *lineStartOf(const char *begin, const char *p);
   /// Scans one line from `p` for skipToTopLevel, updating the bracket depth
   /// and the open triple quote; returns the start of the next line.
   const char *scanLineForRecovery(const char *p, int &depth,

@@ -75,6 +75,8 @@ private:
   bool parseParams(std::vector<ast::Param> &params, TokenKind close,
                    bool allowAnnotations);
   bool parseDottedName(std::string &name);
+  /// Whether the decorator lines starting at `text` include a jit form.
+  static bool decoratorsIncludeJit(llvm::StringRef text);
 
   // Statements (ParserStmt.cpp).
   bool parseBlock(ast::StmtList &body, const Token &header,

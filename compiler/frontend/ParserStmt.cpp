@@ -55,8 +55,8 @@ bool Parser::parseStatement(StmtList &body) {
   case TokenKind::KwWith:
   case TokenKind::KwTry:
   case TokenKind::KwAsync:
-    return emitError(tok, "'" + tok.spelling + "' statements are not supported"),
-           false;
+    emitError(tok, "'" + tok.spelling + "' statements are not supported");
+    return false;
   case TokenKind::Newline:
     consume();
     return true;
@@ -178,11 +178,11 @@ bool Parser::parseExprStmtParts(ExprStmtParts &parts) {
   if (!first)
     return false;
   if (tok.is(TokenKind::Colon)) {
-    if (!llvm::isa<NameExpr, AttributeExpr, SubscriptExpr>(*first))
-      return emitError(first->getLoc(),
-                       "only a single name, attribute or subscript can be "
-                       "annotated"),
-             false;
+    if (!llvm::isa<NameExpr, AttributeExpr, SubscriptExpr>(*first)) {
+      emitError(first->getLoc(),
+                "only a single name, attribute or subscript can be annotated");
+      return false;
+    }
     consume();
     if (!(parts.annotation = parseTest()))
       return false;
@@ -190,11 +190,11 @@ bool Parser::parseExprStmtParts(ExprStmtParts &parts) {
       return false;
     parts.targets.push_back(std::move(first));
   } else if (std::optional<BinaryOp> op = getAugOp(tok.kind)) {
-    if (!llvm::isa<NameExpr, AttributeExpr, SubscriptExpr>(*first))
-      return emitError(first->getLoc(), "invalid target for augmented "
-                                        "assignment (expected a name, "
-                                        "attribute or subscript)"),
-             false;
+    if (!llvm::isa<NameExpr, AttributeExpr, SubscriptExpr>(*first)) {
+      emitError(first->getLoc(), "invalid target for augmented assignment "
+                                 "(expected a name, attribute or subscript)");
+      return false;
+    }
     consume();
     parts.augOp = op;
     if (!(parts.value = parseTestList()))

@@ -100,6 +100,44 @@ TEST(ParserErrorTest, ExpressionErrors) {
             "newline");
 }
 
+TEST(ParserErrorTest, UnsupportedPythonForms) {
+  EXPECT_EQ(kernelError("    (a, b): int = 1\n"),
+            "e.py:3:5: error: only a single name, attribute or subscript can "
+            "be annotated");
+  EXPECT_EQ(kernelError("    for i in y:\n        pass\n    else:\n"
+                        "        pass\n"),
+            "e.py:5:5: error: 'for ... else' is not supported");
+  EXPECT_EQ(kernelError("    x = *y\n"),
+            "e.py:3:9: error: starred expressions are not supported");
+  EXPECT_EQ(kernelError("    x = await y\n"),
+            "e.py:3:9: error: 'await' is not supported");
+  EXPECT_EQ(kernelError("    yield x\n"),
+            "e.py:3:5: error: 'yield' statements are not supported");
+  EXPECT_EQ(kernelError("    x = (i for i in y)\n"),
+            "e.py:3:12: error: comprehensions and generator expressions are "
+            "not supported");
+  EXPECT_EQ(kernelError("    x = f(i for i in y)\n"),
+            "e.py:3:13: error: generator expressions are not supported");
+  EXPECT_EQ(kernelError("    x = 0o8\n"), "e.py:3:9: error: invalid octal literal");
+  EXPECT_EQ(kernelError("    x = \xff\n"),
+            "e.py:3:9: error: invalid non-ASCII character (only strings and "
+            "comments may hold them)");
+  auto parsed = parseString("@triton.autotune(configs=[{1, 2}])\n@triton.jit\n"
+                            "def k(x):\n    pass\n",
+                            "e.py");
+  ASSERT_FALSE(parsed->module);
+  EXPECT_EQ(llvm::StringRef(parsed->error).split('\n').first,
+            "e.py:1:29: error: set literals are not supported");
+  // Host-only forms are recorded, not fatal.
+  parsed = parseString("from os import *\n", "e.py");
+  ASSERT_TRUE(parsed->module);
+  ASSERT_EQ(parsed->module->skipped.size(), 1u);
+  EXPECT_EQ(llvm::StringRef(parsed->module->skipped[0].diagnostic)
+                .split('\n')
+                .first,
+            "e.py:1:16: error: 'from ... import *' is not supported");
+}
+
 TEST(ParserErrorTest, FunctionAndDecoratorErrors) {
   auto error = [](llvm::StringRef src) {
     auto parsed = parseString(src, "e.py");
