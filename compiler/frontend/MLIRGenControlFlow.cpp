@@ -15,6 +15,7 @@
 
 #include "compiler/frontend/SemaTypes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mgp;
@@ -67,14 +68,22 @@ Error Generator::genIf(const ast::IfStmt &s) {
                               "block " +
                                   describeType(test->getType()) +
                                   " (use tl.where)");
-  mlir::Location l = loc(s.getLocation());
-  mlir::Value cond = toBool(test->getValue(), l);
-
+  mlir::Value cond = toBool(test->getValue(), loc(s.getLocation()));
   llvm::SetVector<llvm::StringRef> names;
   collectAssignedNames(s.getBody(), names);
   collectAssignedNames(s.getOrElse(), names);
-  llvm::StringMap<SemaValue> before = frame().vars;
+  return genRuntimeIf(
+      cond, names, [&]() { return genBlock(s.getBody()); },
+      [&]() { return genBlock(s.getOrElse()); }, s);
+}
 
+Error Generator::genRuntimeIf(mlir::Value cond,
+                              const llvm::SetVector<llvm::StringRef> &names,
+                              llvm::function_ref<Error()> thenGen,
+                              llvm::function_ref<Error()> elseGen,
+                              const ast::Stmt &s) {
+  mlir::Location l = loc(s.getLocation());
+  llvm::StringMap<SemaValue> before = frame().vars;
   auto tmp = mlir::scf::IfOp::create(builder, l, mlir::TypeRange{}, cond,
                                      /*withElseRegion=*/true);
   mlir::Block *blocks[2] = {&tmp.getThenRegion().front(),
@@ -82,7 +91,7 @@ Error Generator::genIf(const ast::IfStmt &s) {
   llvm::StringMap<SemaValue> vars[2];
   bool returned[2];
   std::optional<SemaValue> retValue[2];
-  const ast::StmtList *bodies[2] = {&s.getBody(), &s.getOrElse()};
+  llvm::function_ref<Error()> bodies[2] = {thenGen, elseGen};
   for (int i = 0; i < 2; ++i) {
     while (!blocks[i]->empty())
       blocks[i]->back().erase();
@@ -90,7 +99,7 @@ Error Generator::genIf(const ast::IfStmt &s) {
     frame().vars = before;
     frame().returned = false;
     frame().returnValue.reset();
-    if (Error err = genBlock(*bodies[i]))
+    if (Error err = bodies[i]())
       return err;
     vars[i] = frame().vars;
     returned[i] = frame().returned;
@@ -370,11 +379,167 @@ struct LoopBodyGen {
 };
 } // namespace
 
+/// Emits scf.while carrying `vars`: `genCond` evaluates the condition
+/// (against the carried values) into its argument, `genBody` the body.
+static Error genWhileLoop(Generator &g, const ast::Stmt &s,
+                          std::vector<LoopVar> &vars,
+                          llvm::function_ref<Error(mlir::Value &)> genCond,
+                          llvm::function_ref<Error()> genBody) {
+  mlir::Location l = g.loc(s.getLocation());
+  LoopBodyGen body{g, s, vars};
+  mlir::Value condOut;
+  auto cond = [&]() -> Error { return genCond(condOut); };
+  auto all = [&]() -> Error {
+    if (Error err = genCond(condOut))
+      return err;
+    return genBody();
+  };
+  if (Error err = body.inferTypes({}, all, l))
+    return err;
+  llvm::StringMap<SemaValue> before = g.frame().vars;
+  llvm::SmallVector<mlir::Type> types = body.types();
+  llvm::SmallVector<mlir::Location> locs(types.size(), l);
+  auto whileOp =
+      mlir::scf::WhileOp::create(g.builder, l, types, body.initValues(l));
+  {
+    mlir::OpBuilder::InsertionGuard guard(g.builder);
+    mlir::Block *beforeBlock =
+        g.builder.createBlock(&whileOp.getBefore(), {}, types, locs);
+    Expected<std::vector<SemaValue>> condEnds =
+        body.run(beforeBlock->getArguments(), cond);
+    if (!condEnds)
+      return condEnds.takeError();
+    mlir::scf::ConditionOp::create(g.builder, l, condOut,
+                                   beforeBlock->getArguments());
+    mlir::Block *afterBlock =
+        g.builder.createBlock(&whileOp.getAfter(), {}, types, locs);
+    Expected<std::vector<SemaValue>> ends =
+        body.run(afterBlock->getArguments(), genBody);
+    if (!ends)
+      return ends.takeError();
+    Expected<llvm::SmallVector<mlir::Value>> ys = body.yieldValues(*ends, l);
+    if (!ys)
+      return ys.takeError();
+    mlir::scf::YieldOp::create(g.builder, l, *ys);
+  }
+  g.frame().vars = std::move(before);
+  body.bindResults(whileOp.getResults());
+  return Error::success();
+}
+
+/// True if `body` breaks or continues its own loop.
+static bool hasBreakOrContinue(const ast::StmtList &body) {
+  llvm::SetVector<llvm::StringRef> names;
+  collectAssignedNames(body, names);
+  return names.contains(kBreakFlag) || names.contains(kContinueFlag);
+}
+
+namespace {
+/// Hides the break/continue flags of an enclosing loop while an inner loop
+/// is generated, and restores them afterwards.
+struct HiddenFlags {
+  Generator &g;
+  std::optional<SemaValue> saved[2];
+  explicit HiddenFlags(Generator &g) : g(g) {
+    llvm::StringLiteral names[2] = {kBreakFlag, kContinueFlag};
+    for (int i = 0; i < 2; ++i) {
+      auto it = g.frame().vars.find(names[i]);
+      if (it != g.frame().vars.end()) {
+        saved[i] = it->second;
+        g.frame().vars.erase(it);
+      }
+    }
+  }
+  ~HiddenFlags() {
+    llvm::StringLiteral names[2] = {kBreakFlag, kContinueFlag};
+    for (int i = 0; i < 2; ++i) {
+      if (saved[i])
+        g.frame().vars[names[i]] = *saved[i];
+      else
+        g.frame().vars.erase(names[i]);
+    }
+  }
+};
+} // namespace
+
+/// A loop whose body breaks or continues, as scf.while carrying a "broke"
+/// flag (and the induction variable of a range loop): the condition is
+/// `not broke and (iv < ub | test)`, statements after a possible
+/// break/continue are guarded by scf.if.
+static Error genFlaggedLoop(Generator &g, const ast::Stmt &s,
+                            const ast::StmtList &bodyStmts,
+                            const ast::NameExpr *target, mlir::Value lb,
+                            mlir::Value ub, mlir::Value step,
+                            const ast::Expr *test) {
+  HiddenFlags hidden(g);
+  mlir::Location l = g.loc(s.getLocation());
+  std::vector<LoopVar> vars =
+      getLoopVars(g, bodyStmts, target ? target->getName() : "");
+  std::optional<SemaValue> savedTarget;
+  if (target)
+    if (auto it = g.frame().vars.find(target->getName());
+        it != g.frame().vars.end())
+      savedTarget = it->second;
+  if (target)
+    vars.push_back({target->getName().str(), SemaValue::getRuntime(lb),
+                    lb.getType(), false});
+  vars.push_back({kBreakFlag.str(), SemaValue::getBool(false),
+                  g.builder.getI1Type(), false});
+  auto genCond = [&](mlir::Value &out) -> Error {
+    mlir::Value broke = g.frame().vars[kBreakFlag].getValue();
+    mlir::Value go = mlir::arith::XOrIOp::create(
+        g.builder, l, broke,
+        g.materialize(SemaValue::getBool(true), g.builder.getI1Type(), l));
+    mlir::Value more;
+    if (target) {
+      more = mlir::arith::CmpIOp::create(
+          g.builder, l, mlir::arith::CmpIPredicate::slt,
+          g.frame().vars[target->getName()].getValue(), ub);
+    } else {
+      Expected<SemaValue> c = g.genExpr(*test);
+      if (!c)
+        return c.takeError();
+      if (c->isTensor())
+        return g.error(*test, "the condition of 'while' must be a scalar");
+      Expected<mlir::Value> r = g.toRuntime(*c, *test);
+      if (!r)
+        return r.takeError();
+      more = g.toBool(*r, l);
+    }
+    out = mlir::arith::AndIOp::create(g.builder, l, go, more);
+    return Error::success();
+  };
+  auto genBody = [&]() -> Error {
+    mlir::Value iv;
+    if (target)
+      iv = g.frame().vars[target->getName()].getValue();
+    g.frame().vars[kBreakFlag] = SemaValue::getBool(false);
+    g.frame().vars[kContinueFlag] = SemaValue::getBool(false);
+    if (Error err = g.genBlock(bodyStmts))
+      return err;
+    g.frame().vars.erase(kContinueFlag);
+    if (target)
+      g.frame().vars[target->getName()] = SemaValue::getRuntime(
+          mlir::arith::AddIOp::create(g.builder, l, iv, step));
+    return Error::success();
+  };
+  if (Error err = genWhileLoop(g, s, vars, genCond, genBody))
+    return err;
+  if (target) {
+    if (savedTarget)
+      g.frame().vars[target->getName()] = *savedTarget;
+    else
+      g.frame().vars.erase(target->getName());
+  }
+  return Error::success();
+}
+
 Error Generator::genStaticFor(const ast::ForStmt &s,
                               llvm::ArrayRef<SemaValue> items) {
   if (static_cast<int64_t>(items.size()) > kMaxUnroll)
     return error(s.getIter(), "cannot unroll more than " +
                                   llvm::Twine(kMaxUnroll) + " iterations");
+  HiddenFlags hidden(*this);
   ++frame().loopDepth;
   for (const SemaValue &item : items) {
     if (Error err = assignTarget(s.getTarget(), item)) {
@@ -494,6 +659,10 @@ Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
     bv[i] = *v;
   }
 
+  if (hasBreakOrContinue(s.getBody()))
+    return genFlaggedLoop(*this, s, s.getBody(), target, bv[0], bv[1], bv[2],
+                          nullptr);
+  HiddenFlags hidden(*this);
   std::optional<SemaValue> savedTarget;
   if (auto it = frame().vars.find(target->getName()); it != frame().vars.end())
     savedTarget = it->second;
@@ -546,29 +715,6 @@ Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
 }
 
 Error Generator::genWhile(const ast::WhileStmt &s) {
-  mlir::Location l = loc(s.getLocation());
-  std::vector<LoopVar> vars = getLoopVars(*this, s.getBody(), "");
-  LoopBodyGen body{*this, s, vars};
-  // The condition is evaluated against the carried values; `condOut`
-  // receives it.
-  mlir::Value condOut;
-  auto genCond = [&]() -> Error {
-    Expected<SemaValue> c = genExpr(s.getTest());
-    if (!c)
-      return c.takeError();
-    if (c->isTensor())
-      return error(s.getTest(), "the condition of 'while' must be a scalar");
-    Expected<mlir::Value> r = toRuntime(*c, s.getTest());
-    if (!r)
-      return r.takeError();
-    condOut = toBool(*r, l);
-    return Error::success();
-  };
-  auto genAll = [&]() -> Error {
-    if (Error err = genCond())
-      return err;
-    return genBlock(s.getBody());
-  };
   {
     // A condition that is a constant false skips the loop.
     Expected<SemaValue> c = genExpr(s.getTest());
@@ -577,36 +723,24 @@ Error Generator::genWhile(const ast::WhileStmt &s) {
     if (c->isConstexpr() && !c->isTruthy())
       return Error::success();
   }
-  if (Error err = body.inferTypes({}, genAll, l))
-    return err;
-  llvm::StringMap<SemaValue> before = frame().vars;
-  llvm::SmallVector<mlir::Type> types = body.types();
-  llvm::SmallVector<mlir::Location> locs(types.size(), l);
-  auto whileOp =
-      mlir::scf::WhileOp::create(builder, l, types, body.initValues(l));
-  {
-    mlir::OpBuilder::InsertionGuard guard(builder);
-    mlir::Block *beforeBlock =
-        builder.createBlock(&whileOp.getBefore(), {}, types, locs);
-    Expected<std::vector<SemaValue>> condEnds =
-        body.run(beforeBlock->getArguments(), genCond);
-    if (!condEnds)
-      return condEnds.takeError();
-    mlir::scf::ConditionOp::create(builder, l, condOut,
-                                   beforeBlock->getArguments());
-    mlir::Block *afterBlock =
-        builder.createBlock(&whileOp.getAfter(), {}, types, locs);
-    Expected<std::vector<SemaValue>> ends =
-        body.run(afterBlock->getArguments(),
-                 [&]() -> Error { return genBlock(s.getBody()); });
-    if (!ends)
-      return ends.takeError();
-    Expected<llvm::SmallVector<mlir::Value>> ys = body.yieldValues(*ends, l);
-    if (!ys)
-      return ys.takeError();
-    mlir::scf::YieldOp::create(builder, l, *ys);
-  }
-  frame().vars = std::move(before);
-  body.bindResults(whileOp.getResults());
-  return Error::success();
+  if (hasBreakOrContinue(s.getBody()))
+    return genFlaggedLoop(*this, s, s.getBody(), nullptr, {}, {}, {},
+                          &s.getTest());
+  HiddenFlags hidden(*this);
+  mlir::Location l = loc(s.getLocation());
+  std::vector<LoopVar> vars = getLoopVars(*this, s.getBody(), "");
+  auto genCond = [&](mlir::Value &out) -> Error {
+    Expected<SemaValue> c = genExpr(s.getTest());
+    if (!c)
+      return c.takeError();
+    if (c->isTensor())
+      return error(s.getTest(), "the condition of 'while' must be a scalar");
+    Expected<mlir::Value> r = toRuntime(*c, s.getTest());
+    if (!r)
+      return r.takeError();
+    out = toBool(*r, l);
+    return Error::success();
+  };
+  return genWhileLoop(*this, s, vars, genCond,
+                      [&]() -> Error { return genBlock(s.getBody()); });
 }

@@ -165,11 +165,21 @@ public:
 
   //===--- Statements (MLIRGenStmt.cpp) -----------------------------------===//
   llvm::Error genBlock(const ast::StmtList &stmts);
+  llvm::Error genStmts(llvm::ArrayRef<ast::StmtPtr> stmts);
+  /// A break/continue flag as an i1 value.
+  mlir::Value materializeFlag(const SemaValue &flag, mlir::Location l);
   llvm::Error genStmt(const ast::Stmt &s);
   llvm::Error assignTarget(const ast::Expr &target, SemaValue value);
 
   //===--- Control flow (MLIRGenControlFlow.cpp) --------------------------===//
   llvm::Error genIf(const ast::IfStmt &s);
+  /// An scf.if on `cond` whose branches `thenGen`/`elseGen` generate code;
+  /// the variables in `names` that differ between the branches are yielded.
+  llvm::Error genRuntimeIf(mlir::Value cond,
+                           const llvm::SetVector<llvm::StringRef> &names,
+                           llvm::function_ref<llvm::Error()> thenGen,
+                           llvm::function_ref<llvm::Error()> elseGen,
+                           const ast::Stmt &where);
   llvm::Error genFor(const ast::ForStmt &s);
   llvm::Error genWhile(const ast::WhileStmt &s);
   llvm::Error genStaticFor(const ast::ForStmt &s,
@@ -221,6 +231,16 @@ public:
   llvm::StringMap<SemaValue> constantCache;
   llvm::StringSet<> constantsInProgress;
 };
+
+/// The pseudo-variables that record a `break` / `continue` in the current
+/// iteration of a loop lowered to scf.while (see MLIRGenControlFlow.cpp).
+inline constexpr llvm::StringLiteral kBreakFlag = "$break";
+inline constexpr llvm::StringLiteral kContinueFlag = "$continue";
+
+/// The names `stmts` assign, plus the break/continue flags of their own loop
+/// (not of nested loops).
+void collectNamesOf(llvm::ArrayRef<ast::StmtPtr> stmts,
+                    llvm::SetVector<llvm::StringRef> &names);
 
 /// The names a statement list assigns (assignment targets, augmented
 /// assignments; not loop targets), in first-assignment order.

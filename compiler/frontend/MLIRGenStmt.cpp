@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 using namespace mgp;
 using namespace mgp::detail;
 using llvm::Error;
@@ -28,8 +30,9 @@ static void collectTargetNames(const ast::Expr &target,
   }
 }
 
-void mgp::detail::collectAssignedNames(
-    const ast::StmtList &stmts, llvm::SetVector<llvm::StringRef> &names) {
+static void collectNames(llvm::ArrayRef<ast::StmtPtr> stmts,
+                         llvm::SetVector<llvm::StringRef> &names,
+                         bool inNestedLoop) {
   for (const ast::StmtPtr &s : stmts) {
     if (auto *a = llvm::dyn_cast<ast::AssignStmt>(s.get())) {
       for (const ast::ExprPtr &t : a->getTargets())
@@ -40,24 +43,83 @@ void mgp::detail::collectAssignedNames(
       if (a->getValue())
         collectTargetNames(a->getTarget(), names);
     } else if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get())) {
-      collectAssignedNames(i->getBody(), names);
-      collectAssignedNames(i->getOrElse(), names);
+      collectNames(i->getBody(), names, inNestedLoop);
+      collectNames(i->getOrElse(), names, inNestedLoop);
     } else if (auto *f = llvm::dyn_cast<ast::ForStmt>(s.get())) {
-      collectAssignedNames(f->getBody(), names);
+      collectNames(f->getBody(), names, true);
     } else if (auto *w = llvm::dyn_cast<ast::WhileStmt>(s.get())) {
-      collectAssignedNames(w->getBody(), names);
+      collectNames(w->getBody(), names, true);
+    } else if (llvm::isa<ast::BreakStmt>(s.get()) && !inNestedLoop) {
+      names.insert(kBreakFlag);
+    } else if (llvm::isa<ast::ContinueStmt>(s.get()) && !inNestedLoop) {
+      names.insert(kContinueFlag);
     }
   }
 }
 
+void mgp::detail::collectNamesOf(llvm::ArrayRef<ast::StmtPtr> stmts,
+                                  llvm::SetVector<llvm::StringRef> &names) {
+  collectNames(stmts, names, false);
+}
+
+void mgp::detail::collectAssignedNames(
+    const ast::StmtList &stmts, llvm::SetVector<llvm::StringRef> &names) {
+  collectNames(stmts, names, false);
+}
+
 Error Generator::genBlock(const ast::StmtList &stmts) {
-  for (const ast::StmtPtr &s : stmts) {
+  return genStmts(stmts);
+}
+
+Error Generator::genStmts(llvm::ArrayRef<ast::StmtPtr> stmts) {
+  for (size_t i = 0; i < stmts.size(); ++i) {
     if (frame().returned)
       break; // code after a return never runs
-    if (Error err = genStmt(*s))
+    if (Error err = genStmt(*stmts[i]))
       return err;
+    // Inside a loop with break/continue: once a flag may be set, the rest of
+    // the block runs only where neither is.
+    auto brk = frame().vars.find(kBreakFlag);
+    auto cont = frame().vars.find(kContinueFlag);
+    if (brk == frame().vars.end() || cont == frame().vars.end())
+      continue;
+    SemaValue b = brk->second, c = cont->second;
+    if ((b.isConstexpr() && b.isTruthy()) || (c.isConstexpr() && c.isTruthy()))
+      return Error::success(); // the rest is unreachable
+    if (b.isConstexpr() && c.isConstexpr())
+      continue;
+    if (i + 1 == stmts.size())
+      return Error::success();
+    llvm::ArrayRef<ast::StmtPtr> rest = stmts.drop_front(i + 1);
+    mlir::Location l = loc(stmts[i]->getLocation());
+    mlir::Value stop = toBool(materializeFlag(b, l), l);
+    stop = mlir::arith::OrIOp::create(builder, l, stop,
+                                      toBool(materializeFlag(c, l), l));
+    mlir::Value go = mlir::arith::XOrIOp::create(
+        builder, l, stop, materialize(SemaValue::getBool(true),
+                                      builder.getI1Type(), l));
+    llvm::SetVector<llvm::StringRef> names;
+    collectNamesOf(rest, names);
+    names.insert(kBreakFlag);
+    names.insert(kContinueFlag);
+    return genRuntimeIf(
+        go, names,
+        [&]() -> Error {
+          frame().vars[kBreakFlag] = SemaValue::getBool(false);
+          frame().vars[kContinueFlag] = SemaValue::getBool(false);
+          return genStmts(rest);
+        },
+        []() { return Error::success(); }, *stmts[i]);
   }
   return Error::success();
+}
+
+mlir::Value Generator::materializeFlag(const SemaValue &flag,
+                                       mlir::Location l) {
+  if (flag.isRuntime())
+    return flag.getValue();
+  return materialize(SemaValue::getBool(flag.isTruthy()), builder.getI1Type(),
+                     l);
 }
 
 Error Generator::assignTarget(const ast::Expr &target, SemaValue value) {
@@ -136,10 +198,16 @@ Error Generator::genStmt(const ast::Stmt &s) {
   case ast::Stmt::Kind::While:
     return genWhile(llvm::cast<ast::WhileStmt>(s));
   case ast::Stmt::Kind::Break:
-  case ast::Stmt::Kind::Continue:
-    return error(s, llvm::Twine("'") +
-                        (llvm::isa<ast::BreakStmt>(s) ? "break" : "continue") +
-                        "' is not supported yet");
+  case ast::Stmt::Kind::Continue: {
+    bool isBreak = llvm::isa<ast::BreakStmt>(s);
+    if (!frame().vars.count(kBreakFlag))
+      return error(s, llvm::Twine("'") + (isBreak ? "break" : "continue") +
+                          "' is only supported in range() and while loops "
+                          "(not in unrolled static_range loops)");
+    frame().vars[isBreak ? kBreakFlag : kContinueFlag] =
+        SemaValue::getBool(true);
+    return Error::success();
+  }
   case ast::Stmt::Kind::Return: {
     auto &r = llvm::cast<ast::ReturnStmt>(s);
     if (frame().loopDepth > 0)

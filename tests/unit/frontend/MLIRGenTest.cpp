@@ -219,3 +219,42 @@ TEST(MLIRGenTest, ListKernels) {
   ASSERT_TRUE(static_cast<bool>(module));
   EXPECT_EQ(listKernels(**module), (std::vector<std::string>{"a", "b"}));
 }
+
+TEST(MLIRGenTest, BreakAndContinueBecomeAGuardedWhileLoop) {
+  std::string src = std::string(kHeader) + R"(@triton.jit
+def k(p, n):
+    total = 0.0
+    for i in range(n):
+        v = tl.load(p + i)
+        if v < 0:
+            break
+        if v == 0:
+            continue
+        total += v
+    j = 0
+    while j < n:
+        j += 1
+        if j == 3:
+            continue
+        if j > 10:
+            break
+    tl.store(p, total + j)
+)";
+  std::string ir = generate(src, "k", "*fp32,i32");
+  EXPECT_EQ(count(ir, "scf.for"), 0u) << ir;
+  EXPECT_EQ(count(ir, "scf.while"), 2u) << ir;
+  EXPECT_EQ(count(ir, "scf.condition"), 2u) << ir;
+  EXPECT_GE(count(ir, "scf.if"), 4u) << ir;
+}
+
+TEST(MLIRGenTest, BreakInStaticRangeIsAnError) {
+  std::string src = std::string(kHeader) + R"(@triton.jit
+def k(p):
+    for i in tl.static_range(4):
+        break
+)";
+  std::string err = generate(src, "k", "*fp32");
+  EXPECT_NE(err.find("'break' is only supported in range() and while loops"),
+            std::string::npos)
+      << err;
+}
