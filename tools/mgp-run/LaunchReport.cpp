@@ -43,6 +43,15 @@ void run::printLaunches(const Graph &graph,
   os << "distinct kernel specializations: " << keys.size() << "\n";
 }
 
+void run::printKernelList(llvm::ArrayRef<KernelLaunch> launches,
+                          llvm::raw_ostream &os) {
+  llvm::StringSet<> keys;
+  for (const KernelLaunch &launch : launches)
+    if (launch.aliasOf < 0 && keys.insert(launch.key()).second)
+      os << launch.file << " " << launch.kernel << " " << launch.signature()
+         << "\n";
+}
+
 run::LogitComparison run::compareLogits(const Tensor &got, const Tensor &want) {
   assert(got.shape == want.shape && "compare logits of one shape");
   LogitComparison result;

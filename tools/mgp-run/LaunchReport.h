@@ -21,6 +21,12 @@ void printLaunches(const graph::Graph &graph,
                    llvm::ArrayRef<graph::KernelLaunch> launches,
                    llvm::StringRef precision, llvm::raw_ostream &os);
 
+/// Prints each distinct specialization once, in first-use order, as
+/// `file kernel signature` (what `mgpc kernels_dsl/FILE -k KERNEL
+/// --signature SIGNATURE` compiles ahead of time).
+void printKernelList(llvm::ArrayRef<graph::KernelLaunch> launches,
+                     llvm::raw_ostream &os);
+
 /// How two sets of logits [N, classes] compare.
 struct LogitComparison {
   int64_t rows = 0;

@@ -98,6 +98,11 @@ static cl::opt<std::string>
               cl::desc("Write the input batch in use (random, .npy or "
                        "preprocessed images) to a .npy"),
               cl::cat(category));
+static cl::opt<bool> listKernels(
+    "list-kernels",
+    cl::desc("Print each kernel specialization the folded and fused graph "
+             "needs (file, kernel, signature), then exit"),
+    cl::cat(category));
 static cl::opt<bool>
     check("check",
           cl::desc("Also run the reference executor on the same input and "
@@ -233,15 +238,19 @@ static Error runTool() {
     return toolError("unknown --precision '" + precisionText +
                      "' (expected fp32, tf32, fp16 or bf16)");
   }
-  if (info) {
+  if (info || listKernels) {
     Model folded = foldBatchNorm(graph, weights);
     Graph fused = fuseEpilogues(folded.graph);
-    run::printInfo(graph, fused, llvm::outs());
     LaunchOptions launchOptions;
     launchOptions.tf32 = options.precision == Precision::TF32;
     auto launches = planLaunches(fused, launchOptions);
     if (!launches)
       return launches.takeError();
+    if (listKernels) {
+      run::printKernelList(*launches, llvm::outs());
+      return Error::success();
+    }
+    run::printInfo(graph, fused, llvm::outs());
     run::printLaunches(fused, *launches, precisionName(options.precision),
                        llvm::outs());
     return Error::success();
