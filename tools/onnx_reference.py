@@ -48,8 +48,9 @@ class Builder:
         return output
 
     def conv_bn(self, x, conv, bn, stride, padding, relu):
-        kernel = self.weights[conv + ".weight"].shape[2]
-        y = self.node("Conv", [x, self.param(conv + ".weight")], conv,
+        weight = self.param(conv + ".weight")
+        kernel = self.weights[weight].shape[2]
+        y = self.node("Conv", [x, weight], conv,
                       kernel_shape=[kernel, kernel], strides=[stride, stride],
                       pads=[padding] * 4)
         y = self.node("BatchNormalization",
