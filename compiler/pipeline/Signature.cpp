@@ -24,11 +24,11 @@ struct TypeInfo {
   unsigned bits;
 };
 const TypeInfo kTypes[] = {
-    {ScalarType::I1, "i1", 1},     {ScalarType::I8, "i8", 8},
-    {ScalarType::I16, "i16", 16},  {ScalarType::I32, "i32", 32},
-    {ScalarType::I64, "i64", 64},  {ScalarType::U8, "u8", 8},
-    {ScalarType::U16, "u16", 16},  {ScalarType::U32, "u32", 32},
-    {ScalarType::U64, "u64", 64},  {ScalarType::F16, "fp16", 16},
+    {ScalarType::I1, "i1", 1},      {ScalarType::I8, "i8", 8},
+    {ScalarType::I16, "i16", 16},   {ScalarType::I32, "i32", 32},
+    {ScalarType::I64, "i64", 64},   {ScalarType::U8, "u8", 8},
+    {ScalarType::U16, "u16", 16},   {ScalarType::U32, "u32", 32},
+    {ScalarType::U64, "u64", 64},   {ScalarType::F16, "fp16", 16},
     {ScalarType::BF16, "bf16", 16}, {ScalarType::F32, "fp32", 32},
     {ScalarType::F64, "fp64", 64}};
 
@@ -98,7 +98,8 @@ Expected<SignatureParam> parseEntry(size_t index, StringRef entry) {
     return param;
   hint = hint.trim();
   if (isFloatScalarType(*type) && !param.isPointer())
-    return entryError(index, entry, "hints apply to pointers and integers only");
+    return entryError(index, entry,
+                      "hints apply to pointers and integers only");
   if (hint == "16") {
     param.divisibility = 16;
   } else if (hint == "1" && !param.isPointer()) {

@@ -20,7 +20,21 @@
 namespace mgp {
 
 /// The scalar types a signature can name (`i1 i8 ... u64 fp16 bf16 fp32 fp64`).
-enum class ScalarType { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+enum class ScalarType {
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64
+};
 
 /// The signature spelling of `type` (`fp32`, `i32`, ...).
 llvm::StringRef getScalarTypeName(ScalarType type);
@@ -40,7 +54,8 @@ struct SignatureParam {
   /// Pointee type for pointers, the value type for scalars; for constexprs
   /// i64 (integer literal) or fp64 (float literal).
   ScalarType type = ScalarType::I32;
-  /// 16 with the `:16` hint (pointer address or integer divisible by 16), else 1.
+  /// 16 with the `:16` hint (pointer address or integer divisible by 16),
+  /// else 1.
   int divisibility = 1;
   /// The `:1` hint: an integer known to equal 1.
   bool equalsOne = false;

@@ -33,7 +33,8 @@ mgp::buildModuleFromSource(mlir::MLIRContext &context, StringRef filename,
   Expected<unsigned> bufferId = addSourceFile(sourceMgr, filename);
   if (!bufferId)
     return bufferId.takeError();
-  Expected<std::unique_ptr<ast::Module>> ast = parseSourceFile(sourceMgr, *bufferId);
+  Expected<std::unique_ptr<ast::Module>> ast =
+      parseSourceFile(sourceMgr, *bufferId);
   if (!ast)
     return ast.takeError();
 
@@ -42,8 +43,8 @@ mgp::buildModuleFromSource(mlir::MLIRContext &context, StringRef filename,
     if (!llvm::is_contained(kernels, options.kernelName))
       return createStringError(inconvertibleErrorCode(),
                                "no @jit kernel named '" + options.kernelName +
-                                   "' in " + filename + " (kernels: " +
-                                   join(kernels, ", ") + ")");
+                                   "' in " + filename +
+                                   " (kernels: " + join(kernels, ", ") + ")");
     kernels = {options.kernelName};
   }
   if (kernels.empty())
@@ -52,7 +53,8 @@ mgp::buildModuleFromSource(mlir::MLIRContext &context, StringRef filename,
   if (options.hasSignature && kernels.size() > 1)
     return createStringError(inconvertibleErrorCode(),
                              "--signature applies to one kernel: pick it with "
-                             "-k (kernels: " + join(kernels, ", ") + ")");
+                             "-k (kernels: " +
+                                 join(kernels, ", ") + ")");
 
   mlir::OwningOpRef<mlir::ModuleOp> result;
   for (const std::string &kernel : kernels) {

@@ -22,8 +22,8 @@ namespace mgp {
 
 /// What mgpc's command line says about a source input.
 struct SourceOptions {
-  std::string kernelName;  ///< -k; empty: every @jit kernel
-  Signature signature;     ///< --signature (empty: none given)
+  std::string kernelName; ///< -k; empty: every @jit kernel
+  Signature signature;    ///< --signature (empty: none given)
   bool hasSignature = false;
   std::vector<std::pair<std::string, std::string>> defines; ///< -D NAME=VALUE
 };

@@ -1,4 +1,5 @@
-//===- mgpc.cpp - the mgp ahead-of-time compiler ---------------------------===//
+//===- mgpc.cpp - the mgp ahead-of-time compiler
+//---------------------------===//
 //
 // This file implements `mgpc`, which compiles the @jit kernels of a .mgp/.py
 // file (or a .mlir module) to PTX, dumping any stage on request. The stages
@@ -35,11 +36,12 @@
 
 using namespace llvm;
 
-static cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
-                                          cl::init("-"));
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<input file>"), cl::init("-"));
 
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
-                                           cl::value_desc("filename"), cl::init("-"));
+                                           cl::value_desc("filename"),
+                                           cl::init("-"));
 
 namespace {
 /// The stage `-emit=` stops at and writes out.
@@ -48,13 +50,15 @@ enum class EmitKind { AST, MLIR, MLIRGPU, LLVM, PTX };
 
 static cl::opt<EmitKind> emitKind(
     "emit", cl::desc("The stage to write out"), cl::init(EmitKind::PTX),
-    cl::values(clEnumValN(EmitKind::AST, "ast", "the parsed syntax tree"),
-               clEnumValN(EmitKind::MLIR, "mlir", "the mgp dialect (block level)"),
-               clEnumValN(EmitKind::MLIRGPU, "mlir-gpu", "mgp with layout encodings"),
-               clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
-               clEnumValN(EmitKind::PTX, "ptx", "PTX assembly")));
+    cl::values(
+        clEnumValN(EmitKind::AST, "ast", "the parsed syntax tree"),
+        clEnumValN(EmitKind::MLIR, "mlir", "the mgp dialect (block level)"),
+        clEnumValN(EmitKind::MLIRGPU, "mlir-gpu", "mgp with layout encodings"),
+        clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
+        clEnumValN(EmitKind::PTX, "ptx", "PTX assembly")));
 
-static cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
+static cl::opt<std::string> kernelName("k",
+                                       cl::desc("Compile only this kernel"),
                                        cl::value_desc("name"));
 static cl::opt<std::string>
     signatureText("signature",
@@ -65,10 +69,13 @@ static cl::list<std::string> defines("D", cl::desc("Constexpr NAME=VALUE"),
                                      cl::value_desc("NAME=VALUE"), cl::Prefix);
 static cl::opt<std::string> arch("arch", cl::desc("GPU architecture"),
                                  cl::init("sm_90"));
-static cl::opt<int> numWarps("num-warps", cl::desc("Warps per program"), cl::init(4));
-static cl::opt<int> numStages("num-stages", cl::desc("Software pipelining stages"),
+static cl::opt<int> numWarps("num-warps", cl::desc("Warps per program"),
+                             cl::init(4));
+static cl::opt<int> numStages("num-stages",
+                              cl::desc("Software pipelining stages"),
                               cl::init(3));
-static cl::opt<bool> timeStages("time", cl::desc("Print the wall time of each stage"));
+static cl::opt<bool> timeStages("time",
+                                cl::desc("Print the wall time of each stage"));
 
 /// Prints `err` (front-end errors are already formatted with their source
 /// line) and returns the exit status.
@@ -94,7 +101,8 @@ public:
       std::chrono::duration<double, std::milli> ms =
           std::chrono::steady_clock::now() - start;
       total += ms.count();
-      errs() << format("mgpc: %-20s %8.2f ms\n", stage.str().c_str(), ms.count());
+      errs() << format("mgpc: %-20s %8.2f ms\n", stage.str().c_str(),
+                       ms.count());
     }
     return result;
   }
@@ -167,7 +175,8 @@ static Error selectKernel(mlir::ModuleOp module, StringRef name) {
   if (!keep)
     return makeError("no kernel named '" + name + "' in " + inputFilename +
                      " (functions: " + join(names, ", ") + ")");
-  for (auto func : llvm::make_early_inc_range(module.getOps<mlir::func::FuncOp>()))
+  for (auto func :
+       llvm::make_early_inc_range(module.getOps<mlir::func::FuncOp>()))
     if (func != keep)
       func.erase();
   return Error::success();
@@ -176,9 +185,11 @@ static Error selectKernel(mlir::ModuleOp module, StringRef name) {
 static Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 parseMLIRFile(mlir::MLIRContext &context, SourceMgr &sourceMgr) {
   std::string error;
-  std::unique_ptr<MemoryBuffer> buffer = mlir::openInputFile(inputFilename, &error);
+  std::unique_ptr<MemoryBuffer> buffer =
+      mlir::openInputFile(inputFilename, &error);
   if (!buffer)
-    return makeError("cannot open input file '" + inputFilename + "': " + error);
+    return makeError("cannot open input file '" + inputFilename +
+                     "': " + error);
   sourceMgr.AddNewSourceBuffer(std::move(buffer), SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
@@ -208,14 +219,17 @@ static Expected<std::string> compile(const mgp::CompileOptions &options,
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   bool isMLIR = sys::path::extension(inputFilename) == ".mlir";
-  Expected<mlir::OwningOpRef<mlir::ModuleOp>> module = timer.run("parse", [&]() {
-    if (isMLIR)
-      return parseMLIRFile(context, sourceMgr);
-    Expected<mgp::SourceOptions> sourceOptions = getSourceOptions();
-    if (!sourceOptions)
-      return Expected<mlir::OwningOpRef<mlir::ModuleOp>>(sourceOptions.takeError());
-    return mgp::buildModuleFromSource(context, inputFilename, *sourceOptions);
-  });
+  Expected<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      timer.run("parse", [&]() {
+        if (isMLIR)
+          return parseMLIRFile(context, sourceMgr);
+        Expected<mgp::SourceOptions> sourceOptions = getSourceOptions();
+        if (!sourceOptions)
+          return Expected<mlir::OwningOpRef<mlir::ModuleOp>>(
+              sourceOptions.takeError());
+        return mgp::buildModuleFromSource(context, inputFilename,
+                                          *sourceOptions);
+      });
   if (!module)
     return module.takeError();
   mlir::ModuleOp op = **module;
@@ -227,7 +241,8 @@ static Expected<std::string> compile(const mgp::CompileOptions &options,
       return std::move(err);
     if (emitKind == EmitKind::MLIR)
       return printModule(op);
-    if (Error err = timer.run("gpu", [&]() { return mgp::runGPUPasses(op, options); }))
+    if (Error err =
+            timer.run("gpu", [&]() { return mgp::runGPUPasses(op, options); }))
       return std::move(err);
   } else if (emitKind == EmitKind::MLIR) {
     return makeError("-emit=mlir: " + inputFilename +
@@ -247,13 +262,16 @@ static Expected<std::string> compile(const mgp::CompileOptions &options,
     (*llvmModule)->print(os, nullptr);
     return text;
   }
-  return timer.run("ptx", [&]() { return mgp::emitPTX(**llvmModule, options); });
+  return timer.run("ptx",
+                   [&]() { return mgp::emitPTX(**llvmModule, options); });
 }
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
-  cl::SetVersionPrinter([](raw_ostream &os) { os << "mgpc " << mgp::kVersion << "\n"; });
-  cl::ParseCommandLineOptions(argc, argv, "mgp ahead-of-time kernel compiler\n");
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { os << "mgpc " << mgp::kVersion << "\n"; });
+  cl::ParseCommandLineOptions(argc, argv,
+                              "mgp ahead-of-time kernel compiler\n");
   if (emitKind == EmitKind::AST) {
     if (Error err = mgp::emitAST(inputFilename, outputFilename))
       return reportError(std::move(err));
@@ -267,8 +285,8 @@ int main(int argc, char **argv) {
         !signature)
       return reportError(signature.takeError());
   if (inputFilename != "-" && !sys::fs::exists(inputFilename))
-    return reportError(
-        makeError("cannot open input file '" + inputFilename + "': no such file"));
+    return reportError(makeError("cannot open input file '" + inputFilename +
+                                 "': no such file"));
 
   StageTimer timer;
   Expected<std::string> output = compile(*options, timer);

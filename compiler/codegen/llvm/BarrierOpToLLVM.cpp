@@ -47,11 +47,13 @@ std::optional<int64_t> mgp::getAllocationOffset(Operation *op) {
   return std::nullopt;
 }
 
-Value mgp::getSharedPointer(OpBuilder &b, Location loc, const TargetInfo &target,
-                            Operation *op, int64_t offset) {
+Value mgp::getSharedPointer(OpBuilder &b, Location loc,
+                            const TargetInfo &target, Operation *op,
+                            int64_t offset) {
   Value base = target.getSharedMemoryBase(b, loc, op);
   if (offset == 0)
     return base;
-  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+  return LLVM::GEPOp::create(
+      b, loc, base.getType(), b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
 }

@@ -33,7 +33,8 @@ Value emitScratchOffset(OpBuilder &b, Location loc, ValueRange coords,
 }
 
 struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
-  ConvertLayoutOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
+  ConvertLayoutOpConversion(MgpLLVMTypeConverter &converter,
+                            const TargetInfo &target)
       : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
 
   LogicalResult
@@ -45,7 +46,8 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     Type structType = getTypeConverter()->convertType(dstType);
     if (!structType || !getTypeConverter()->convertType(srcType))
       return rewriter.notifyMatchFailure(op, "tensor without a layout");
-    SmallVector<Value> srcRegisters = unpackRegisters(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> srcRegisters =
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
 
     auto identity = [](ArrayRef<int64_t> coords) {
       return SmallVector<int64_t>(coords);
@@ -55,7 +57,8 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
       SmallVector<Value> registers;
       for (unsigned reg : *mapping)
         registers.push_back(srcRegisters[reg]);
-      rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
+      rewriter.replaceOp(op,
+                         packRegisters(rewriter, loc, structType, registers));
       return success();
     }
 
@@ -64,7 +67,8 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
       return failure();
     Type elementType = srcRegisters.front().getType();
     // i1 travels as i8 through memory.
-    Type memoryType = elementType.isInteger(1) ? rewriter.getI8Type() : elementType;
+    Type memoryType =
+        elementType.isInteger(1) ? rewriter.getI8Type() : elementType;
     Value base = getSharedPointer(rewriter, loc, target, op, *offset);
     Value lane = target.getLaneId(rewriter, loc);
     Value warp = target.getWarpId(rewriter, loc);
@@ -73,8 +77,8 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     auto srcIndices = emitElementIndices(rewriter, loc, srcType, lane, warp);
     for (auto [reg, coords] : llvm::enumerate(srcIndices)) {
       Value elementOffset = emitScratchOffset(rewriter, loc, coords, layout);
-      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(), memoryType,
-                                          base, elementOffset);
+      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                          memoryType, base, elementOffset);
       Value value = srcRegisters[reg];
       if (memoryType != elementType)
         value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
@@ -82,10 +86,11 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     }
     target.barrier(rewriter, loc);
     SmallVector<Value> registers;
-    for (auto &coords : emitElementIndices(rewriter, loc, dstType, lane, warp)) {
+    for (auto &coords :
+         emitElementIndices(rewriter, loc, dstType, lane, warp)) {
       Value elementOffset = emitScratchOffset(rewriter, loc, coords, layout);
-      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(), memoryType,
-                                          base, elementOffset);
+      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                          memoryType, base, elementOffset);
       Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, address);
       if (memoryType != elementType)
         value = LLVM::TruncOp::create(rewriter, loc, elementType, value);

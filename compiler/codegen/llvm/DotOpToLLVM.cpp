@@ -49,14 +49,17 @@ struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
       return rewriter.notifyMatchFailure(op, "needs 2-D tensors with layouts");
     auto aEncoding = dyn_cast<DotOperandEncodingAttr>(aType.getEncoding());
     auto bEncoding = dyn_cast<DotOperandEncodingAttr>(bType.getEncoding());
-    if (!aEncoding || !bEncoding || !isa<BlockedEncodingAttr>(cType.getEncoding()))
-      return op->emitError("the FMA lowering needs dot_op operands of a blocked "
-                           "accumulator");
+    if (!aEncoding || !bEncoding ||
+        !isa<BlockedEncodingAttr>(cType.getEncoding()))
+      return op->emitError(
+          "the FMA lowering needs dot_op operands of a blocked "
+          "accumulator");
     int64_t k = aType.getShape()[1];
 
     // The A row / B column a thread needs must sit in its own registers for
     // every lane and warp: A(m, kk) with the accumulator's m, B(kk, n) with n.
-    auto accTable = getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
+    auto accTable =
+        getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
     auto aTable = registerTable(aType), bTable = registerTable(bType);
     SmallVector<Value> aRegs = unpackRegisters(rewriter, loc, adaptor.getA());
     SmallVector<Value> bRegs = unpackRegisters(rewriter, loc, adaptor.getB());
@@ -95,19 +98,26 @@ struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
 
   /// Every (lane, warp) must hold A(m, 0..K) for each of its accumulator rows
   /// m and B(0..K, n) for each column n, in the registers found at lane 0.
-  static LogicalResult checkOperandsFollowAccumulator(DotOp op, RankedTensorType aType,
+  static LogicalResult checkOperandsFollowAccumulator(DotOp op,
+                                                      RankedTensorType aType,
                                                       RankedTensorType bType,
                                                       RankedTensorType cType) {
     unsigned lanes = getNumLanes(cType.getEncoding());
     unsigned warps = getNumWarps(cType.getEncoding());
-    auto aAtZero = getElementCoords(aType.getEncoding(), aType.getShape(), 0, 0);
-    auto bAtZero = getElementCoords(bType.getEncoding(), bType.getShape(), 0, 0);
-    auto cAtZero = getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
+    auto aAtZero =
+        getElementCoords(aType.getEncoding(), aType.getShape(), 0, 0);
+    auto bAtZero =
+        getElementCoords(bType.getEncoding(), bType.getShape(), 0, 0);
+    auto cAtZero =
+        getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
     for (unsigned warp = 0; warp < warps; ++warp) {
       for (unsigned lane = 0; lane < lanes; ++lane) {
-        auto a = getElementCoords(aType.getEncoding(), aType.getShape(), lane, warp);
-        auto b = getElementCoords(bType.getEncoding(), bType.getShape(), lane, warp);
-        auto c = getElementCoords(cType.getEncoding(), cType.getShape(), lane, warp);
+        auto a =
+            getElementCoords(aType.getEncoding(), aType.getShape(), lane, warp);
+        auto b =
+            getElementCoords(bType.getEncoding(), bType.getShape(), lane, warp);
+        auto c =
+            getElementCoords(cType.getEncoding(), cType.getShape(), lane, warp);
         // Row shift of this thread relative to thread 0, and column shift.
         int64_t dm = c[0][0] - cAtZero[0][0], dn = c[0][1] - cAtZero[0][1];
         for (unsigned reg = 0; reg < a.size(); ++reg)

@@ -62,8 +62,8 @@ mgp::emitElementIndices(OpBuilder &b, Location loc, RankedTensorType type,
     for (unsigned d = 0; d < rank; ++d) {
       Value sum = LLVM::AddOp::create(b, loc, threadSum[d],
                                       i32Constant(b, loc, regCoords[d]));
-      coords.push_back(LLVM::AndOp::create(b, loc, sum,
-                                           i32Constant(b, loc, shape[d] - 1)));
+      coords.push_back(
+          LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
     }
     indices.push_back(std::move(coords));
   }
@@ -123,8 +123,8 @@ mgp::findRegisterMapping(RankedTensorType src, RankedTensorType dst,
 }
 
 int mgp::getNumWarps(Operation *op) {
-  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                  : op->getParentOfType<ModuleOp>();
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   if (module)
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
       return attr.getInt();

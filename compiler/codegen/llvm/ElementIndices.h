@@ -25,23 +25,27 @@ unsigned getRegisterCount(mlir::RankedTensorType type);
 /// For each register of `type`, its coordinates (i32 values) in the tensor
 /// for the thread with lane `laneId` and warp `warpId`.
 llvm::SmallVector<llvm::SmallVector<mlir::Value>>
-emitElementIndices(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
-                   mlir::Value laneId, mlir::Value warpId);
+emitElementIndices(mlir::OpBuilder &b, mlir::Location loc,
+                   mlir::RankedTensorType type, mlir::Value laneId,
+                   mlir::Value warpId);
 
 /// The row-major linear offset (i32) of `coords` in `shape`.
 mlir::Value emitLinearOffset(mlir::OpBuilder &b, mlir::Location loc,
-                             mlir::ValueRange coords, llvm::ArrayRef<int64_t> shape);
+                             mlir::ValueRange coords,
+                             llvm::ArrayRef<int64_t> shape);
 
 /// Maps a coordinate of the destination tensor to the source coordinate it
 /// reads.
-using CoordMap = llvm::function_ref<llvm::SmallVector<int64_t>(llvm::ArrayRef<int64_t>)>;
+using CoordMap =
+    llvm::function_ref<llvm::SmallVector<int64_t>(llvm::ArrayRef<int64_t>)>;
 
 /// If every thread holds, for each register of `dst`, the source element
 /// `dstToSrc(coords)` in one of its own registers of `src` (the same register
 /// for every lane and warp), returns that source register per destination
 /// register; std::nullopt when data would have to move between threads.
 std::optional<llvm::SmallVector<unsigned>>
-findRegisterMapping(mlir::RankedTensorType src, mlir::RankedTensorType dst, CoordMap dstToSrc);
+findRegisterMapping(mlir::RankedTensorType src, mlir::RankedTensorType dst,
+                    CoordMap dstToSrc);
 
 /// The number of warps of the module around `op` (`mgp.num_warps`, default 4).
 int getNumWarps(mlir::Operation *op);

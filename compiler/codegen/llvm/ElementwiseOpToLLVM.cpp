@@ -26,8 +26,8 @@ namespace {
 
 bool isElementwiseDialect(Operation *op) {
   Dialect *dialect = op->getDialect();
-  return dialect && (isa<arith::ArithDialect>(dialect) ||
-                     isa<math::MathDialect>(dialect));
+  return dialect &&
+         (isa<arith::ArithDialect>(dialect) || isa<math::MathDialect>(dialect));
 }
 
 /// Any arith/math op (but constants) whose results are tensors.

@@ -26,5 +26,6 @@ extern "C" const char mgpLibdeviceBegin[];
 extern "C" const char mgpLibdeviceEnd[];
 
 llvm::StringRef mgp::getLibdeviceBitcode() {
-  return llvm::StringRef(mgpLibdeviceBegin, mgpLibdeviceEnd - mgpLibdeviceBegin);
+  return llvm::StringRef(mgpLibdeviceBegin,
+                         mgpLibdeviceEnd - mgpLibdeviceBegin);
 }

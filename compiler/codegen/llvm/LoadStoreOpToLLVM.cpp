@@ -59,7 +59,8 @@ Value fromMemory(OpBuilder &b, Location loc, Value value, Type elementType) {
 
 /// The vector width to use: the contract's `mgp.vector_width`, kept only if
 /// every group of that many registers is contiguous along one dim.
-unsigned getVectorWidth(Operation *op, RankedTensorType type, unsigned memBits) {
+unsigned getVectorWidth(Operation *op, RankedTensorType type,
+                        unsigned memBits) {
   auto attr = op->getAttrOfType<IntegerAttr>(kVectorWidthAttrName);
   unsigned width = attr ? attr.getInt() : 1;
   unsigned count = getRegisterCount(type);
@@ -113,38 +114,45 @@ std::string addressSpaceName(Value pointer) {
 }
 
 /// Packs `elements` (memory types) into the plan's words.
-SmallVector<Value> packWords(OpBuilder &b, Location loc, ArrayRef<Value> elements,
-                             Type memoryType, const WordPlan &plan) {
+SmallVector<Value> packWords(OpBuilder &b, Location loc,
+                             ArrayRef<Value> elements, Type memoryType,
+                             const WordPlan &plan) {
   Type wordType = b.getIntegerType(plan.wordBits);
   if (plan.ptxType == "u8")
     return {LLVM::ZExtOp::create(b, loc, wordType, elements[0])};
-  auto vecType = VectorType::get({static_cast<int64_t>(elements.size())}, memoryType);
+  auto vecType =
+      VectorType::get({static_cast<int64_t>(elements.size())}, memoryType);
   Value vec = LLVM::UndefOp::create(b, loc, vecType);
   for (auto [i, element] : llvm::enumerate(elements))
-    vec = LLVM::InsertElementOp::create(b, loc, vec, element, i32Constant(b, loc, i));
+    vec = LLVM::InsertElementOp::create(b, loc, vec, element,
+                                        i32Constant(b, loc, i));
   auto wordsType = VectorType::get({plan.words}, wordType);
   Value words = LLVM::BitcastOp::create(b, loc, wordsType, vec);
   SmallVector<Value> result;
   for (unsigned i = 0; i < plan.words; ++i)
-    result.push_back(LLVM::ExtractElementOp::create(b, loc, words, i32Constant(b, loc, i)));
+    result.push_back(
+        LLVM::ExtractElementOp::create(b, loc, words, i32Constant(b, loc, i)));
   return result;
 }
 
 /// Unpacks words back into `width` elements of `memoryType`.
-SmallVector<Value> unpackWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
-                               Type memoryType, unsigned width, const WordPlan &plan) {
+SmallVector<Value> unpackWords(OpBuilder &b, Location loc,
+                               ArrayRef<Value> words, Type memoryType,
+                               unsigned width, const WordPlan &plan) {
   if (plan.ptxType == "u8")
     return {LLVM::TruncOp::create(b, loc, memoryType, words[0])};
   Type wordType = b.getIntegerType(plan.wordBits);
   auto wordsType = VectorType::get({plan.words}, wordType);
   Value vec = LLVM::UndefOp::create(b, loc, wordsType);
   for (auto [i, word] : llvm::enumerate(words))
-    vec = LLVM::InsertElementOp::create(b, loc, vec, word, i32Constant(b, loc, i));
+    vec = LLVM::InsertElementOp::create(b, loc, vec, word,
+                                        i32Constant(b, loc, i));
   auto elemsType = VectorType::get({width}, memoryType);
   Value elems = LLVM::BitcastOp::create(b, loc, elemsType, vec);
   SmallVector<Value> result;
   for (unsigned i = 0; i < width; ++i)
-    result.push_back(LLVM::ExtractElementOp::create(b, loc, elems, i32Constant(b, loc, i)));
+    result.push_back(
+        LLVM::ExtractElementOp::create(b, loc, elems, i32Constant(b, loc, i)));
   return result;
 }
 
@@ -158,7 +166,8 @@ SmallVector<Value> emitPlainLoad(OpBuilder &b, Location loc, Value pointer,
   Value vec = LLVM::LoadOp::create(b, loc, vecType, pointer, bytes * width);
   SmallVector<Value> result;
   for (unsigned i = 0; i < width; ++i)
-    result.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32Constant(b, loc, i)));
+    result.push_back(
+        LLVM::ExtractElementOp::create(b, loc, vec, i32Constant(b, loc, i)));
   return result;
 }
 
@@ -171,8 +180,8 @@ SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value pointer,
   std::string asmText, constraints;
   unsigned n = plan.words;
   for (unsigned i = 0; i < n; ++i) {
-    asmText += "mov.b" + std::to_string(plan.wordBits) + " $" + std::to_string(i) +
-               ", $" + std::to_string(n + 2 + i) + ";\n\t";
+    asmText += "mov.b" + std::to_string(plan.wordBits) + " $" +
+               std::to_string(i) + ", $" + std::to_string(n + 2 + i) + ";\n\t";
     constraints += std::string("=") + plan.constraint + ",";
   }
   asmText += "@$" + std::to_string(n + 1) + " ld." + addressSpaceName(pointer) +
@@ -180,7 +189,8 @@ SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value pointer,
   std::string outs;
   for (unsigned i = 0; i < n; ++i)
     outs += (i ? ", $" : "$") + std::to_string(i);
-  asmText += (n == 1 ? outs : "{ " + outs + " }") + ", [ $" + std::to_string(n) + " + 0 ];";
+  asmText += (n == 1 ? outs : "{ " + outs + " }") + ", [ $" +
+             std::to_string(n) + " + 0 ];";
   constraints += "l,b";
   for (unsigned i = 0; i < n; ++i)
     constraints += std::string(",") + plan.constraint;
@@ -188,13 +198,15 @@ SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value pointer,
   SmallVector<Value> operands{pointer, predicate};
   operands.append(otherWords.begin(), otherWords.end());
   Type wordType = b.getIntegerType(plan.wordBits);
-  Type resultType = n == 1 ? wordType
-                           : LLVM::LLVMStructType::getLiteral(
-                                 b.getContext(), SmallVector<Type>(n, wordType));
+  Type resultType =
+      n == 1 ? wordType
+             : LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                SmallVector<Type>(n, wordType));
   auto asmOp = LLVM::InlineAsmOp::create(
       b, loc, resultType, operands, asmText, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
   SmallVector<Value> words = unpackRegisters(b, loc, asmOp.getResult(0));
   return unpackWords(b, loc, words, memoryType, width, plan);
 }
@@ -213,7 +225,8 @@ void emitStore(OpBuilder &b, Location loc, Value pointer, Value predicate,
     auto vecType = VectorType::get({width}, memoryType);
     Value vec = LLVM::UndefOp::create(b, loc, vecType);
     for (auto [i, value] : llvm::enumerate(values))
-      vec = LLVM::InsertElementOp::create(b, loc, vec, value, i32Constant(b, loc, i));
+      vec = LLVM::InsertElementOp::create(b, loc, vec, value,
+                                          i32Constant(b, loc, i));
     LLVM::StoreOp::create(b, loc, vec, pointer, bytes * width);
     return;
   }
@@ -265,7 +278,8 @@ struct LoadOpConversion : ConvertOpToLLVMPattern<LoadOp> {
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto &converter = static_cast<const MgpLLVMTypeConverter &>(*getTypeConverter());
+    auto &converter =
+        static_cast<const MgpLLVMTypeConverter &>(*getTypeConverter());
     Type resultType = converter.convertType(op.getType());
     Type elementType =
         converter.convertElementType(mlir::getElementTypeOrSelf(op.getType()));
@@ -274,9 +288,11 @@ struct LoadOpConversion : ConvertOpToLLVMPattern<LoadOp> {
     Type memoryType = getMemoryType(elementType);
     auto tensorType = dyn_cast<RankedTensorType>(op.getType());
     unsigned width =
-        tensorType ? getVectorWidth(op, tensorType, getBitWidth(memoryType)) : 1;
+        tensorType ? getVectorWidth(op, tensorType, getBitWidth(memoryType))
+                   : 1;
 
-    SmallVector<Value> pointers = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> pointers =
+        unpackRegisters(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> masks, others;
     if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
@@ -287,15 +303,18 @@ struct LoadOpConversion : ConvertOpToLLVMPattern<LoadOp> {
     for (unsigned start = 0; start < pointers.size(); start += width) {
       SmallVector<Value> loaded;
       if (masks.empty()) {
-        loaded = emitPlainLoad(rewriter, loc, pointers[start], memoryType, width);
+        loaded =
+            emitPlainLoad(rewriter, loc, pointers[start], memoryType, width);
       } else {
         SmallVector<Value> groupOthers;
         for (unsigned i = 0; i < width; ++i)
           groupOthers.push_back(
-              others.empty() ? zeroValue(rewriter, loc, memoryType)
-                             : toMemory(rewriter, loc, others[start + i], memoryType));
-        loaded = emitPredicatedLoad(rewriter, loc, pointers[start], masks[start],
-                                    groupOthers, memoryType, width);
+              others.empty()
+                  ? zeroValue(rewriter, loc, memoryType)
+                  : toMemory(rewriter, loc, others[start + i], memoryType));
+        loaded =
+            emitPredicatedLoad(rewriter, loc, pointers[start], masks[start],
+                               groupOthers, memoryType, width);
       }
       for (Value value : loaded)
         results.push_back(fromMemory(rewriter, loc, value, elementType));
@@ -315,7 +334,8 @@ struct StoreOpConversion : ConvertOpToLLVMPattern<StoreOp> {
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto &converter = static_cast<const MgpLLVMTypeConverter &>(*getTypeConverter());
+    auto &converter =
+        static_cast<const MgpLLVMTypeConverter &>(*getTypeConverter());
     Type valueType = op.getValue().getType();
     Type elementType =
         converter.convertElementType(mlir::getElementTypeOrSelf(valueType));
@@ -338,15 +358,18 @@ struct StoreOpConversion : ConvertOpToLLVMPattern<StoreOp> {
             rewriter, loc, target.getLaneId(rewriter, loc), masks.lane);
         Value warpPredicate = isFirstOwner(
             rewriter, loc, target.getWarpId(rewriter, loc), masks.warp);
-        ownerPredicate = andPredicates(rewriter, loc, lanePredicate, warpPredicate);
+        ownerPredicate =
+            andPredicates(rewriter, loc, lanePredicate, warpPredicate);
       }
     } else {
-      ownerPredicate = isFirstOwner(rewriter, loc, target.getThreadId(rewriter, loc),
-                                    ~0u);
+      ownerPredicate =
+          isFirstOwner(rewriter, loc, target.getThreadId(rewriter, loc), ~0u);
     }
 
-    SmallVector<Value> pointers = unpackRegisters(rewriter, loc, adaptor.getPtr());
-    SmallVector<Value> values = unpackRegisters(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> pointers =
+        unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values =
+        unpackRegisters(rewriter, loc, adaptor.getValue());
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());

@@ -18,7 +18,8 @@ using namespace mgp;
 namespace {
 
 struct MakeRangeOpConversion : ConvertOpToLLVMPattern<MakeRangeOp> {
-  MakeRangeOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
+  MakeRangeOpConversion(MgpLLVMTypeConverter &converter,
+                        const TargetInfo &target)
       : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
 
   LogicalResult

@@ -61,9 +61,9 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     LLVMConversionTarget conversionTarget(*ctx);
     conversionTarget.addLegalDialect<NVVM::NVVMDialect>();
     conversionTarget.addLegalOp<ModuleOp>();
-    conversionTarget.addIllegalDialect<MgpDialect, arith::ArithDialect,
-                                       math::MathDialect, func::FuncDialect,
-                                       cf::ControlFlowDialect>();
+    conversionTarget
+        .addIllegalDialect<MgpDialect, arith::ArithDialect, math::MathDialect,
+                           func::FuncDialect, cf::ControlFlowDialect>();
     if (failed(applyPartialConversion(module, conversionTarget,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -133,9 +133,10 @@ private:
     }
     unsigned width = type.getIntOrFloatBitWidth();
     Type intType = b.getIntegerType(width);
-    Value asInt = type == intType
-                      ? value
-                      : LLVM::BitcastOp::create(b, loc, intType, value).getResult();
+    Value asInt =
+        type == intType
+            ? value
+            : LLVM::BitcastOp::create(b, loc, intType, value).getResult();
     Value result;
     if (width == 64) {
       auto pairType = VectorType::get({2}, i32);

@@ -16,7 +16,8 @@ namespace {
 
 template <typename OpT>
 struct GridQueryOpConversion : ConvertOpToLLVMPattern<OpT> {
-  GridQueryOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
+  GridQueryOpConversion(MgpLLVMTypeConverter &converter,
+                        const TargetInfo &target)
       : ConvertOpToLLVMPattern<OpT>(converter, kMgpPatternBenefit),
         target(target) {}
 

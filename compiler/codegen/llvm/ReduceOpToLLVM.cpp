@@ -143,8 +143,8 @@ struct ReduceOpConversion : ConvertOpToLLVMPattern<ReduceOp> {
   }
 
   LogicalResult combineAcrossWarps(
-      ReduceOp op, ConversionPatternRewriter &rewriter, RankedTensorType srcType,
-      ArrayRef<unsigned> axisWarpBits,
+      ReduceOp op, ConversionPatternRewriter &rewriter,
+      RankedTensorType srcType, ArrayRef<unsigned> axisWarpBits,
       llvm::MapVector<SmallVector<int64_t>, Values> &groups,
       llvm::MapVector<SmallVector<int64_t>, unsigned> &firstReg) const {
     Location loc = op.getLoc();
@@ -187,8 +187,9 @@ struct ReduceOpConversion : ConvertOpToLLVMPattern<ReduceOp> {
       Value regionBase = LLVM::GEPOp::create(
           rewriter, loc, base.getType(), rewriter.getI8Type(), base,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(region)});
-      Value index = LLVM::MulOp::create(
-          rewriter, loc, warpIndex, i32Constant(rewriter, loc, numResultElements));
+      Value index =
+          LLVM::MulOp::create(rewriter, loc, warpIndex,
+                              i32Constant(rewriter, loc, numResultElements));
       index = LLVM::AddOp::create(rewriter, loc, index, resultIndex);
       return LLVM::GEPOp::create(rewriter, loc, base.getType(), memoryType,
                                  regionBase, index)
@@ -201,11 +202,13 @@ struct ReduceOpConversion : ConvertOpToLLVMPattern<ReduceOp> {
     for (auto [g, group] : llvm::enumerate(groups)) {
       for (auto [k, value] : llvm::enumerate(group.second)) {
         Type memoryType = memoryTypeOf(value);
-        Value stored = memoryType == value.getType()
-                           ? value
-                           : LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-        LLVM::StoreOp::create(rewriter, loc, stored,
-                              addressOf(k, warpAlongAxis, slots[g], memoryType));
+        Value stored =
+            memoryType == value.getType()
+                ? value
+                : LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
+        LLVM::StoreOp::create(
+            rewriter, loc, stored,
+            addressOf(k, warpAlongAxis, slots[g], memoryType));
       }
     }
     target.barrier(rewriter, loc);
@@ -215,11 +218,13 @@ struct ReduceOpConversion : ConvertOpToLLVMPattern<ReduceOp> {
         Values partial;
         for (auto [k, value] : llvm::enumerate(group.second)) {
           Type memoryType = memoryTypeOf(value);
-          Value loaded = LLVM::LoadOp::create(
-              rewriter, loc, memoryType,
-              addressOf(k, i32Constant(rewriter, loc, w), slots[g], memoryType));
+          Value loaded =
+              LLVM::LoadOp::create(rewriter, loc, memoryType,
+                                   addressOf(k, i32Constant(rewriter, loc, w),
+                                             slots[g], memoryType));
           if (memoryType != value.getType())
-            loaded = LLVM::TruncOp::create(rewriter, loc, value.getType(), loaded);
+            loaded =
+                LLVM::TruncOp::create(rewriter, loc, value.getType(), loaded);
           partial.push_back(loaded);
         }
         accumulated =

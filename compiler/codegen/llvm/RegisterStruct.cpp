@@ -9,7 +9,8 @@
 
 using namespace mlir;
 
-SmallVector<Value> mgp::unpackRegisters(OpBuilder &b, Location loc, Value value) {
+SmallVector<Value> mgp::unpackRegisters(OpBuilder &b, Location loc,
+                                        Value value) {
   auto structType = dyn_cast<LLVM::LLVMStructType>(value.getType());
   if (!structType)
     return {value};

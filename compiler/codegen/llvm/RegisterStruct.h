@@ -1,4 +1,5 @@
-//===- RegisterStruct.h - a thread's registers as an LLVM struct -*- C++ -*-===//
+//===- RegisterStruct.h - a thread's registers as an LLVM struct -*- C++
+//-*-===//
 //
 // This file declares packing and unpacking of the `!llvm.struct` that holds a
 // thread's registers of a distributed tensor, and small constant builders
@@ -14,13 +15,13 @@
 namespace mgp {
 
 /// The registers held in `value`: the fields of a struct, or the value itself.
-llvm::SmallVector<mlir::Value> unpackRegisters(mlir::OpBuilder &b, mlir::Location loc,
-                                               mlir::Value value);
+llvm::SmallVector<mlir::Value>
+unpackRegisters(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 
 /// Packs `registers` into `structType` (returns the single register when
 /// `structType` is not a struct).
-mlir::Value packRegisters(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
-                          mlir::ValueRange registers);
+mlir::Value packRegisters(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Type structType, mlir::ValueRange registers);
 
 /// An `llvm.mlir.constant` of type i32.
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);

@@ -1,4 +1,5 @@
-//===- TargetInfo.h - the target-specific primitives of lowering -*- C++ -*-===//
+//===- TargetInfo.h - the target-specific primitives of lowering -*- C++
+//-*-===//
 //
 // This file declares TargetInfo, the one small interface behind which every
 // target-specific primitive of the mgp-to-LLVM lowering sits: special
@@ -24,11 +25,14 @@ public:
   /// Threads in a warp.
   virtual int getWarpSize() const { return 32; }
   /// The thread's index in the CTA (x dimension; mgp launches 1-D CTAs).
-  virtual mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  virtual mlir::Value getThreadId(mlir::OpBuilder &b,
+                                  mlir::Location loc) const = 0;
   /// The thread's lane in its warp.
-  virtual mlir::Value getLaneId(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  virtual mlir::Value getLaneId(mlir::OpBuilder &b,
+                                mlir::Location loc) const = 0;
   /// The warp's index in the CTA, made provably uniform across the warp.
-  virtual mlir::Value getWarpId(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  virtual mlir::Value getWarpId(mlir::OpBuilder &b,
+                                mlir::Location loc) const = 0;
   /// The program (CTA) index along grid axis 0..2.
   virtual mlir::Value getProgramId(mlir::OpBuilder &b, mlir::Location loc,
                                    int axis) const = 0;
@@ -45,7 +49,8 @@ public:
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// A `!llvm.ptr<3>` to the start of the kernel's dynamic shared memory;
   /// declares the backing global in `module` on first use.
-  virtual mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
+  virtual mlir::Value getSharedMemoryBase(mlir::OpBuilder &b,
+                                          mlir::Location loc,
                                           mlir::Operation *module) const = 0;
 };
 

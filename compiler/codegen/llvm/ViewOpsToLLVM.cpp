@@ -30,8 +30,8 @@ struct SplatOpConversion : ConvertOpToLLVMPattern<SplatOp> {
       return rewriter.notifyMatchFailure(op, "tensor without a layout");
     unsigned count = getRegisterCount(cast<RankedTensorType>(op.getType()));
     SmallVector<Value> registers(count, adaptor.getSrc());
-    rewriter.replaceOp(op,
-                       packRegisters(rewriter, op.getLoc(), structType, registers));
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, op.getLoc(), structType, registers));
     return success();
   }
 };
@@ -90,13 +90,13 @@ struct ExpandDimsOpConversion : ConvertOpToLLVMPattern<ExpandDimsOp> {
   matchAndRewrite(ExpandDimsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     unsigned axis = op.getAxis();
-    return lowerAsRegisterPermutation(
-        op, op.getSrc(), adaptor.getSrc(), *getTypeConverter(), rewriter,
-        [&](ArrayRef<int64_t> coords) {
-          SmallVector<int64_t> src(coords);
-          src.erase(src.begin() + axis);
-          return src;
-        });
+    return lowerAsRegisterPermutation(op, op.getSrc(), adaptor.getSrc(),
+                                      *getTypeConverter(), rewriter,
+                                      [&](ArrayRef<int64_t> coords) {
+                                        SmallVector<int64_t> src(coords);
+                                        src.erase(src.begin() + axis);
+                                        return src;
+                                      });
   }
 };
 
@@ -167,8 +167,10 @@ struct AddPtrOpConversion : ConvertOpToLLVMPattern<AddPtrOp> {
       return rewriter.notifyMatchFailure(op, "tensor without a layout");
     Type pointee = mlir::getElementTypeOrSelf(getPointeeLikeType(op.getType()));
     Type elementType = getTypeConverter()->convertType(pointee);
-    SmallVector<Value> pointers = unpackRegisters(rewriter, loc, adaptor.getPtr());
-    SmallVector<Value> offsets = unpackRegisters(rewriter, loc, adaptor.getOffset());
+    SmallVector<Value> pointers =
+        unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> offsets =
+        unpackRegisters(rewriter, loc, adaptor.getOffset());
     SmallVector<Value> results;
     for (auto [pointer, offset] : llvm::zip(pointers, offsets))
       results.push_back(LLVM::GEPOp::create(rewriter, loc, pointer.getType(),

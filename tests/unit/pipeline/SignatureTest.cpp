@@ -21,8 +21,10 @@ std::string errorOf(llvm::StringRef text) {
 }
 
 TEST(SignatureTest, ParsesTritonAOTExample) {
-  llvm::Expected<Signature> signature = parseSignature("*fp32:16,*fp32,i32,1024");
-  ASSERT_TRUE(static_cast<bool>(signature)) << llvm::toString(signature.takeError());
+  llvm::Expected<Signature> signature =
+      parseSignature("*fp32:16,*fp32,i32,1024");
+  ASSERT_TRUE(static_cast<bool>(signature))
+      << llvm::toString(signature.takeError());
   ASSERT_EQ(signature->params.size(), 4u);
   const SignatureParam &a = signature->params[0];
   EXPECT_TRUE(a.isPointer());
@@ -43,7 +45,8 @@ TEST(SignatureTest, ParsesTritonAOTExample) {
 TEST(SignatureTest, ParsesHintsFloatsAndSpaces) {
   llvm::Expected<Signature> signature =
       parseSignature(" *bf16:16 , i64:16, i32:1, fp16, -3, 0.5, u8");
-  ASSERT_TRUE(static_cast<bool>(signature)) << llvm::toString(signature.takeError());
+  ASSERT_TRUE(static_cast<bool>(signature))
+      << llvm::toString(signature.takeError());
   ASSERT_EQ(signature->params.size(), 7u);
   EXPECT_EQ(signature->params[0].type, ScalarType::BF16);
   EXPECT_EQ(signature->params[1].divisibility, 16);
@@ -71,8 +74,9 @@ TEST(SignatureTest, EmptySignatureHasNoParams) {
 
 TEST(SignatureTest, RejectsMalformedEntries) {
   EXPECT_EQ(errorOf("*fp32,,i32"), "invalid signature entry 1 '': empty entry");
-  EXPECT_EQ(errorOf("*float32"),
-            "invalid signature entry 0 '*float32': unknown pointee type 'float32'");
+  EXPECT_EQ(
+      errorOf("*float32"),
+      "invalid signature entry 0 '*float32': unknown pointee type 'float32'");
   EXPECT_EQ(errorOf("i32,int"),
             "invalid signature entry 1 'int': expected a type such as 'fp32', "
             "'*fp16' or 'i32', or a constexpr number");
