@@ -242,6 +242,15 @@ inline constexpr llvm::StringLiteral kContinueFlag = "$continue";
 void collectNamesOf(llvm::ArrayRef<ast::StmtPtr> stmts,
                     llvm::SetVector<llvm::StringRef> &names);
 
+/// The runtime type a constant number takes by default (i32/i64, f32, i1).
+mlir::Type getDefaultType(mlir::MLIRContext *ctx, const SemaValue &c);
+/// `v` as a runtime value of exactly `type` at the builder's insertion point
+/// (constants are materialized, splatted to `type`'s shape), or null.
+mlir::Value coerceTo(Generator &g, const SemaValue &v, mlir::Type type,
+                     mlir::Location l);
+/// A variable's value for messages: its type if runtime, else describe().
+std::string describeVar(const SemaValue &v);
+
 /// The names a statement list assigns (assignment targets, augmented
 /// assignments; not loop targets), in first-assignment order.
 void collectAssignedNames(const ast::StmtList &stmts,
