@@ -42,11 +42,22 @@ info: mgp-run
 reference: mgp-run
 	$(BUILD)/bin/mgp-run models/resnet18.graph --device reference $(MGP_RUN_ARGS)
 
-# The relu kernel (kernels_dsl/relu.mgp) on the interpreter against the
-# reference operator on random data, in fp32 and tf32.
+# One-kernel runs (docs/runtime.md), the seed's `make test-triton-relu`: relu
+# (kernels_dsl/relu.mgp and the conformance relu.py) on 1M random floats on
+# the GPU and on the interpreter, every buffer compared ("skipped GPU: no GPU"
+# without one); then the relu operator test of the kernels against the
+# reference. `make bench-launch`: microseconds per warm Kernel::launch.
+.PHONY: bench-launch
+RELU_ARGS = --grid 977 --arg 'x:fp32[1000000]:rand' --arg 'y:fp32[1000000]' --arg i32=1000000 --arg BLOCK_SIZE=1024
 test-relu: configure
-	cmake --build $(BUILD) -j $(JOBS) --target mgp-kernels-tests
+	cmake --build $(BUILD) -j $(JOBS) --target mgp-run mgp-kernels-tests
+	$(BUILD)/bin/mgp-run kernels_dsl/relu.mgp -k relu_kernel $(RELU_ARGS)
+	$(BUILD)/bin/mgp-run tests/conformance/relu.py -k _relu_forward_kernel $(RELU_ARGS)
 	$(BUILD)/bin/mgp-kernels-tests --gtest_filter='Ops/KernelTest.*/relu'
+
+bench-launch: configure
+	cmake --build $(BUILD) -j $(JOBS) --target mgp-bench-launch
+	$(BUILD)/bin/mgp-bench-launch
 
 # Static tools for the GPU machine: configure and build $(PORTABLE_BUILD) with
 # MGP_PORTABLE=ON, check with ldd that they need only libc, libstdc++, libm,
@@ -65,3 +76,35 @@ portable:
 
 clean:
 	rm -rf $(BUILD)
+
+# Hostile input (docs/errors.md). `make fuzz` configures $(FUZZ_BUILD) with
+# clang 22, ASan+UBSan and libFuzzer (MGP_FUZZ), builds the fuzz targets and
+# runs each for FUZZ_SECONDS (FUZZ_TARGETS: some of frontend mlirgen graph
+# safetensors npy; FUZZ_ARGS: more libFuzzer flags), keeping the corpora in
+# $(FUZZ_BUILD)/campaign. `make test-asan` builds everything in $(ASAN_BUILD)
+# with ASan+UBSan (MGP_SANITIZE, gcc, -fno-sanitize-recover=undefined) and
+# runs the unit and lit tests there.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?=
+ASAN_BUILD ?= build-asan
+LLVM_BIN ?= /usr/lib/llvm-22/bin
+.PHONY: fuzz test-asan
+
+$(FUZZ_BUILD)/build.ninja:
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=$(LLVM_BIN)/clang -DCMAKE_CXX_COMPILER=$(LLVM_BIN)/clang++ \
+	  -DMGP_SANITIZE=ON -DMGP_FUZZ=ON $(CMAKE_FLAGS)
+
+fuzz: $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target mgp-fuzzers
+	fuzz/run-fuzzers.sh $(FUZZ_BUILD)/bin $(FUZZ_BUILD)/campaign $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+$(ASAN_BUILD)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_SANITIZE=ON $(CMAKE_FLAGS)
+
+test-asan: $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) -LE fuzz
