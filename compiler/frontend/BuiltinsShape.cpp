@@ -273,8 +273,12 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
       for (mlir::Value s : srcs)
         argTypes.push_back(getElementType(s.getType()));
     llvm::SmallVector<mlir::Location> locs(argTypes.size(), l);
+    // The op's builder may already have made the combiner block.
     mlir::Block *blk =
-        builder.createBlock(&op.getCombineOp(), {}, argTypes, locs);
+        op.getCombineOp().empty()
+            ? builder.createBlock(&op.getCombineOp(), {}, argTypes, locs)
+            : &op.getCombineOp().front();
+    builder.setInsertionPointToEnd(blk);
     namespace arith = mlir::arith;
     bool isInt = elt.isInteger();
     if (!withIndices) {
