@@ -228,7 +228,8 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
                                              : v.getInt());
       return SemaValue::getBool(v.isTruthy());
     }
-    if (v.isRuntime() && !v.isTensor()) {
+    if (v.isRuntime() && !v.isTensor() &&
+        getElementType(v.getType()).isIntOrFloat()) {
       mlir::Type t = builder.getI1Type();
       if (name == "float")
         t = builder.getF32Type();

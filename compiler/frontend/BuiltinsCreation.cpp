@@ -136,10 +136,10 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
       return b.takeError();
     if (b->get(0).isConstexpr())
       return b->get(0).isTruthy() ? b->get(1) : b->get(2);
-    Expected<mlir::Value> c = getRuntimeArg(*b, 0);
+    Expected<mlir::Value> c = toCondition(b->get(0), b->expr(0));
     if (!c)
       return c.takeError();
-    mlir::Value cond = toBool(*c, l), x, y;
+    mlir::Value cond = *c, x, y;
     OpSite s = site(call);
     if (Error err = promoteOperands(b->get(1), b->get(2), PromoteMode::Arith,
                                     "where", x, y, s))

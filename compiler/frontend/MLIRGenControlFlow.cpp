@@ -34,7 +34,7 @@ mlir::Value mgp::detail::coerceTo(Generator &g, const SemaValue &v, mlir::Type t
                             mlir::Location l) {
   if (v.isRuntime())
     return v.getType() == type ? v.getValue() : mlir::Value();
-  if (!v.isConstNumber())
+  if (!v.isConstNumber() || !getElementType(type).isIntOrFloat())
     return {};
   return g.materializeSplat(v, getElementType(type), getShapeOf(type), l);
 }

@@ -154,14 +154,14 @@ static Expected<SemaValue> combineBool(Generator &g, ast::BoolOp op,
                                        const ast::Expr &where) {
   if (a.isConstexpr() && b.isConstexpr())
     return (op == ast::BoolOp::And) == a.isTruthy() ? b : a;
-  Expected<mlir::Value> ra = g.toRuntime(a, where);
+  Expected<mlir::Value> ra = g.toCondition(a, where);
   if (!ra)
     return ra.takeError();
-  Expected<mlir::Value> rb = g.toRuntime(b, where);
+  Expected<mlir::Value> rb = g.toCondition(b, where);
   if (!rb)
     return rb.takeError();
   mlir::Location l = g.loc(where);
-  mlir::Value x = g.toBool(*ra, l), y = g.toBool(*rb, l);
+  mlir::Value x = *ra, y = *rb;
   if (Error err = g.broadcastPair(x, y, g.site(where)))
     return std::move(err);
   if (op == ast::BoolOp::And)
@@ -232,10 +232,10 @@ Expected<SemaValue> Generator::genIfExp(const ast::IfExpExpr &e) {
   Expected<SemaValue> b = genExpr(e.getOrElse());
   if (!b)
     return b.takeError();
-  Expected<mlir::Value> cond = toRuntime(*test, e.getTest());
+  Expected<mlir::Value> cond = toCondition(*test, e.getTest());
   if (!cond)
     return cond.takeError();
-  mlir::Value x, y, c = toBool(*cond, loc(e));
+  mlir::Value x, y, c = *cond;
   OpSite s = site(e);
   if (Error err = promoteOperands(*a, *b, PromoteMode::Arith, "if-else", x, y,
                                   s))

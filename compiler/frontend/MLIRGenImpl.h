@@ -149,7 +149,11 @@ public:
                                           const ast::Expr &where);
   /// Converts a number value (scalar or block) to element type `type`.
   mlir::Value castTo(mlir::Value v, mlir::Type type, mlir::Location l);
-  /// `v != 0` as i1 (identity on i1).
+  /// `v` as an i1 condition (scalar or block): constants become `true` or
+  /// `false`, numbers `!= 0`; anything else is an error at `where`.
+  llvm::Expected<mlir::Value> toCondition(const SemaValue &v,
+                                          const ast::Expr &where);
+  /// `v != 0` as i1 (identity on i1); `v` must be a number value.
   mlir::Value toBool(mlir::Value v, mlir::Location l);
   /// Splats / expands / broadcasts `v` to `shape`.
   llvm::Expected<mlir::Value> broadcastTo(mlir::Value v,

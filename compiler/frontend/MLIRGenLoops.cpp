@@ -315,10 +315,10 @@ static Error genFlaggedLoop(Generator &g, const ast::Stmt &s,
         return c.takeError();
       if (c->isTensor())
         return g.error(*test, "the condition of 'while' must be a scalar");
-      Expected<mlir::Value> r = g.toRuntime(*c, *test);
+      Expected<mlir::Value> r = g.toCondition(*c, *test);
       if (!r)
         return r.takeError();
-      more = g.toBool(*r, l);
+      more = *r;
     }
     out = mlir::arith::AndIOp::create(g.builder, l, go, more);
     return Error::success();
@@ -541,7 +541,6 @@ Error Generator::genWhile(const ast::WhileStmt &s) {
     return genFlaggedLoop(*this, s, s.getBody(), nullptr, {}, {}, {},
                           &s.getTest());
   HiddenFlags hidden(*this);
-  mlir::Location l = loc(s.getLocation());
   std::vector<LoopVar> vars = getLoopVars(*this, s.getBody(), "");
   auto genCond = [&](mlir::Value &out) -> Error {
     Expected<SemaValue> c = genExpr(s.getTest());
@@ -549,10 +548,10 @@ Error Generator::genWhile(const ast::WhileStmt &s) {
       return c.takeError();
     if (c->isTensor())
       return error(s.getTest(), "the condition of 'while' must be a scalar");
-    Expected<mlir::Value> r = toRuntime(*c, s.getTest());
+    Expected<mlir::Value> r = toCondition(*c, s.getTest());
     if (!r)
       return r.takeError();
-    out = toBool(*r, l);
+    out = *r;
     return Error::success();
   };
   return genWhileLoop(*this, s, vars, genCond,

@@ -123,6 +123,17 @@ mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l) {
   return arith::TruncFOp::create(builder, l, result, wide);
 }
 
+Expected<mlir::Value> Generator::toCondition(const SemaValue &v,
+                                             const ast::Expr &where) {
+  if (v.isConstexpr())
+    return materialize(SemaValue::getBool(v.isTruthy()), builder.getI1Type(),
+                       loc(where));
+  if (!v.isRuntime() || !getElementType(v.getType()).isIntOrFloat())
+    return error(where, "expected a number or boolean condition, got " +
+                            v.describe());
+  return toBool(v.getValue(), loc(where));
+}
+
 mlir::Value Generator::toBool(mlir::Value v, mlir::Location l) {
   mlir::Type elt = getElementType(v.getType());
   if (elt.isInteger(1))
