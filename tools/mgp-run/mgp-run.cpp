@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/mgp-run/InputBatch.h"
+#ifdef MGP_HAVE_KERNEL_RUN
+#include "tools/mgp-run/KernelRun.h"
+#endif
 #include "tools/mgp-run/LaunchReport.h"
 #include "tools/mgp-run/ModelReport.h"
 
@@ -341,6 +344,11 @@ static Error runTool() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+#ifdef MGP_HAVE_KERNEL_RUN
+  // A .mgp/.py input is a one-kernel run (tools/mgp-run/KernelRun.h).
+  if (mgp::run::isKernelRun(argc, argv))
+    return mgp::run::runKernelMain(argc, argv);
+#endif
 #ifdef MGP_HAVE_CPU_BACKEND
   registerCpuBackend();
 #endif

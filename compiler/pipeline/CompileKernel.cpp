@@ -1,0 +1,199 @@
+//===- CompileKernel.cpp - one kernel from source text to PTX -------------===//
+//
+// This file implements compileKernel (parse, MLIRGen, target-independent
+// passes, then optionally GPU passes, LLVM IR and PTX, each timed) and
+// getKernelParams, the parameter list a JIT checks launches against.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/pipeline/CompileKernel.h"
+
+#include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/MLIRGen.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+
+using namespace mgp;
+
+llvm::Expected<DotPrecision> mgp::parseDotPrecision(llvm::StringRef text) {
+  if (text == "tf32")
+    return DotPrecision::Kernel;
+  if (text == "ieee" || text == "fp32")
+    return DotPrecision::IEEE;
+  return llvm::createStringError("unknown precision '" + text +
+                                 "': expected tf32 or ieee");
+}
+
+namespace {
+/// Times one stage into a StageTimes field.
+class StageTimer {
+public:
+  explicit StageTimer(double &slot)
+      : slot(slot), start(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    slot = std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+               .count();
+  }
+
+private:
+  double &slot;
+  std::chrono::steady_clock::time_point start;
+};
+
+/// A parsed file: the SourceMgr must outlive the AST.
+struct ParsedFile {
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<ast::Module> module;
+};
+} // namespace
+
+static llvm::Error parseFile(ParsedFile &file, llvm::StringRef source,
+                             llvm::StringRef fileName) {
+  unsigned id = file.sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
+  auto module = parseSourceFile(file.sourceMgr, id);
+  if (!module)
+    return module.takeError();
+  file.module = std::move(*module);
+  return llvm::Error::success();
+}
+
+/// The kernel called \p name, or an error listing the file's kernels.
+static llvm::Expected<const ast::FunctionDef *>
+findKernel(const ast::Module &module, llvm::StringRef fileName,
+           llvm::StringRef name) {
+  const ast::FunctionDef *def = module.findFunction(name);
+  if (def && def->isKernel())
+    return def;
+  std::string known;
+  for (const std::string &kernel : listKernels(module))
+    known += (known.empty() ? "" : ", ") + kernel;
+  return llvm::createStringError(
+      llvm::Twine(fileName) + ": no @jit kernel '" + name + "' (kernels: " +
+      (known.empty() ? std::string("none") : known) + ")");
+}
+
+llvm::Expected<std::vector<KernelParamInfo>>
+mgp::getKernelParams(llvm::StringRef source, llvm::StringRef fileName,
+                     llvm::StringRef kernelName) {
+  ParsedFile file;
+  if (llvm::Error err = parseFile(file, source, fileName))
+    return std::move(err);
+  auto def = findKernel(*file.module, fileName, kernelName);
+  if (!def)
+    return def.takeError();
+  std::vector<KernelParamInfo> params;
+  for (const ast::Param &param : (*def)->params) {
+    KernelParamInfo info{param.name, false};
+    if (const ast::Expr *annotation = param.annotation.get()) {
+      if (const auto *n = llvm::dyn_cast<ast::NameExpr>(annotation))
+        info.isConstexpr = n->getName() == "constexpr";
+      else if (const auto *a = llvm::dyn_cast<ast::AttributeExpr>(annotation))
+        info.isConstexpr = a->getAttr() == "constexpr";
+    }
+    params.push_back(std::move(info));
+  }
+  return params;
+}
+
+/// The PTX entry: the LLVM function of the kernel's name, else the only
+/// PTX kernel of the module.
+static std::string findEntryName(llvm::Module &module,
+                                 llvm::StringRef kernelName) {
+  if (module.getFunction(kernelName))
+    return kernelName.str();
+  for (llvm::Function &fn : module)
+    if (fn.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+      return fn.getName().str();
+  return kernelName.str();
+}
+
+/// Reads an integer module attribute (0 when absent).
+static int64_t moduleIntAttr(mlir::ModuleOp module, llvm::StringRef name) {
+  if (auto attr = module->getAttrOfType<mlir::IntegerAttr>(name))
+    return attr.getInt();
+  return 0;
+}
+
+llvm::Expected<KernelCompileResult>
+mgp::compileKernel(const KernelCompileInput &input) {
+  KernelCompileResult result;
+  ParsedFile file;
+  {
+    StageTimer timer(result.times.parse);
+    if (llvm::Error err = parseFile(file, input.source, input.fileName))
+      return std::move(err);
+  }
+  if (auto def = findKernel(*file.module, input.fileName, input.kernelName);
+      !def)
+    return def.takeError();
+
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  result.context = std::make_unique<mlir::MLIRContext>(registry);
+  result.context->loadAllAvailableDialects();
+  {
+    StageTimer timer(result.times.mlirgen);
+    auto module =
+        generateKernelModule(*result.context, file.sourceMgr, *file.module,
+                             input.kernelName, input.signature, {});
+    if (!module)
+      return module.takeError();
+    result.module = std::move(*module);
+  }
+  if (input.precision == DotPrecision::IEEE)
+    result.module->walk(
+        [](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
+  {
+    StageTimer timer(result.times.targetIndependent);
+    if (llvm::Error err =
+            runTargetIndependentPasses(*result.module, input.options))
+      return std::move(err);
+  }
+  for (auto func : result.module->getOps<mlir::func::FuncOp>())
+    if (func.getSymName() == input.kernelName)
+      result.kernel = func;
+  if (!result.kernel)
+    return llvm::createStringError("kernel '" + input.kernelName +
+                                   "' vanished in the passes");
+  result.symbolName = input.kernelName.str();
+  result.numWarps = input.options.numWarps;
+  if (!input.emitPTX)
+    return result;
+
+  // The GPU stages work on a copy: `module` stays block-level.
+  mlir::OwningOpRef<mlir::ModuleOp> gpuModule = result.module->clone();
+  {
+    StageTimer timer(result.times.gpu);
+    if (llvm::Error err = runGPUPasses(*gpuModule, input.options))
+      return std::move(err);
+  }
+  result.sharedBytes =
+      static_cast<unsigned>(moduleIntAttr(*gpuModule, kSharedAttrName));
+  if (int64_t warps = moduleIntAttr(*gpuModule, kNumWarpsAttrName))
+    result.numWarps = static_cast<int>(warps);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    StageTimer timer(result.times.llvm);
+    auto lowered = lowerToLLVMIR(*gpuModule, llvmContext, input.options);
+    if (!lowered)
+      return lowered.takeError();
+    llvmModule = std::move(*lowered);
+  }
+  result.symbolName = findEntryName(*llvmModule, input.kernelName);
+  {
+    StageTimer timer(result.times.ptx);
+    auto ptx = emitPTX(*llvmModule, input.options);
+    if (!ptx)
+      return ptx.takeError();
+    result.ptx = std::move(*ptx);
+  }
+  return result;
+}

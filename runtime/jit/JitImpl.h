@@ -1,0 +1,89 @@
+//===- JitImpl.h - the state behind an mgp::Kernel --------------*- C++ -*-===//
+//
+// This file implements the private side of mgp::Kernel shared by its source
+// files: the parsed parameters, the declared types, the options, and the
+// per-launch fast path - a fingerprint of the bound arguments (kinds, dtypes,
+// divisibility, equal-to-one, constexpr values) mapped to a loaded GPU
+// function or an interpreter kernel, so a warm launch neither re-derives the
+// specialization nor hashes the source.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_RUNTIME_JIT_JITIMPL_H
+#define MGP_RUNTIME_JIT_JITIMPL_H
+
+#include "runtime/jit/Jit.h"
+
+#include "compiler/pipeline/CompileKernel.h"
+#include "runtime/CacheKey.h"
+#include "runtime/Device.h"
+#include "runtime/Function.h"
+#include "runtime/JitKernel.h"
+#include "runtime/Module.h"
+#include "runtime/interp/Interpreter.h"
+
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+namespace mgp {
+
+/// A kernel compiled for the interpreter, with the IR it runs.
+struct InterpEntry {
+  KernelCompileResult compiled;
+  std::optional<InterpKernel> kernel;
+};
+
+/// What a warm launch needs.
+struct LaunchEntry {
+  KernelSignature signature;
+  // GPU
+  std::shared_ptr<const CompiledKernel> compiled;
+  std::optional<Module> module;
+  std::optional<Function> function;
+  // CPU
+  std::shared_ptr<InterpEntry> interp;
+};
+
+class Kernel::Impl {
+public:
+  std::string source;     ///< the whole file
+  std::string normalized; ///< what the cache key covers
+  std::string fileName;
+  std::string kernelName;
+  std::vector<KernelParamInfo> params;
+  /// Declared types (JitOptions::signature), one per parameter; empty when
+  /// the arguments decide.
+  std::vector<KernelParam> declared;
+  JitOptions options;
+  KernelOptions kernelOptions; ///< arch from the device
+  std::shared_ptr<Device> device;
+
+  std::mutex mutex; ///< guards entries
+  std::unordered_map<std::string, std::unique_ptr<LaunchEntry>> entries;
+
+  /// Binds \p args to the parameters (positional, then keywords), in
+  /// parameter order, with the signature they are checked against; \p bytes
+  /// receives each host buffer's size.
+  llvm::Error bind(llvm::ArrayRef<LaunchArg> args,
+                   std::vector<KernelArg> &bound, std::vector<uint64_t> &bytes,
+                   KernelSignature &signature) const;
+  /// The fast-path key of bound arguments.
+  std::string fingerprint(llvm::ArrayRef<KernelArg> bound) const;
+
+  llvm::Expected<LaunchEntry *> entryFor(llvm::ArrayRef<KernelArg> bound,
+                                         const KernelSignature &signature);
+  llvm::Error launchGPU(LaunchEntry &entry, Grid grid, CUstream stream,
+                        llvm::ArrayRef<KernelArg> bound);
+  llvm::Error launchCPU(LaunchEntry &entry, Grid grid,
+                        llvm::ArrayRef<KernelArg> bound,
+                        llvm::ArrayRef<uint64_t> bytes);
+};
+
+/// Parses JitOptions::signature into one KernelParam per name in \p names.
+llvm::Expected<std::vector<KernelParam>>
+parseDeclaredTypes(llvm::StringRef text, llvm::StringRef kernelName,
+                   const std::vector<KernelParamInfo> &params);
+
+} // namespace mgp
+
+#endif // MGP_RUNTIME_JIT_JITIMPL_H

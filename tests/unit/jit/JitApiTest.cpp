@@ -1,0 +1,296 @@
+//===- JitApiTest.cpp - mgp::jit without a GPU ----------------------------===//
+//
+// This file implements the unit tests of the C++ JIT API that need no GPU:
+// argument binding and its errors (count, unknown or repeated keywords,
+// pointer vs scalar, dtype, a pointer for a constexpr), the specialization
+// derived from arguments, the interpreter's kernel cache on a second jit of
+// the same kernel, relu through mgp::jit on the interpreter against C++ on
+// random data, and the source normalization the cache key covers.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/pipeline/CompileKernel.h"
+#include "runtime/JitKernel.h"
+#include "runtime/jit/CompileFn.h"
+#include "runtime/jit/Jit.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace mgp;
+
+namespace {
+
+const char *kRelu = R"(import triton.language as tl
+
+@triton.jit
+def relu_kernel(in_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(in_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, 0.0), mask=offs < n)
+)";
+
+std::string errorText(llvm::Error err) {
+  return err ? llvm::toString(std::move(err)) : "";
+}
+
+Kernel cpuKernel(const char *source, const char *name,
+                 const std::string &signature = "") {
+  JitOptions options;
+  options.device = DeviceKind::CPU;
+  options.signature = signature;
+  auto kernel = jit(source, name, options);
+  EXPECT_TRUE(bool(kernel));
+  if (!kernel) {
+    ADD_FAILURE() << llvm::toString(kernel.takeError());
+    std::abort();
+  }
+  return std::move(*kernel);
+}
+
+/// 64-byte aligned host floats, so "divisible by 16" is deterministic.
+struct AlignedFloats {
+  explicit AlignedFloats(size_t n) : storage(n + 16), count(n) {}
+  float *data() {
+    auto address = reinterpret_cast<uintptr_t>(storage.data());
+    return reinterpret_cast<float *>((address + 63) & ~uintptr_t(63));
+  }
+  std::vector<float> storage;
+  size_t count;
+};
+
+TEST(JitApi, UnknownKernelListsTheKernels) {
+  JitOptions options;
+  options.device = DeviceKind::CPU;
+  auto kernel = jit(kRelu, "nope", options);
+  ASSERT_FALSE(bool(kernel));
+  EXPECT_EQ(llvm::toString(kernel.takeError()),
+            "<jit>: no @jit kernel 'nope' (kernels: relu_kernel)");
+}
+
+TEST(JitApi, BadOptions) {
+  JitOptions options;
+  options.device = DeviceKind::CPU;
+  options.numWarps = 3;
+  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
+            "num_warps must be a power of two in 1..32, got 3");
+  options.numWarps = 4;
+  options.precision = "fp8";
+  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
+            "unknown precision 'fp8': expected tf32 or ieee");
+  options.precision = "tf32";
+  options.signature = "*fp32,*fp32,i32";
+  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
+            "kernel 'relu_kernel': the signature \"*fp32,*fp32,i32\" has 3 "
+            "type(s), the kernel 4 parameter(s)");
+}
+
+TEST(JitApi, ArgumentCountErrors) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  std::vector<float> x(16), y(16);
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, host(x), host(y), 16)),
+            "kernel 'relu_kernel' takes 4 argument(s) (in_ptr, out_ptr, n, "
+            "BLOCK), got 3; missing: BLOCK");
+  EXPECT_EQ(
+      errorText(k.launch(Grid(1), nullptr, host(x), host(y), 16, 16, 16)),
+      "kernel 'relu_kernel' takes 4 argument(s) (in_ptr, out_ptr, n, BLOCK), "
+      "got 5");
+}
+
+TEST(JitApi, KeywordErrors) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  std::vector<float> x(16), y(16);
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, host(x), host(y), 16,
+                               kw("BLOCK_SIZE", 16))),
+            "kernel 'relu_kernel' has no parameter 'BLOCK_SIZE' (parameters: "
+            "in_ptr, out_ptr, n, BLOCK)");
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, host(x), host(y), 16, 16,
+                               kw("BLOCK", 16))),
+            "kernel 'relu_kernel', argument 4 ('BLOCK') is given twice");
+}
+
+TEST(JitApi, PointerForConstexprIsRejected) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  std::vector<float> x(16), y(16);
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, host(x), host(y), 16,
+                               host(x))),
+            "kernel 'relu_kernel', argument 4 ('BLOCK'): expected a "
+            "constexpr, got a host pointer to fp32");
+}
+
+TEST(JitApi, DeclaredSignatureChecksPointerScalarAndDtype) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel", "*fp32,*fp32,i32,constexpr");
+  std::vector<float> x(16), y(16);
+  std::vector<int32_t> ints(16);
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, 7, host(y), 16,
+                               kw("BLOCK", 16))),
+            "kernel 'relu_kernel', argument 1 ('in_ptr'): expected a pointer "
+            "to fp32, got the integer 7");
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, host(ints), host(y), 16,
+                               kw("BLOCK", 16))),
+            "kernel 'relu_kernel', argument 1 ('in_ptr'): expected a pointer "
+            "to fp32, got a host pointer to i32");
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, host(x), host(y), 2.5,
+                               kw("BLOCK", 16))),
+            "kernel 'relu_kernel', argument 3 ('n'): expected i32, got the "
+            "float 2.5");
+}
+
+TEST(JitApi, DevicePointerOnTheCpuIsRejected) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  std::vector<float> y(16);
+  LaunchArg fake{"", KernelArg::devicePointer(0x10000, DType::F32), 64};
+  EXPECT_EQ(errorText(k.launch(Grid(1), nullptr, fake, host(y), 16,
+                               kw("BLOCK", 16))),
+            "kernel 'relu_kernel', argument 'in_ptr': a device pointer cannot "
+            "be passed to a CPU kernel; pass host memory (mgp::host)");
+}
+
+TEST(JitApi, SpecializationFromArguments) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  AlignedFloats x(64), y(64);
+  auto spec = [&](LaunchArg a, LaunchArg b, LaunchArg n) {
+    std::vector<LaunchArg> args{a, b, n, kw("BLOCK", 32)};
+    auto text = k.specialization(args);
+    return text ? *text : llvm::toString(text.takeError());
+  };
+  LaunchArg hx = host(x.data(), 64), hy = host(y.data(), 64);
+  EXPECT_EQ(spec(hx, hy, toLaunchArg(64)), "*fp32:16,*fp32:16,i32:16,32");
+  EXPECT_EQ(spec(hx, hy, toLaunchArg(1)), "*fp32:16,*fp32:16,i32:1,32");
+  EXPECT_EQ(spec(hx, hy, toLaunchArg(63)), "*fp32:16,*fp32:16,i32,32");
+  EXPECT_EQ(spec(host(x.data() + 1, 63), hy, toLaunchArg(63)),
+            "*fp32,*fp32:16,i32,32");
+  EXPECT_EQ(spec(hx, hy, toLaunchArg(int64_t(1) << 33)),
+            "*fp32:16,*fp32:16,i64:16,32");
+}
+
+TEST(JitApi, ReluOnTheInterpreterMatchesCpp) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  const int n = 5000; // not a multiple of the block: the mask matters
+  std::mt19937 gen(42);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<float> x(n), y(n, 7.0f);
+  for (float &v : x)
+    v = dist(gen);
+  ASSERT_EQ(errorText(k.launch(Grid((n + 255) / 256), nullptr, host(x),
+                               host(y), n, kw("BLOCK", 256))),
+            "");
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], x[i] > 0 ? x[i] : 0.0f) << i;
+}
+
+TEST(JitApi, SecondJitOfTheSameKernelHitsTheCache) {
+  std::vector<float> x(300, -1.0f), y(300);
+  auto launchOnce = [&]() {
+    Kernel k = cpuKernel(kRelu, "relu_kernel");
+    return errorText(k.launch(Grid(3), nullptr, host(x), host(y), 300,
+                              kw("BLOCK", 128)));
+  };
+  ASSERT_EQ(launchOnce(), "");
+  CpuCacheStats before = cpuCacheStats();
+  ASSERT_EQ(launchOnce(), "");
+  CpuCacheStats after = cpuCacheStats();
+  EXPECT_EQ(after.compiles, before.compiles);
+  EXPECT_EQ(after.memoryHits, before.memoryHits + 1);
+  // Another BLOCK is another specialization: compiled.
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  ASSERT_EQ(errorText(k.launch(Grid(5), nullptr, host(x), host(y), 300,
+                               kw("BLOCK", 64))),
+            "");
+  EXPECT_EQ(cpuCacheStats().compiles, after.compiles + 1);
+}
+
+TEST(JitApi, CompileErrorNamesTheSpecialization) {
+  const char *bad = R"(import triton.language as tl
+@triton.jit
+def k(p, BLOCK: tl.constexpr):
+    tl.store(p + tl.arange(0, BLOCK), undefined_name)
+)";
+  Kernel k = cpuKernel(bad, "k");
+  std::vector<float> x(16);
+  std::string text =
+      errorText(k.launch(Grid(1), nullptr, host(x), kw("BLOCK", 16)));
+  EXPECT_EQ(text.rfind("compiling kernel 'k' for *fp32:16,16:\n", 0), 0u)
+      << text;
+  EXPECT_NE(text.find("undefined_name"), std::string::npos) << text;
+}
+
+/// The GPU compile path needs no GPU: the KernelCompileFn gives PTX whose
+/// entry takes the non-constexpr parameters, and a second cache on the same
+/// directory (as a second process would) finds it on disk.
+TEST(JitCompileFn, PtxThroughTheCacheWithoutAGpu) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-jit-test", dir));
+  KernelSignature sig{"relu_kernel",
+                      {KernelParam::pointer("in_ptr", DType::F32),
+                       KernelParam::pointer("out_ptr", DType::F32),
+                       KernelParam::scalar("n", ParamKind::Int32),
+                       KernelParam::scalar("BLOCK", ParamKind::Constexpr)}};
+  std::string normalized = normalizeKernelSource(kRelu, "relu_kernel");
+  std::vector<KernelArg> args{KernelArg::devicePointer(0x1000, DType::F32),
+                              KernelArg::devicePointer(0x2000, DType::F32),
+                              KernelArg::integer(4096),
+                              KernelArg::integer(1024)};
+  KernelOptions options; // sm_90
+  std::string log1, log2;
+  llvm::raw_string_ostream os1(log1), os2(log2);
+  CacheConfig config{dir.str().str(), true, true};
+  {
+    KernelCache cache(config, os1);
+    JitKernel k(normalized, sig, options, makeKernelCompileFn(), cache);
+    CacheSource source;
+    auto compiled = k.compile(args, &source);
+    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+    EXPECT_EQ(source, CacheSource::Compiled);
+    EXPECT_EQ((*compiled)->name, "relu_kernel");
+    EXPECT_NE((*compiled)->ptx.find(".entry relu_kernel"), std::string::npos);
+    EXPECT_NE((*compiled)->ptx.find(".target sm_90"), std::string::npos);
+    EXPECT_EQ((*compiled)->numWarps, 4);
+  }
+  KernelCache cache(config, os2);
+  JitKernel k(normalized, sig, options, makeKernelCompileFn(), cache);
+  CacheSource source;
+  auto again = k.compile(args, &source);
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ(source, CacheSource::Disk);
+  EXPECT_EQ(cache.stats().compiles, 0u);
+  EXPECT_NE(log1.find("mgp: compiled relu_kernel[*fp32:16,*fp32:16,i32:16,"
+                      "1024] sm_90 w4 s3 tf32"),
+            std::string::npos)
+      << log1;
+  EXPECT_NE(log2.find("from the disk cache"), std::string::npos) << log2;
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(NormalizeSource, KernelHelpersConstantsAndImports) {
+  const char *source = "import triton.language as tl\n"
+                       "SCALE = 2   \r\n"
+                       "\n"
+                       "def unused(x):\n    return x\n"
+                       "\n"
+                       "def helper(x):\n    return x * SCALE\n"
+                       "\n"
+                       "@triton.jit\n"
+                       "def k(p):\n    tl.store(p, helper(1.0))\n";
+  EXPECT_EQ(normalizeKernelSource(source, "k"),
+            "@triton.jit\ndef k(p):\n    tl.store(p, helper(1.0))\n\n"
+            "SCALE = 2\n\n"
+            "def helper(x):\n    return x * SCALE\n\n"
+            "import triton.language as tl");
+  // An edit to an unrelated function keeps the text; one to a helper changes
+  // it.
+  std::string other = source;
+  other.replace(other.find("return x\n"), 9, "return -x\n");
+  EXPECT_EQ(normalizeKernelSource(other, "k"),
+            normalizeKernelSource(source, "k"));
+  std::string helper = source;
+  helper.replace(helper.find("x * SCALE"), 9, "x + SCALE");
+  EXPECT_NE(normalizeKernelSource(helper, "k"),
+            normalizeKernelSource(source, "k"));
+  EXPECT_EQ(normalizeKernelSource(source, "missing"), "");
+}
+
+} // namespace

@@ -1,0 +1,273 @@
+//===- JitGpuTest.cpp - mgp::jit on the GPU against the interpreter -------===//
+//
+// This file implements the GPU tests of the JIT (label gpu; each says
+// "skipped: no GPU" without one): every conformance kernel (and the
+// kernels_dsl relu) is launched through mgp::jit on the GPU and on the
+// interpreter from the same random inputs, and every buffer must agree (the
+// max relative error per kernel is printed); and a second process finds the
+// first one's kernels in the disk cache and compiles nothing (the test binary
+// spawns itself twice with a fresh MGP_CACHE_DIR and reads the MGP_DEBUG
+// lines).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Device.h"
+#include "runtime/jit/Jit.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <unistd.h>
+
+using namespace mgp;
+
+namespace {
+
+bool haveGpu() {
+  llvm::Expected<int> count = getDeviceCount();
+  if (!count) {
+    llvm::consumeError(count.takeError());
+    return false;
+  }
+  return *count > 0;
+}
+
+#define SKIP_WITHOUT_GPU()                                                     \
+  if (!haveGpu())                                                              \
+  GTEST_SKIP() << "skipped: no GPU"
+
+std::string readFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  return (*buffer)->getBuffer().str();
+}
+
+/// One positional argument: a buffer of `count` floats (random in [lo, hi)
+/// when `lo < hi`, else zeros) or an integer.
+struct Pos {
+  bool isBuffer;
+  size_t count;
+  float lo, hi;
+  int64_t value;
+};
+Pos in(size_t count, float lo = -1, float hi = 1) {
+  return {true, count, lo, hi, 0};
+}
+Pos out(size_t count) { return {true, count, 0, 0, 0}; }
+Pos num(int64_t v) { return {false, 0, 0, 0, v}; }
+
+struct Case {
+  const char *name;
+  std::string file;
+  const char *kernel;
+  Grid grid;
+  std::vector<Pos> positional;
+  std::vector<LaunchArg> keywords;
+  double tol;
+};
+
+/// Runs \p c on \p device from the inputs in \p data (updated in place).
+llvm::Error runOn(const Case &c, DeviceKind device,
+                  std::vector<std::vector<float>> &data) {
+  JitOptions options;
+  options.device = device;
+  options.fileName = c.file;
+  auto kernel = jit(readFile(c.file), c.kernel, options);
+  if (!kernel)
+    return kernel.takeError();
+  std::vector<DeviceBuffer> buffers;
+  std::vector<LaunchArg> args;
+  for (auto [pos, host] : llvm::zip_equal(c.positional, data)) {
+    if (!pos.isBuffer) {
+      args.push_back(toLaunchArg(pos.value));
+      continue;
+    }
+    if (device == DeviceKind::CPU) {
+      args.push_back(mgp::host(host));
+      continue;
+    }
+    auto buf = DeviceBuffer::allocate(host.size() * sizeof(float));
+    if (!buf)
+      return buf.takeError();
+    if (llvm::Error err =
+            buf->copyFromHost(host.data(), host.size() * sizeof(float)))
+      return err;
+    args.push_back(buffer<float>(*buf));
+    buffers.push_back(std::move(*buf));
+  }
+  args.insert(args.end(), c.keywords.begin(), c.keywords.end());
+  if (llvm::Error err = kernel->launchArgs(c.grid, nullptr, args))
+    return err;
+  size_t next = 0;
+  for (auto [pos, host] : llvm::zip_equal(c.positional, data))
+    if (pos.isBuffer && device == DeviceKind::GPU)
+      if (llvm::Error err = buffers[next++].copyToHost(
+              host.data(), host.size() * sizeof(float)))
+        return err;
+  return llvm::Error::success();
+}
+
+std::vector<Case> conformanceCases() {
+  std::string dir = MGP_CONFORMANCE_DIR "/";
+  std::string dsl = MGP_KERNELS_DSL_DIR "/";
+  const int n = 1 << 20;
+  const int N = 2, C = 3, H = 9, W = 8;
+  const int total = N * C * H * W;
+  // pooling: 3x3 stride 2 pad 1 (max); 2x2 stride 2 (avg) on 8x8
+  const int oh = (H + 2 - 3) / 2 + 1, ow = (W + 2 - 3) / 2 + 1;
+  const int poolTotal = N * C * oh * ow, avgTotal = N * C * 4 * 4;
+  // conv: 3x3, stride 1, pad 1, K = 20 on 2x3x7x6
+  const int cN = 2, cC = 3, cH = 7, cW = 6, cK = 20;
+  const int convOut = cN * cK * cH * cW, mTotal = cN * cH * cW;
+  auto convKeywords = [&](bool dot) {
+    std::vector<LaunchArg> k{kw("M_total", mTotal), kw("C", cC), kw("H", cH),
+                             kw("W", cW),           kw("K", cK), kw("P", cH),
+                             kw("Q", cW),           kw("sH", 1), kw("sW", 1),
+                             kw("pH", 1),           kw("pW", 1),
+                             kw("bias_exist", true), kw("BLOCK_M", 16),
+                             kw("BLOCK_K", 16)};
+    if (dot)
+      k.push_back(kw("BLOCK_CRS", 32));
+    return k;
+  };
+  std::vector<Pos> convArgs{in(cN * cC * cH * cW), in(cK * cC * 9), in(cK),
+                            out(convOut)};
+  unsigned gm = (mTotal + 15) / 16, gk = (cK + 15) / 16;
+  return {
+      {"relu.py", dir + "relu.py", "_relu_forward_kernel", Grid(n / 1024),
+       {in(n), out(n), num(n)}, {kw("BLOCK_SIZE", 1024)}, 0},
+      {"kernels_dsl/relu.mgp", dsl + "relu.mgp", "relu_kernel",
+       Grid((n + 999) / 1000 / 2),
+       {in(n - 7), out(n - 7), num(n - 7)}, {kw("BLOCK_SIZE", 2048)}, 0},
+      {"batchnorm2d.py", dir + "batchnorm2d.py", "_bn2d_kernel", Grid(1),
+       {in(total, -2, 2), out(total), num(total), in(C, 0.5, 2), in(C),
+        in(C, -0.5, 0.5), in(C, 0.5, 2)},
+       {kw("C", C), kw("H", H), kw("W", W), kw("eps", 1e-5),
+        kw("BLOCK_SIZE", 1024)},
+       1e-5},
+      {"maxpool2d.py", dir + "maxpool2d.py", "_maxpool2d_kernel", Grid(1),
+       {in(total, -3, 3), out(poolTotal), num(poolTotal)},
+       {kw("C", C), kw("H", H), kw("W", W), kw("kH", 3), kw("kW", 3),
+        kw("sH", 2), kw("sW", 2), kw("pH", 1), kw("pW", 1), kw("out_H", oh),
+        kw("out_W", ow), kw("BLOCK_SIZE", 256)},
+       0},
+      {"avgpool2d.py", dir + "avgpool2d.py", "_avgpool2d_kernel", Grid(1),
+       {in(N * C * 64, -3, 3), out(avgTotal), num(avgTotal)},
+       {kw("C", C), kw("H", 8), kw("W", 8), kw("kH", 2), kw("kW", 2),
+        kw("sH", 2), kw("sW", 2), kw("out_H", 4), kw("out_W", 4),
+        kw("BLOCK_SIZE", 256)},
+       1e-6},
+      {"linear.py", dir + "linear.py", "_linear_kernel", Grid(5 * 7),
+       {in(5 * 13), in(13 * 7), in(7), out(5 * 7), num(5), num(7), num(13)},
+       {kw("BLOCK_SIZE", 1)},
+       1e-5},
+      {"conv2d.py", dir + "conv2d.py", "_conv2d_kernel",
+       Grid((convOut + 127) / 128),
+       {in(cN * cC * cH * cW), in(cK * cC * 9), in(cK), out(convOut),
+        num(convOut)},
+       {kw("C", cC), kw("H", cH), kw("W", cW), kw("K", cK), kw("R", 3),
+        kw("S", 3), kw("P", cH), kw("Q", cW), kw("sH", 1), kw("sW", 1),
+        kw("pH", 1), kw("pW", 1), kw("dH", 1), kw("dW", 1),
+        kw("bias_exist", true), kw("BLOCK_SIZE", 128)},
+       1e-5},
+      {"conv2d_3x3_tiled.py", dir + "conv2d_3x3_tiled.py",
+       "_conv2d_3x3_tiled_kernel", Grid(gm, gk), convArgs, convKeywords(false),
+       1e-5},
+      // tf32 products on both sides (the interpreter emulates the rounding);
+      // accumulation order differs.
+      {"conv2d_3x3_dot.py", dir + "conv2d_3x3_dot.py",
+       "_conv2d_3x3_dot_kernel", Grid(gm, gk), convArgs, convKeywords(true),
+       1e-4},
+  };
+}
+
+TEST(JitGpu, ConformanceKernelsAgreeWithTheInterpreter) {
+  SKIP_WITHOUT_GPU();
+  for (const Case &c : conformanceCases()) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::vector<float>> inputs;
+    std::mt19937 gen(7);
+    for (const Pos &pos : c.positional) {
+      std::vector<float> data(pos.isBuffer ? pos.count : 0, 0.0f);
+      if (pos.lo < pos.hi) {
+        std::uniform_real_distribution<float> dist(pos.lo, pos.hi);
+        for (float &v : data)
+          v = dist(gen);
+      }
+      inputs.push_back(std::move(data));
+    }
+    auto cpu = inputs, gpu = inputs;
+    llvm::Error cpuErr = runOn(c, DeviceKind::CPU, cpu);
+    ASSERT_FALSE(bool(cpuErr)) << llvm::toString(std::move(cpuErr));
+    llvm::Error gpuErr = runOn(c, DeviceKind::GPU, gpu);
+    ASSERT_FALSE(bool(gpuErr)) << llvm::toString(std::move(gpuErr));
+    double maxRel = 0;
+    for (size_t b = 0; b < cpu.size(); ++b)
+      for (size_t i = 0; i < cpu[b].size(); ++i) {
+        double ref = cpu[b][i], got = gpu[b][i];
+        double err = std::fabs(got - ref);
+        maxRel = std::max(maxRel, err / std::max(std::fabs(ref), 1e-30));
+        ASSERT_LE(err, c.tol * std::max(1.0, std::fabs(ref)))
+            << "buffer " << b << " element " << i << ": gpu " << got
+            << ", interpreter " << ref;
+      }
+    std::printf("%-24s max rel err gpu vs interpreter %.3g\n", c.name, maxRel);
+  }
+}
+
+/// Launches relu once through the JIT (what the cache test runs in child
+/// processes; on its own a smoke test of a GPU launch).
+TEST(JitGpu, CacheProbeRelu) {
+  SKIP_WITHOUT_GPU();
+  std::vector<Case> cases = conformanceCases();
+  std::vector<std::vector<float>> data;
+  for (const Pos &pos : cases[0].positional)
+    data.push_back(std::vector<float>(pos.isBuffer ? pos.count : 0, -1.0f));
+  llvm::Error err = runOn(cases[0], DeviceKind::GPU, data);
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  EXPECT_EQ(data[1][12345], 0.0f);
+}
+
+/// Runs this binary's CacheProbeRelu with \p cacheDir; returns its output.
+std::string runProbe(const std::string &cacheDir) {
+  char self[4096];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (len <= 0)
+    return "";
+  self[len] = 0;
+  std::string command = "MGP_DEBUG=1 MGP_CACHE=on MGP_CACHE_DIR='" + cacheDir +
+                        "' '" + self +
+                        "' --gtest_filter=JitGpu.CacheProbeRelu 2>&1";
+  std::string output;
+  FILE *pipe = popen(command.c_str(), "r");
+  if (!pipe)
+    return "";
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof(buffer), pipe))
+    output.append(buffer, n);
+  pclose(pipe);
+  return output;
+}
+
+TEST(JitGpu, SecondProcessReusesTheDiskCache) {
+  SKIP_WITHOUT_GPU();
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-jit-cache", dir));
+  std::string first = runProbe(dir.str().str());
+  std::string second = runProbe(dir.str().str());
+  std::printf("first process:\n%s\nsecond process:\n%s\n", first.c_str(),
+              second.c_str());
+  EXPECT_NE(first.find("mgp: compiled _relu_forward_kernel["),
+            std::string::npos);
+  EXPECT_NE(first.find("[  PASSED  ] 1 test"), std::string::npos);
+  EXPECT_NE(second.find("from the disk cache"), std::string::npos);
+  EXPECT_EQ(second.find("mgp: compiled"), std::string::npos);
+  EXPECT_NE(second.find("[  PASSED  ] 1 test"), std::string::npos);
+  llvm::sys::fs::remove_directories(dir);
+}
+
+} // namespace
