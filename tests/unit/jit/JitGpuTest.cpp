@@ -46,14 +46,19 @@ std::string readFile(const std::string &path) {
   return (*buffer)->getBuffer().str();
 }
 
-/// One positional argument: a buffer of `count` floats (random in [lo, hi)
-/// when `lo < hi`, else zeros) or an integer.
+/// One argument: a buffer of `count` floats (random in [lo, hi) when
+/// `lo < hi`, else zeros) or an integer; positional unless `keyword` is set.
 struct Pos {
   bool isBuffer;
   size_t count;
   float lo, hi;
   int64_t value;
+  const char *keyword = nullptr;
 };
+Pos named(const char *keyword, Pos pos) {
+  pos.keyword = keyword;
+  return pos;
+}
 Pos in(size_t count, float lo = -1, float hi = 1) {
   return {true, count, lo, hi, 0};
 }
@@ -84,20 +89,20 @@ llvm::Error runOn(const Case &c, DeviceKind device,
   for (auto [pos, host] : llvm::zip_equal(c.positional, data)) {
     if (!pos.isBuffer) {
       args.push_back(toLaunchArg(pos.value));
-      continue;
-    }
-    if (device == DeviceKind::CPU) {
+    } else if (device == DeviceKind::CPU) {
       args.push_back(mgp::host(host));
-      continue;
+    } else {
+      auto buf = DeviceBuffer::allocate(host.size() * sizeof(float));
+      if (!buf)
+        return buf.takeError();
+      if (llvm::Error err =
+              buf->copyFromHost(host.data(), host.size() * sizeof(float)))
+        return err;
+      args.push_back(buffer<float>(*buf));
+      buffers.push_back(std::move(*buf));
     }
-    auto buf = DeviceBuffer::allocate(host.size() * sizeof(float));
-    if (!buf)
-      return buf.takeError();
-    if (llvm::Error err =
-            buf->copyFromHost(host.data(), host.size() * sizeof(float)))
-      return err;
-    args.push_back(buffer<float>(*buf));
-    buffers.push_back(std::move(*buf));
+    if (pos.keyword)
+      args.back().keyword = pos.keyword;
   }
   args.insert(args.end(), c.keywords.begin(), c.keywords.end());
   if (llvm::Error err = kernel->launchArgs(c.grid, nullptr, args))
@@ -144,8 +149,9 @@ std::vector<Case> conformanceCases() {
        Grid((n + 999) / 1000 / 2),
        {in(n - 7), out(n - 7), num(n - 7)}, {kw("BLOCK_SIZE", 2048)}, 0},
       {"batchnorm2d.py", dir + "batchnorm2d.py", "_bn2d_kernel", Grid(1),
-       {in(total, -2, 2), out(total), num(total), in(C, 0.5, 2), in(C),
-        in(C, -0.5, 0.5), in(C, 0.5, 2)},
+       {in(total, -2, 2), out(total), num(total),
+        named("weight_ptr", in(C, 0.5, 2)), named("bias_ptr", in(C)),
+        named("mean_ptr", in(C, -0.5, 0.5)), named("var_ptr", in(C, 0.5, 2))},
        {kw("C", C), kw("H", H), kw("W", W), kw("eps", 1e-5),
         kw("BLOCK_SIZE", 1024)},
        1e-5},
