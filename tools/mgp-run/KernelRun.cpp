@@ -302,6 +302,7 @@ int mgp::run::runKernelMain(int argc, char **argv) {
     return 1;
   }
   llvm::Expected<int> code = runKernel(opts);
+  llvm::outs().flush(); // what ran so far comes before the error
   if (!code) {
     llvm::errs() << "mgp-run: error: " << llvm::toString(code.takeError())
                  << "\n";

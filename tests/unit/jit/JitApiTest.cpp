@@ -82,6 +82,18 @@ TEST(JitApi, BadOptions) {
   EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
             "unknown precision 'fp8': expected tf32 or ieee");
   options.precision = "tf32";
+  options.numStages = 0;
+  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
+            "num_stages must be at least 1, got 0");
+  options.numStages = 3;
+  options.signature = "*fp31,*fp32,i32,constexpr";
+  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
+            "kernel 'relu_kernel': unknown element type 'fp31' for parameter "
+            "'in_ptr'");
+  options.signature = "*fp32,*fp32,u7,constexpr";
+  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
+            "kernel 'relu_kernel': unknown type 'u7' for parameter 'n' "
+            "(expected *dtype, i32, i64, fp32 or constexpr)");
   options.signature = "*fp32,*fp32,i32";
   EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
             "kernel 'relu_kernel': the signature \"*fp32,*fp32,i32\" has 3 "
@@ -137,6 +149,14 @@ TEST(JitApi, DeclaredSignatureChecksPointerScalarAndDtype) {
                                kw("BLOCK", 16))),
             "kernel 'relu_kernel', argument 3 ('n'): expected i32, got the "
             "float 2.5");
+}
+
+TEST(JitApi, EmptyGridDimensionIsRejected) {
+  Kernel k = cpuKernel(kRelu, "relu_kernel");
+  std::vector<float> x(16), y(16);
+  EXPECT_EQ(errorText(k.launch(Grid(1, 0), nullptr, host(x), host(y), 16,
+                               kw("BLOCK", 16))),
+            "kernel 'relu_kernel': grid (1, 0, 1) has an empty dimension");
 }
 
 TEST(JitApi, DevicePointerOnTheCpuIsRejected) {
