@@ -91,7 +91,7 @@ struct SinkConvertBelowReduce : public OpRewritePattern<ReduceOp> {
         return failure();
       Attribute encoding =
           cast<RankedTensorType>(convert.getSrc().getType()).getEncoding();
-      if (!isDistributedEncoding(encoding) ||
+      if (!isa<BlockedEncodingAttr, SliceEncodingAttr>(encoding) ||
           (srcEncoding && srcEncoding != encoding))
         return failure();
       srcEncoding = encoding;
@@ -182,8 +182,11 @@ private:
     if (!def || def->getNumResults() != 1)
       return false;
     bool isLeaf = isa<MakeRangeOp, SplatOp>(def);
-    if (auto constant = dyn_cast<arith::ConstantOp>(def))
-      isLeaf = getSplatIn(constant, withEncoding(type, enc)) != nullptr;
+    if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+      if (!getSplatIn(constant, withEncoding(type, enc)))
+        return false; // a non-splat constant cannot be retyped
+      isLeaf = true;
+    }
     if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
       if (cast<RankedTensorType>(inner.getSrc().getType()).getEncoding() != enc)
         return false;
