@@ -103,14 +103,16 @@ getInterpKernel(const Kernel::Impl &impl, const Specialization &spec) {
 //===----------------------------------------------------------------------===//
 
 llvm::Expected<LaunchEntry *>
-Kernel::Impl::entryFor(llvm::ArrayRef<KernelArg> bound,
-                       const KernelSignature &signature) {
+Kernel::Impl::entryFor(llvm::ArrayRef<KernelArg> bound) {
   std::string key = fingerprint(bound);
   std::lock_guard<std::mutex> lock(mutex);
   auto it = entries.find(key);
   if (it != entries.end())
     return it->second.get();
 
+  KernelSignature signature;
+  if (llvm::Error err = signatureFor(bound, signature))
+    return std::move(err);
   auto entry = std::make_unique<LaunchEntry>();
   entry->signature = signature;
   if (options.device == DeviceKind::CPU) {
@@ -234,10 +236,11 @@ llvm::Error Kernel::launchArgs(Grid grid, CUstream stream,
                                llvm::ArrayRef<LaunchArg> args) {
   std::vector<KernelArg> bound;
   std::vector<uint64_t> bytes;
-  KernelSignature signature;
-  if (llvm::Error err = impl->bind(args, bound, bytes, signature))
+  bound.reserve(args.size());
+  bytes.reserve(args.size());
+  if (llvm::Error err = impl->bindValues(args, bound, bytes))
     return err;
-  llvm::Expected<LaunchEntry *> entry = impl->entryFor(bound, signature);
+  llvm::Expected<LaunchEntry *> entry = impl->entryFor(bound);
   if (!entry)
     return entry.takeError();
   for (unsigned dim : grid.dims)
@@ -254,7 +257,9 @@ llvm::Error Kernel::bind(llvm::ArrayRef<LaunchArg> args,
                          std::vector<KernelArg> &bound,
                          KernelSignature &signature) const {
   std::vector<uint64_t> bytes;
-  return impl->bind(args, bound, bytes, signature);
+  if (llvm::Error err = impl->bindValues(args, bound, bytes))
+    return err;
+  return impl->signatureFor(bound, signature);
 }
 
 llvm::Expected<std::string>

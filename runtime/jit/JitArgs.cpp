@@ -84,12 +84,11 @@ static KernelParam impliedParam(const KernelParamInfo &info,
   llvm_unreachable("unknown argument kind");
 }
 
-llvm::Error Kernel::Impl::bind(llvm::ArrayRef<LaunchArg> args,
-                               std::vector<KernelArg> &bound,
-                               std::vector<uint64_t> &bytes,
-                               KernelSignature &signature) const {
+llvm::Error Kernel::Impl::bindValues(llvm::ArrayRef<LaunchArg> args,
+                                     std::vector<KernelArg> &bound,
+                                     std::vector<uint64_t> &bytes) const {
   size_t n = params.size();
-  std::vector<const LaunchArg *> slots(n, nullptr);
+  llvm::SmallVector<const LaunchArg *, 16> slots(n, nullptr);
   std::vector<std::string> errors;
   size_t given = args.size();
   size_t position = 0;
@@ -141,15 +140,21 @@ llvm::Error Kernel::Impl::bind(llvm::ArrayRef<LaunchArg> args,
 
   bound.clear();
   bytes.clear();
-  signature.kernelName = kernelName;
-  signature.params.clear();
   for (size_t i = 0; i < n; ++i) {
     bound.push_back(slots[i]->value);
     bytes.push_back(slots[i]->bytes);
-    signature.params.push_back(declared.empty()
-                                   ? impliedParam(params[i], slots[i]->value)
-                                   : declared[i]);
   }
+  return llvm::Error::success();
+}
+
+llvm::Error Kernel::Impl::signatureFor(llvm::ArrayRef<KernelArg> bound,
+                                       KernelSignature &signature) const {
+  signature.kernelName = kernelName;
+  signature.params.clear();
+  for (size_t i = 0; i < params.size(); ++i)
+    signature.params.push_back(declared.empty()
+                                   ? impliedParam(params[i], bound[i])
+                                   : declared[i]);
   return checkArguments(signature, bound);
 }
 

@@ -62,16 +62,22 @@ public:
   std::unordered_map<std::string, std::unique_ptr<LaunchEntry>> entries;
 
   /// Binds \p args to the parameters (positional, then keywords), in
-  /// parameter order, with the signature they are checked against; \p bytes
-  /// receives each host buffer's size.
-  llvm::Error bind(llvm::ArrayRef<LaunchArg> args,
-                   std::vector<KernelArg> &bound, std::vector<uint64_t> &bytes,
-                   KernelSignature &signature) const;
-  /// The fast-path key of bound arguments.
+  /// parameter order; \p bytes receives each host buffer's size. Errors:
+  /// count, unknown or repeated keywords.
+  llvm::Error bindValues(llvm::ArrayRef<LaunchArg> args,
+                         std::vector<KernelArg> &bound,
+                         std::vector<uint64_t> &bytes) const;
+  /// The signature \p bound is checked against (declared, or implied by the
+  /// arguments), and the check (kind, dtype, range).
+  llvm::Error signatureFor(llvm::ArrayRef<KernelArg> bound,
+                           KernelSignature &signature) const;
+  /// The fast-path key of bound arguments: equal keys have equal
+  /// signatures, pass the same checks and have the same specialization.
   std::string fingerprint(llvm::ArrayRef<KernelArg> bound) const;
 
-  llvm::Expected<LaunchEntry *> entryFor(llvm::ArrayRef<KernelArg> bound,
-                                         const KernelSignature &signature);
+  /// The warm entry for \p bound; on a miss checks the arguments, then
+  /// compiles (or finds in the caches) and loads the kernel.
+  llvm::Expected<LaunchEntry *> entryFor(llvm::ArrayRef<KernelArg> bound);
   llvm::Error launchGPU(LaunchEntry &entry, Grid grid, CUstream stream,
                         llvm::ArrayRef<KernelArg> bound);
   llvm::Error launchCPU(LaunchEntry &entry, Grid grid,
