@@ -42,9 +42,8 @@ static Group getGroup(llvm::StringRef name) {
               "expand_dims"},
              Group::Shape)
       .Cases({"sum", "max", "min", "argmax", "argmin"}, Group::Reduce)
-      .Cases({"static_assert", "range", "static_range", "float", "int",
-              "bool", "len", "print", "constexpr", "jit", "isinstance",
-              "tuple"},
+      .Cases({"static_assert", "range", "static_range", "float", "int", "bool",
+              "len", "print", "constexpr", "jit", "isinstance", "tuple"},
              Group::Python)
       .Default(Group::None);
 }
@@ -55,8 +54,7 @@ bool Generator::isBuiltinName(llvm::StringRef name) {
          name != "isinstance" && name != "tuple";
 }
 
-Expected<SemaValue> Generator::callBuiltin(llvm::StringRef name,
-                                           CallArgs &args,
+Expected<SemaValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call) {
   switch (getGroup(name)) {
   case Group::Creation:
@@ -101,9 +99,9 @@ Expected<BoundArgs> Generator::bindArgs(llvm::StringRef name, CallArgs &args,
   b.exprs.resize(params.size(), nullptr);
   if (args.args.size() > params.size())
     return error(*args.argExprs[params.size()],
-                 "'" + name + "' takes at most " +
-                     llvm::Twine(params.size()) + " arguments (" +
-                     llvm::Twine(args.args.size()) + " given)");
+                 "'" + name + "' takes at most " + llvm::Twine(params.size()) +
+                     " arguments (" + llvm::Twine(args.args.size()) +
+                     " given)");
   for (size_t i = 0; i < args.args.size(); ++i) {
     b.values[i] = args.args[i];
     b.exprs[i] = args.argExprs[i];
@@ -140,8 +138,8 @@ Expected<int64_t> Generator::getConstInt(const BoundArgs &b, unsigned i,
   const SemaValue &v = b.get(i);
   if (v.isInt() || v.isBool())
     return v.getInt();
-  return error(b.expr(i), what + " must be a compile-time integer, got " +
-                              v.describe());
+  return error(b.expr(i),
+               what + " must be a compile-time integer, got " + v.describe());
 }
 
 Expected<llvm::SmallVector<int64_t>>
@@ -164,13 +162,12 @@ Generator::getConstShape(const SemaValue &v, const ast::Expr &where) {
 Expected<mlir::Type> Generator::getDTypeArg(const BoundArgs &b, unsigned i) {
   if (b.has(i) && b.get(i).isDType())
     return b.get(i).getType();
-  return error(b.expr(i), "expected a dtype such as tl.float32, got " +
-                              (b.has(i) ? b.get(i).describe()
-                                        : std::string("nothing")));
+  return error(b.expr(i),
+               "expected a dtype such as tl.float32, got " +
+                   (b.has(i) ? b.get(i).describe() : std::string("nothing")));
 }
 
-Expected<mlir::Value> Generator::getRuntimeArg(const BoundArgs &b,
-                                               unsigned i) {
+Expected<mlir::Value> Generator::getRuntimeArg(const BoundArgs &b, unsigned i) {
   return toRuntime(b.get(i), b.expr(i));
 }
 
@@ -191,8 +188,9 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
     return error(b->expr(0), msg);
   }
   if (name == "range" || name == "static_range")
-    return error(call, "'" + name + "' can only be the iterator of a for "
-                                    "loop");
+    return error(call, "'" + name +
+                           "' can only be the iterator of a for "
+                           "loop");
   if (name == "float" || name == "int" || name == "bool" ||
       name == "constexpr") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);
@@ -223,9 +221,8 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
       if (name == "float")
         return SemaValue::getFloat(v.getAsDouble());
       if (name == "int")
-        return SemaValue::getInt(v.isFloat() ? static_cast<int64_t>(
-                                                   v.getFloat())
-                                             : v.getInt());
+        return SemaValue::getInt(
+            v.isFloat() ? static_cast<int64_t>(v.getFloat()) : v.getInt());
       return SemaValue::getBool(v.isTruthy());
     }
     if (v.isRuntime() && !v.isTensor() &&
@@ -237,8 +234,8 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
         t = builder.getI32Type();
       return SemaValue::getRuntime(castTo(v.getValue(), t, loc(call)));
     }
-    return error(b->expr(0), "'" + name + "' of " + v.describe() +
-                                 " is not supported");
+    return error(b->expr(0),
+                 "'" + name + "' of " + v.describe() + " is not supported");
   }
   if (name == "min" || name == "max") {
     SemaValue best = args.args[0];
@@ -266,6 +263,5 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
   }
   if (name == "jit")
     return error(call, "@jit is a decorator, not a function to call");
-  return error(call.getCallee(),
-               "'" + name + "' is not supported in kernels");
+  return error(call.getCallee(), "'" + name + "' is not supported in kernels");
 }

@@ -28,8 +28,8 @@ static Expected<SemaValue> fill(Generator &g, const SemaValue &value,
   if (value.isConstNumber())
     return SemaValue::getRuntime(g.materializeSplat(value, dtype, shape, l));
   if (!value.isRuntime() || value.isTensor())
-    return g.error(valueExpr, "the fill value must be a scalar, got " +
-                                  value.describe());
+    return g.error(valueExpr,
+                   "the fill value must be a scalar, got " + value.describe());
   Expected<mlir::Value> v = g.toRuntimeAs(value, dtype, valueExpr);
   if (!v)
     return v.takeError();
@@ -73,18 +73,17 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
                          b->get(i).describe());
     int64_t start = b->get(0).getInt(), end = b->get(1).getInt();
     if (end <= start)
-      return error(call, "arange needs start < end, got " +
-                             llvm::Twine(start) + " and " + llvm::Twine(end));
+      return error(call, "arange needs start < end, got " + llvm::Twine(start) +
+                             " and " + llvm::Twine(end));
     if (!isPowerOf2(end - start))
-      return error(call, "arange's length (end - start = " +
-                             llvm::Twine(end - start) +
-                             ") must be a power of two");
+      return error(
+          call, "arange's length (end - start = " + llvm::Twine(end - start) +
+                    ") must be a power of two");
     if (end > std::numeric_limits<int32_t>::max() ||
         start < std::numeric_limits<int32_t>::min())
       return error(call, "arange bounds must fit in int32");
-    return SemaValue::getRuntime(
-        MakeRangeOp::create(builder, l, static_cast<int32_t>(start),
-                            static_cast<int32_t>(end)));
+    return SemaValue::getRuntime(MakeRangeOp::create(
+        builder, l, static_cast<int32_t>(start), static_cast<int32_t>(end)));
   }
   if (name == "zeros" || name == "full") {
     bool isFull = name == "full";
@@ -113,8 +112,8 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     if (!b)
       return b.takeError();
     if (!b->get(0).isRuntime())
-      return error(b->expr(0), name + " needs a block, got " +
-                                   b->get(0).describe());
+      return error(b->expr(0),
+                   name + " needs a block, got " + b->get(0).describe());
     mlir::Type type = b->get(0).getType();
     unsigned dtypeIdx = isFull ? 2 : 1;
     mlir::Type dtype = getElementType(type);
@@ -125,8 +124,8 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
       dtype = *d;
     }
     if (!isFull)
-      return SemaValue::getRuntime(materializeSplat(
-          SemaValue::getInt(0), dtype, getShapeOf(type), l));
+      return SemaValue::getRuntime(
+          materializeSplat(SemaValue::getInt(0), dtype, getShapeOf(type), l));
     return fill(*this, b->get(1), b->expr(1), dtype, getShapeOf(type), l);
   }
   if (name == "where") {

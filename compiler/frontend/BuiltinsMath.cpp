@@ -22,11 +22,11 @@ using llvm::Expected;
 
 static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
                                   const ast::CallExpr &call) {
-  Expected<BoundArgs> b = g.bindArgs(
-      "dot", args, call,
-      {"input", "other", "acc", "input_precision", "allow_tf32",
-       "max_num_imprecise_acc", "out_dtype"},
-      2);
+  Expected<BoundArgs> b =
+      g.bindArgs("dot", args, call,
+                 {"input", "other", "acc", "input_precision", "allow_tf32",
+                  "max_num_imprecise_acc", "out_dtype"},
+                 2);
   if (!b)
     return b.takeError();
   mlir::Value ops[2];

@@ -23,8 +23,9 @@ static Expected<mlir::Value> getPointer(Generator &g, const BoundArgs &b,
                                         llvm::StringRef name) {
   const SemaValue &p = b.get(0);
   if (!p.isRuntime() || !llvm::isa<PointerType>(getElementType(p.getType())))
-    return g.error(b.expr(0), name + " expects a pointer or a block of "
-                                     "pointers, got " +
+    return g.error(b.expr(0), name +
+                                  " expects a pointer or a block of "
+                                  "pointers, got " +
                                   p.describe());
   return p.getValue();
 }
@@ -35,7 +36,8 @@ static Error getMask(Generator &g, const BoundArgs &b, unsigned i,
   if (!b.has(i))
     return Error::success();
   const SemaValue &m = b.get(i);
-  if (m.isBool() || (m.isRuntime() && getElementType(m.getType()).isInteger(1))) {
+  if (m.isBool() ||
+      (m.isRuntime() && getElementType(m.getType()).isInteger(1))) {
     Expected<mlir::Value> v = g.toRuntime(m, b.expr(i));
     if (!v)
       return v.takeError();
@@ -82,11 +84,11 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
     return SemaValue::getRuntime(LoadOp::create(builder, l, p, mask, other));
   }
   assert(name == "store" && "not a memory builtin");
-  Expected<BoundArgs> b = bindArgs(name, args, call,
-                                   {"pointer", "value", "mask",
-                                    "boundary_check", "cache_modifier",
-                                    "eviction_policy"},
-                                   2);
+  Expected<BoundArgs> b =
+      bindArgs(name, args, call,
+               {"pointer", "value", "mask", "boundary_check", "cache_modifier",
+                "eviction_policy"},
+               2);
   if (!b)
     return b.takeError();
   Expected<mlir::Value> ptr = getPointer(*this, *b, name);

@@ -37,10 +37,10 @@ getVarShape(Generator &g, CallArgs &args, const ast::CallExpr &call,
   for (const SemaValue &d : dims) {
     if (!d.isInt() || d.getInt() <= 0 ||
         (powersOfTwo && !isPowerOf2(d.getInt())))
-      return g.error(*args.argExprs[1], "'" + name +
-                                            "' needs positive compile-time " +
-                                            (powersOfTwo ? "power-of-two " : "") +
-                                            "dimensions, got " + d.describe());
+      return g.error(*args.argExprs[1],
+                     "'" + name + "' needs positive compile-time " +
+                         (powersOfTwo ? "power-of-two " : "") +
+                         "dimensions, got " + d.describe());
     shape.push_back(d.getInt());
   }
   return shape;
@@ -87,8 +87,8 @@ Expected<SemaValue> Generator::genShapeBuiltin(llvm::StringRef name,
     llvm::SmallVector<int64_t> norm;
     for (const SemaValue &a : axes) {
       if (!a.isInt() || a.getInt() < -newRank || a.getInt() >= newRank)
-        return error(b->expr(1), "expand_dims axis out of range: " +
-                                     a.describe());
+        return error(b->expr(1),
+                     "expand_dims axis out of range: " + a.describe());
       norm.push_back(a.getInt() < 0 ? a.getInt() + newRank : a.getInt());
     }
     llvm::sort(norm);
@@ -164,8 +164,9 @@ Expected<SemaValue> Generator::genShapeBuiltin(llvm::StringRef name,
       order.push_back(d.getInt());
     }
     if (order.size() != from.size())
-      return error(*args.argExprs[1], "'" + name + "' needs a permutation of "
-                                                   "the " +
+      return error(*args.argExprs[1], "'" + name +
+                                          "' needs a permutation of "
+                                          "the " +
                                           llvm::Twine(from.size()) +
                                           " dimensions");
   }
@@ -184,8 +185,8 @@ Expected<SemaValue> Generator::genShapeBuiltin(llvm::StringRef name,
 /// The i32 indices along `axis`, broadcast to `shape`.
 static mlir::Value makeIndices(Generator &g, llvm::ArrayRef<int64_t> shape,
                                int32_t axis, mlir::Location l) {
-  mlir::Value idx = MakeRangeOp::create(g.builder, l, 0,
-                                        static_cast<int32_t>(shape[axis]));
+  mlir::Value idx =
+      MakeRangeOp::create(g.builder, l, 0, static_cast<int32_t>(shape[axis]));
   for (int32_t d = 0; d < axis; ++d)
     idx = ExpandDimsOp::create(g.builder, l, idx, 0);
   while (getShapeOf(idx.getType()).size() < shape.size())
@@ -193,8 +194,8 @@ static mlir::Value makeIndices(Generator &g, llvm::ArrayRef<int64_t> shape,
                                getShapeOf(idx.getType()).size());
   if (getShapeOf(idx.getType()) != shape)
     idx = BroadcastOp::create(
-        g.builder, l, mlir::RankedTensorType::get(shape, g.builder.getI32Type()),
-        idx);
+        g.builder, l,
+        mlir::RankedTensorType::get(shape, g.builder.getI32Type()), idx);
   return idx;
 }
 
@@ -212,8 +213,8 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
     params.append({"tie_break_left", "keep_dims"});
     keepIdx = 3;
   } else {
-    params.append({"return_indices", "return_indices_tie_break_left",
-                   "keep_dims"});
+    params.append(
+        {"return_indices", "return_indices_tie_break_left", "keep_dims"});
     keepIdx = 4;
   }
   Expected<BoundArgs> b = bindArgs(name, args, call, params, isArg ? 2 : 1);
@@ -246,8 +247,8 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
                                    llvm::Twine(rank));
     axis = *a < 0 ? *a + rank : *a;
   }
-  bool withIndices = isArg || (!isArg && name != "sum" && b->has(2) &&
-                               b->get(2).isTruthy());
+  bool withIndices =
+      isArg || (!isArg && name != "sum" && b->has(2) && b->get(2).isTruthy());
   mlir::Type elt = getElementType(src.getType());
   if (name == "sum") {
     mlir::Type acc = elt;
@@ -298,17 +299,17 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
       mlir::Value v2 = blk->getArgument(2), i2 = blk->getArgument(3);
       mlir::Value better, eq;
       if (isInt) {
-        better = arith::CmpIOp::create(
-            builder, l,
-            isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, v1,
-            v2);
-        eq = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, v1,
-                                   v2);
+        better = arith::CmpIOp::create(builder, l,
+                                       isMax ? arith::CmpIPredicate::sgt
+                                             : arith::CmpIPredicate::slt,
+                                       v1, v2);
+        eq =
+            arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, v1, v2);
       } else {
-        better = arith::CmpFOp::create(
-            builder, l,
-            isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, v1,
-            v2);
+        better = arith::CmpFOp::create(builder, l,
+                                       isMax ? arith::CmpFPredicate::OGT
+                                             : arith::CmpFPredicate::OLT,
+                                       v1, v2);
         eq = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OEQ, v1,
                                    v2);
       }

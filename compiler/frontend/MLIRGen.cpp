@@ -78,10 +78,9 @@ static SemaValue resolveModulePath(llvm::StringRef path) {
 
 /// Python builtins a kernel may use bare.
 static bool isPythonBuiltin(llvm::StringRef name) {
-  return llvm::is_contained(
-      {"range", "float", "int", "bool", "min", "max", "abs", "len", "print",
-       "isinstance", "tuple"},
-      name);
+  return llvm::is_contained({"range", "float", "int", "bool", "min", "max",
+                             "abs", "len", "print", "isinstance", "tuple"},
+                            name);
 }
 
 Expected<SemaValue> Generator::lookupName(const ast::NameExpr &e) {
@@ -98,8 +97,9 @@ Expected<SemaValue> Generator::lookupName(const ast::NameExpr &e) {
     if (cached != constantCache.end())
       return cached->second;
     if (!constantsInProgress.insert(name).second)
-      return error(e, "module constant '" + name + "' is defined in terms of "
-                      "itself");
+      return error(e, "module constant '" + name +
+                          "' is defined in terms of "
+                          "itself");
     // Module constants see only globals: evaluate in an empty frame.
     frames.emplace_back();
     Expected<SemaValue> v = genExpr(*c->value);
@@ -144,8 +144,8 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
         return SemaValue::getModule("triton.language");
       if (attr == "jit" || attr == "cdiv" || attr == "constexpr")
         return SemaValue::getBuiltin(attr);
-      return error(al.getLoc(), "'triton." + attr +
-                                    "' is not supported in kernels",
+      return error(al.getLoc(),
+                   "'triton." + attr + "' is not supported in kernels",
                    al.getRange());
     }
     if (path == "triton.language" || path == "mgp") {
@@ -155,8 +155,7 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
         return base;
       if (attr == "constexpr" || attr == "jit" || isBuiltinName(attr))
         return SemaValue::getBuiltin(attr);
-      return error(al.getLoc(),
-                   "unknown builtin '" + attr + "' of " + path,
+      return error(al.getLoc(), "unknown builtin '" + attr + "' of " + path,
                    al.getRange());
     }
     return error(e, "module '" + path + "' cannot be used in a kernel");
@@ -177,8 +176,7 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
       return SemaValue::getMethod(base, attr);
   }
   if (base.isTuple() && attr == "index")
-    return error(al.getLoc(), "tuple methods are not supported",
-                 al.getRange());
+    return error(al.getLoc(), "tuple methods are not supported", al.getRange());
   return error(al.getLoc(),
                base.describe() + " has no attribute '" + attr + "'",
                al.getRange());
@@ -190,8 +188,8 @@ Error Generator::assignName(llvm::StringRef name, SemaValue value,
     return error(target, "cannot assign to constexpr parameter '" + name + "'");
   if (value.getKind() == SemaValue::Kind::Module ||
       value.getKind() == SemaValue::Kind::Method)
-    return error(target, "cannot assign " + value.describe() + " to '" +
-                             name + "'");
+    return error(target,
+                 "cannot assign " + value.describe() + " to '" + name + "'");
   frame().vars[name] = std::move(value);
   return Error::success();
 }
@@ -209,17 +207,15 @@ Expected<SemaValue> Generator::callFunction(const ast::FunctionDef &fn,
                            " (recursive call to '" + fn.name + "'?)");
   if (args.args.size() > fn.params.size())
     return error(call, "'" + fn.name + "' takes " +
-                           llvm::Twine(fn.params.size()) +
-                           " arguments but " + llvm::Twine(args.args.size()) +
-                           " were given");
+                           llvm::Twine(fn.params.size()) + " arguments but " +
+                           llvm::Twine(args.args.size()) + " were given");
   std::vector<std::optional<SemaValue>> bound(fn.params.size());
   for (size_t i = 0; i < args.args.size(); ++i)
     bound[i] = args.args[i];
   for (size_t k = 0; k < args.keywords.size(); ++k) {
     const ast::Keyword &kw = *args.keywords[k];
-    auto it = llvm::find_if(fn.params, [&](const ast::Param &p) {
-      return p.name == kw.name;
-    });
+    auto it = llvm::find_if(
+        fn.params, [&](const ast::Param &p) { return p.name == kw.name; });
     if (it == fn.params.end())
       return error(kw.location.getLoc(),
                    "unknown keyword argument '" + kw.name + "' for '" +
@@ -249,9 +245,9 @@ Expected<SemaValue> Generator::callFunction(const ast::FunctionDef &fn,
     }
     if (isConstexprAnnotation(p.annotation.get())) {
       if (!bound[i]->isConstexpr()) {
-        const ast::Expr &where =
-            i < args.args.size() ? *args.argExprs[i]
-                                 : static_cast<const ast::Expr &>(call);
+        const ast::Expr &where = i < args.args.size()
+                                     ? *args.argExprs[i]
+                                     : static_cast<const ast::Expr &>(call);
         return error(where, "argument for constexpr parameter '" + p.name +
                                 "' of '" + fn.name +
                                 "' is not a compile-time constant");
@@ -414,12 +410,11 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
   // an error rather than a crash later on.
   std::string diag;
   {
-    mlir::ScopedDiagnosticHandler handler(
-        &context, [&](mlir::Diagnostic &d) {
-          llvm::raw_string_ostream os(diag);
-          os << d.getLocation() << ": " << d << "\n";
-          return mlir::success();
-        });
+    mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+      llvm::raw_string_ostream os(diag);
+      os << d.getLocation() << ": " << d << "\n";
+      return mlir::success();
+    });
     if (mlir::failed(mlir::verify(*mod)))
       return llvm::createStringError(
           "internal error: the generated IR of kernel '" + kernelName +

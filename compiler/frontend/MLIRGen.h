@@ -65,12 +65,10 @@ std::vector<std::string> listKernels(const ast::Module &module);
 ///
 /// `sourceMgr` must hold the buffer `module` was parsed from (error messages
 /// quote it). The returned module verifies.
-llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
-generateKernelModule(mlir::MLIRContext &context,
-                     const llvm::SourceMgr &sourceMgr,
-                     const ast::Module &module, llvm::StringRef kernelName,
-                     const Signature &signature,
-                     const llvm::StringMap<ConstValue> &defines);
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> generateKernelModule(
+    mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
+    const ast::Module &module, llvm::StringRef kernelName,
+    const Signature &signature, const llvm::StringMap<ConstValue> &defines);
 
 } // namespace mgp
 

@@ -20,7 +20,8 @@ using llvm::Error;
 using llvm::Expected;
 
 /// The runtime type a constant number takes by default.
-mlir::Type mgp::detail::getDefaultType(mlir::MLIRContext *ctx, const SemaValue &c) {
+mlir::Type mgp::detail::getDefaultType(mlir::MLIRContext *ctx,
+                                       const SemaValue &c) {
   if (c.isBool())
     return mlir::IntegerType::get(ctx, 1);
   if (c.isInt())
@@ -30,8 +31,8 @@ mlir::Type mgp::detail::getDefaultType(mlir::MLIRContext *ctx, const SemaValue &
 
 /// `v` as a runtime value of exactly `type` at the builder's insertion point,
 /// or null if it cannot be (then the caller reports it).
-mlir::Value mgp::detail::coerceTo(Generator &g, const SemaValue &v, mlir::Type type,
-                            mlir::Location l) {
+mlir::Value mgp::detail::coerceTo(Generator &g, const SemaValue &v,
+                                  mlir::Type type, mlir::Location l) {
   if (v.isRuntime())
     return v.getType() == type ? v.getValue() : mlir::Value();
   if (!v.isConstNumber() || !getElementType(type).isIntOrFloat())
@@ -122,9 +123,9 @@ Error Generator::genRuntimeIf(mlir::Value cond,
       type = b.getType();
     else if (a.isConstNumber() && b.isConstNumber()) {
       std::string why;
-      type = computeArithmeticType(getDefaultType(&context, a), true,
-                                   getDefaultType(&context, b), true, false,
-                                   why);
+      type =
+          computeArithmeticType(getDefaultType(&context, a), true,
+                                getDefaultType(&context, b), true, false, why);
     }
     mlir::Value v[2];
     const SemaValue *sv[2] = {&a, &b};
@@ -203,4 +204,3 @@ Error Generator::genRuntimeIf(mlir::Value cond,
   }
   return Error::success();
 }
-

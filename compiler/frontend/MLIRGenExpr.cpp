@@ -65,9 +65,9 @@ Expected<SemaValue> Generator::genExpr(const ast::Expr &e) {
     return genSubscript(llvm::cast<ast::SubscriptExpr>(e));
   case ast::Expr::Kind::Tuple:
   case ast::Expr::Kind::List: {
-    const ast::ExprList &elts =
-        llvm::isa<ast::TupleExpr>(e) ? llvm::cast<ast::TupleExpr>(e).getElts()
-                                     : llvm::cast<ast::ListExpr>(e).getElts();
+    const ast::ExprList &elts = llvm::isa<ast::TupleExpr>(e)
+                                    ? llvm::cast<ast::TupleExpr>(e).getElts()
+                                    : llvm::cast<ast::ListExpr>(e).getElts();
     std::vector<SemaValue> values;
     for (const ast::ExprPtr &elt : elts) {
       Expected<SemaValue> v = genExpr(*elt);
@@ -114,9 +114,9 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
       return SemaValue::getBool(!v->isTruthy());
     if (v->isRuntime() && getElementType(v->getType()).isIntOrFloat()) {
       mlir::Value b = toBool(v->getValue(), l);
-      mlir::Value one = materializeSplat(SemaValue::getBool(true),
-                                         builder.getI1Type(),
-                                         getShapeOf(b.getType()), l);
+      mlir::Value one =
+          materializeSplat(SemaValue::getBool(true), builder.getI1Type(),
+                           getShapeOf(b.getType()), l);
       return SemaValue::getRuntime(arith::XOrIOp::create(builder, l, b, one));
     }
     break;
@@ -176,8 +176,7 @@ Expected<SemaValue> Generator::genBoolOp(const ast::BoolOpExpr &e) {
     return acc.takeError();
   for (size_t i = 1; i < e.getValues().size(); ++i) {
     // Compile-time short circuit.
-    if (acc->isConstexpr() &&
-        acc->isTruthy() == (e.getOp() == ast::BoolOp::Or))
+    if (acc->isConstexpr() && acc->isTruthy() == (e.getOp() == ast::BoolOp::Or))
       return *acc;
     Expected<SemaValue> next = genExpr(*e.getValues()[i]);
     if (!next)
@@ -237,8 +236,8 @@ Expected<SemaValue> Generator::genIfExp(const ast::IfExpExpr &e) {
     return cond.takeError();
   mlir::Value x, y, c = *cond;
   OpSite s = site(e);
-  if (Error err = promoteOperands(*a, *b, PromoteMode::Arith, "if-else", x, y,
-                                  s))
+  if (Error err =
+          promoteOperands(*a, *b, PromoteMode::Arith, "if-else", x, y, s))
     return std::move(err);
   if (Error err = broadcastPair(c, x, s))
     return std::move(err);

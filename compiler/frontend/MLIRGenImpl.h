@@ -57,7 +57,7 @@ struct BoundArgs {
 
 /// Where a binary operation is written, for errors and MLIR locations.
 struct OpSite {
-  llvm::SMLoc loc;                        ///< the operator (or the statement)
+  llvm::SMLoc loc; ///< the operator (or the statement)
   llvm::SmallVector<llvm::SMRange, 2> ranges; ///< the operands
   mlir::Location mlirLoc;
 };
@@ -156,9 +156,8 @@ public:
   /// `v != 0` as i1 (identity on i1); `v` must be a number value.
   mlir::Value toBool(mlir::Value v, mlir::Location l);
   /// Splats / expands / broadcasts `v` to `shape`.
-  llvm::Expected<mlir::Value> broadcastTo(mlir::Value v,
-                                          llvm::ArrayRef<int64_t> shape,
-                                          const OpSite &s);
+  llvm::Expected<mlir::Value>
+  broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape, const OpSite &s);
   /// Broadcasts two values to their common shape.
   llvm::Error broadcastPair(mlir::Value &a, mlir::Value &b, const OpSite &s);
   /// Promotes two number operands as Triton does for arithmetic and
@@ -214,8 +213,7 @@ public:
   llvm::Expected<SemaValue> genCreationBuiltin(llvm::StringRef name,
                                                CallArgs &args,
                                                const ast::CallExpr &call);
-  llvm::Expected<SemaValue> genMathBuiltin(llvm::StringRef name,
-                                           CallArgs &args,
+  llvm::Expected<SemaValue> genMathBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call);
   llvm::Expected<SemaValue> genShapeBuiltin(llvm::StringRef name,
                                             CallArgs &args,

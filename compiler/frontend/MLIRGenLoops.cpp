@@ -34,8 +34,8 @@ namespace {
 struct LoopVar {
   std::string name;
   SemaValue init;
-  mlir::Type type;   ///< the carried type (null: not carried)
-  bool flexible;     ///< starts as a constant: takes the body's type
+  mlir::Type type; ///< the carried type (null: not carried)
+  bool flexible;   ///< starts as a constant: takes the body's type
 };
 } // namespace
 
@@ -72,8 +72,8 @@ struct LoopBodyGen {
 
   /// Binds the carried variables to `args` (in order, skipping non-carried),
   /// runs `gen`, and returns the end values of all vars.
-  Expected<std::vector<SemaValue>>
-  run(mlir::ValueRange args, llvm::function_ref<Error()> gen) {
+  Expected<std::vector<SemaValue>> run(mlir::ValueRange args,
+                                       llvm::function_ref<Error()> gen) {
     size_t a = 0;
     for (LoopVar &v : vars)
       g.frame().vars[v.name] =
@@ -101,7 +101,8 @@ struct LoopBodyGen {
     for (size_t i = 0; i < vars.size(); ++i) {
       LoopVar &v = vars[i];
       if (!v.type) {
-        if (!ends[i].constEquals(v.init) || ends[i].getKind() != v.init.getKind())
+        if (!ends[i].constEquals(v.init) ||
+            ends[i].getKind() != v.init.getKind())
           return g.error(loop, "variable '" + v.name + "' (" +
                                    v.init.describe() +
                                    ") cannot change inside a loop");
@@ -109,11 +110,10 @@ struct LoopBodyGen {
       }
       mlir::Value y = coerceTo(g, ends[i], v.type, l);
       if (!y)
-        return g.error(loop, "loop-carried variable '" + v.name + "' is " +
-                                 describeType(v.type) +
-                                 " before the loop but " +
-                                 describeVar(ends[i]) +
-                                 " at the end of the body");
+        return g.error(loop,
+                       "loop-carried variable '" + v.name + "' is " +
+                           describeType(v.type) + " before the loop but " +
+                           describeVar(ends[i]) + " at the end of the body");
       out.push_back(y);
     }
     return out;
@@ -177,9 +177,8 @@ struct LoopBodyGen {
     llvm::SmallVector<mlir::Value> out;
     for (LoopVar &v : vars)
       if (v.type)
-        out.push_back(v.init.isRuntime()
-                          ? v.init.getValue()
-                          : coerceTo(g, v.init, v.type, l));
+        out.push_back(v.init.isRuntime() ? v.init.getValue()
+                                         : coerceTo(g, v.init, v.type, l));
     return out;
   }
 
@@ -376,16 +375,15 @@ Error Generator::genFor(const ast::ForStmt &s) {
     if (!callee)
       return callee.takeError();
     if (callee->getKind() == SemaValue::Kind::Builtin &&
-        (callee->getName() == "range" ||
-         callee->getName() == "static_range")) {
+        (callee->getName() == "range" || callee->getName() == "static_range")) {
       Expected<CallArgs> args = evalCallArgs(*call, nullptr);
       if (!args)
         return args.takeError();
       if (callee->getName() == "range")
         return genRangeFor(s, *args, *call);
       // static_range: compile-time bounds, unrolled.
-      Expected<BoundArgs> b = bindArgs("static_range", *args, *call,
-                                       {"arg1", "arg2", "step"}, 1);
+      Expected<BoundArgs> b =
+          bindArgs("static_range", *args, *call, {"arg1", "arg2", "step"}, 1);
       if (!b)
         return b.takeError();
       int64_t vals[3] = {0, 0, 1};
@@ -423,19 +421,18 @@ Error Generator::genFor(const ast::ForStmt &s) {
 
 Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
                              const ast::CallExpr &call) {
-  Expected<BoundArgs> b = bindArgs(
-      "range", args, call,
-      {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor",
-       "disallow_acc_multi_buffer", "flatten", "warp_specialize"},
-      1);
+  Expected<BoundArgs> b =
+      bindArgs("range", args, call,
+               {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor",
+                "disallow_acc_multi_buffer", "flatten", "warp_specialize"},
+               1);
   if (!b)
     return b.takeError();
   auto *target = llvm::dyn_cast<ast::NameExpr>(&s.getTarget());
   if (!target)
     return error(s.getTarget(), "the target of a range loop must be a name");
   // Bounds: (stop) or (start, stop[, step]).
-  SemaValue bounds[3] = {SemaValue::getInt(0), b->get(0),
-                         SemaValue::getInt(1)};
+  SemaValue bounds[3] = {SemaValue::getInt(0), b->get(0), SemaValue::getInt(1)};
   const ast::Expr *exprs[3] = {&call, &b->expr(0), &call};
   if (b->has(1)) {
     bounds[0] = b->get(0);
@@ -450,14 +447,14 @@ Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
   mlir::Type ivType = builder.getI32Type();
   for (int i = 0; i < 3; ++i) {
     const SemaValue &v = bounds[i];
-    bool ok = (v.isInt() || v.isBool()) ||
-              (v.isRuntime() && !v.isTensor() &&
-               getElementType(v.getType()).isInteger());
+    bool ok =
+        (v.isInt() || v.isBool()) || (v.isRuntime() && !v.isTensor() &&
+                                      getElementType(v.getType()).isInteger());
     if (!ok)
-      return error(*exprs[i], "range bounds must be integer scalars, got " +
-                                  v.describe());
-    mlir::Type t = v.isRuntime() ? v.getType()
-                                 : getIntLiteralType(&context, v.getInt());
+      return error(*exprs[i],
+                   "range bounds must be integer scalars, got " + v.describe());
+    mlir::Type t =
+        v.isRuntime() ? v.getType() : getIntLiteralType(&context, v.getInt());
     if (t.getIntOrFloatBitWidth() > 32)
       ivType = t;
   }
@@ -480,8 +477,8 @@ Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
   std::optional<SemaValue> savedTarget;
   if (auto it = frame().vars.find(target->getName()); it != frame().vars.end())
     savedTarget = it->second;
-  std::vector<LoopVar> vars = getLoopVars(*this, s.getBody(),
-                                          target->getName());
+  std::vector<LoopVar> vars =
+      getLoopVars(*this, s.getBody(), target->getName());
   LoopBodyGen body{*this, s, vars};
   // While inferring, the induction variable is a scratch block argument.
   mlir::Value iv;

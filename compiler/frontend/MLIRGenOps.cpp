@@ -21,9 +21,9 @@
 
 using namespace mgp;
 using namespace mgp::detail;
+using ast::BinaryOp;
 using llvm::Error;
 using llvm::Expected;
-using ast::BinaryOp;
 
 //===----------------------------------------------------------------------===//
 // Constants and conversions
@@ -129,8 +129,8 @@ Expected<mlir::Value> Generator::toCondition(const SemaValue &v,
     return materialize(SemaValue::getBool(v.isTruthy()), builder.getI1Type(),
                        loc(where));
   if (!v.isRuntime() || !getElementType(v.getType()).isIntOrFloat())
-    return error(where, "expected a number or boolean condition, got " +
-                            v.describe());
+    return error(where,
+                 "expected a number or boolean condition, got " + v.describe());
   return toBool(v.getValue(), loc(where));
 }
 
@@ -138,11 +138,11 @@ mlir::Value Generator::toBool(mlir::Value v, mlir::Location l) {
   mlir::Type elt = getElementType(v.getType());
   if (elt.isInteger(1))
     return v;
-  mlir::Value zero = materializeSplat(SemaValue::getInt(0), elt,
-                                      getShapeOf(v.getType()), l);
+  mlir::Value zero =
+      materializeSplat(SemaValue::getInt(0), elt, getShapeOf(v.getType()), l);
   if (elt.isInteger())
-    return mlir::arith::CmpIOp::create(
-        builder, l, mlir::arith::CmpIPredicate::ne, v, zero);
+    return mlir::arith::CmpIOp::create(builder, l,
+                                       mlir::arith::CmpIPredicate::ne, v, zero);
   return mlir::arith::CmpFOp::create(builder, l,
                                      mlir::arith::CmpFPredicate::UNE, v, zero);
 }
@@ -226,8 +226,8 @@ Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
   bool la, lb;
   if (!typeOf(lhs, ta, la) || !typeOf(rhs, tb, lb))
     return error(s.loc,
-                 "unsupported operand types for '" + opName + "': " +
-                     lhs.describe() + " and " + rhs.describe(),
+                 "unsupported operand types for '" + opName +
+                     "': " + lhs.describe() + " and " + rhs.describe(),
                  s.ranges);
   mlir::Type compute;
   std::string why;
@@ -239,13 +239,13 @@ Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                    s.ranges);
     compute = promoteIntegers(ta, tb);
   } else {
-    compute = computeArithmeticType(ta, la, tb, lb,
-                                    mode == PromoteMode::DivMod, why);
+    compute =
+        computeArithmeticType(ta, la, tb, lb, mode == PromoteMode::DivMod, why);
     if (!compute)
       return error(s.loc,
-                   "invalid operand types for '" + opName + "': " +
-                       getTypeName(ta) + " and " + getTypeName(tb) + " (" +
-                       why + ")",
+                   "invalid operand types for '" + opName +
+                       "': " + getTypeName(ta) + " and " + getTypeName(tb) +
+                       " (" + why + ")",
                    s.ranges);
   }
   a = lhs.isConstNumber() ? materialize(lhs, compute, s.mlirLoc)
@@ -264,8 +264,7 @@ static bool isPointerValue(const SemaValue &v) {
 }
 
 Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
-                                        const SemaValue &rhs,
-                                        const OpSite &s) {
+                                        const SemaValue &rhs, const OpSite &s) {
   llvm::StringRef opName = ast::spell(op);
   if (lhs.isConstNumber() && rhs.isConstNumber()) {
     std::string why;
@@ -284,11 +283,11 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   if (isPointerValue(lhs) || isPointerValue(rhs)) {
     bool ptrLeft = isPointerValue(lhs);
     const SemaValue &ptr = ptrLeft ? lhs : rhs, &off = ptrLeft ? rhs : lhs;
-    bool offIsInt = (off.isConstNumber() && !off.isFloat()) ||
-                    (off.isRuntime() && getElementType(off.getType()).isInteger() &&
-                     !getElementType(off.getType()).isInteger(1));
-    if (!offIsInt || !(op == BinaryOp::Add ||
-                       (op == BinaryOp::Sub && ptrLeft)))
+    bool offIsInt =
+        (off.isConstNumber() && !off.isFloat()) ||
+        (off.isRuntime() && getElementType(off.getType()).isInteger() &&
+         !getElementType(off.getType()).isInteger(1));
+    if (!offIsInt || !(op == BinaryOp::Add || (op == BinaryOp::Sub && ptrLeft)))
       return error(s.loc,
                    "unsupported pointer arithmetic: " + lhs.describe() + " " +
                        opName + " " + rhs.describe() +
@@ -299,9 +298,9 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
                         ? materialize(off, getLiteralType(&context, off), l)
                         : off.getValue();
     if (op == BinaryOp::Sub) {
-      mlir::Value zero = materializeSplat(SemaValue::getInt(0),
-                                          getElementType(o.getType()),
-                                          getShapeOf(o.getType()), l);
+      mlir::Value zero =
+          materializeSplat(SemaValue::getInt(0), getElementType(o.getType()),
+                           getShapeOf(o.getType()), l);
       o = arith::SubIOp::create(builder, l, zero, o);
     }
     if (Error err = broadcastPair(p, o, s))
@@ -408,8 +407,7 @@ Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
       });
       return SemaValue::getBool(op == CmpOp::In ? found : !found);
     }
-    return error(s.loc, "'in' is only supported on constant tuples",
-                 s.ranges);
+    return error(s.loc, "'in' is only supported on constant tuples", s.ranges);
   }
   if (lhs.isConstexpr() && rhs.isConstexpr()) {
     if (lhs.isConstNumber() && rhs.isConstNumber()) {
@@ -453,23 +451,47 @@ Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
   if (t.isInteger()) {
     arith::CmpIPredicate p;
     switch (op) {
-    case CmpOp::Eq: p = arith::CmpIPredicate::eq; break;
-    case CmpOp::NotEq: p = arith::CmpIPredicate::ne; break;
-    case CmpOp::Lt: p = arith::CmpIPredicate::slt; break;
-    case CmpOp::LtE: p = arith::CmpIPredicate::sle; break;
-    case CmpOp::Gt: p = arith::CmpIPredicate::sgt; break;
-    default: p = arith::CmpIPredicate::sge; break;
+    case CmpOp::Eq:
+      p = arith::CmpIPredicate::eq;
+      break;
+    case CmpOp::NotEq:
+      p = arith::CmpIPredicate::ne;
+      break;
+    case CmpOp::Lt:
+      p = arith::CmpIPredicate::slt;
+      break;
+    case CmpOp::LtE:
+      p = arith::CmpIPredicate::sle;
+      break;
+    case CmpOp::Gt:
+      p = arith::CmpIPredicate::sgt;
+      break;
+    default:
+      p = arith::CmpIPredicate::sge;
+      break;
     }
     r = arith::CmpIOp::create(builder, s.mlirLoc, p, a, b);
   } else {
     arith::CmpFPredicate p;
     switch (op) {
-    case CmpOp::Eq: p = arith::CmpFPredicate::OEQ; break;
-    case CmpOp::NotEq: p = arith::CmpFPredicate::UNE; break;
-    case CmpOp::Lt: p = arith::CmpFPredicate::OLT; break;
-    case CmpOp::LtE: p = arith::CmpFPredicate::OLE; break;
-    case CmpOp::Gt: p = arith::CmpFPredicate::OGT; break;
-    default: p = arith::CmpFPredicate::OGE; break;
+    case CmpOp::Eq:
+      p = arith::CmpFPredicate::OEQ;
+      break;
+    case CmpOp::NotEq:
+      p = arith::CmpFPredicate::UNE;
+      break;
+    case CmpOp::Lt:
+      p = arith::CmpFPredicate::OLT;
+      break;
+    case CmpOp::LtE:
+      p = arith::CmpFPredicate::OLE;
+      break;
+    case CmpOp::Gt:
+      p = arith::CmpFPredicate::OGT;
+      break;
+    default:
+      p = arith::CmpFPredicate::OGE;
+      break;
     }
     r = arith::CmpFOp::create(builder, s.mlirLoc, p, a, b);
   }

@@ -58,7 +58,7 @@ static void collectNames(llvm::ArrayRef<ast::StmtPtr> stmts,
 }
 
 void mgp::detail::collectNamesOf(llvm::ArrayRef<ast::StmtPtr> stmts,
-                                  llvm::SetVector<llvm::StringRef> &names) {
+                                 llvm::SetVector<llvm::StringRef> &names) {
   collectNames(stmts, names, false);
 }
 
@@ -96,8 +96,8 @@ Error Generator::genStmts(llvm::ArrayRef<ast::StmtPtr> stmts) {
     stop = mlir::arith::OrIOp::create(builder, l, stop,
                                       toBool(materializeFlag(c, l), l));
     mlir::Value go = mlir::arith::XOrIOp::create(
-        builder, l, stop, materialize(SemaValue::getBool(true),
-                                      builder.getI1Type(), l));
+        builder, l, stop,
+        materialize(SemaValue::getBool(true), builder.getI1Type(), l));
     llvm::SetVector<llvm::StringRef> names;
     collectNamesOf(rest, names);
     names.insert(kBreakFlag);

@@ -30,8 +30,7 @@ static int64_t floorMod(int64_t a, int64_t b) {
 }
 
 std::optional<SemaValue> mgp::foldBinary(BinaryOp op, const SemaValue &a,
-                                           const SemaValue &b,
-                                           std::string &why) {
+                                         const SemaValue &b, std::string &why) {
   bool isFloat = a.isFloat() || b.isFloat();
   if (!isFloat) {
     int64_t x = a.getInt(), y = b.getInt();
@@ -121,4 +120,3 @@ std::optional<SemaValue> mgp::foldBinary(BinaryOp op, const SemaValue &a,
   why = "division by zero";
   return std::nullopt;
 }
-

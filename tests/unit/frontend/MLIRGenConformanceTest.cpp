@@ -22,21 +22,21 @@ using namespace mgp;
 namespace {
 struct Case {
   const char *file, *kernel, *signature;
-  unsigned numArgs;  ///< runtime parameters of the generated function
+  unsigned numArgs; ///< runtime parameters of the generated function
   unsigned numLoads, numStores, numFors, numDots;
 };
 
 const Case kCases[] = {
     {"relu.py", "_relu_forward_kernel", "*fp32,*fp32,i32,1024", 3, 1, 1, 0, 0},
     {"batchnorm2d.py", "_bn2d_kernel",
-     "*fp32,*fp32,i32,64,56,56,*fp32,*fp32,*fp32,*fp32,1e-05,1024", 7, 5, 1,
-     0, 0},
+     "*fp32,*fp32,i32,64,56,56,*fp32,*fp32,*fp32,*fp32,1e-05,1024", 7, 5, 1, 0,
+     0},
     {"maxpool2d.py", "_maxpool2d_kernel",
      "*fp32,*fp32,i32,64,112,112,3,3,2,2,1,1,56,56,256", 3, 1, 1, 2, 0},
     {"avgpool2d.py", "_avgpool2d_kernel",
      "*fp32,*fp32,i32,512,7,7,7,7,1,1,1,1,256", 3, 1, 1, 2, 0},
-    {"linear.py", "_linear_kernel", "*fp32,*fp32,*fp32,*fp32,i32,i32,i32,1",
-     7, 3, 1, 1, 0},
+    {"linear.py", "_linear_kernel", "*fp32,*fp32,*fp32,*fp32,i32,i32,i32,1", 7,
+     3, 1, 1, 0},
     // bias_exist = 0: the bias load is compiled away.
     {"conv2d.py", "_conv2d_kernel",
      "*fp32,*fp32,*fp32,*fp32,i32,3,224,224,64,7,7,112,112,2,2,3,3,1,1,0,128",

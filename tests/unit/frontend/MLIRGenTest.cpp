@@ -7,8 +7,8 @@
 // inlining, and located errors.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/MLIRGen.h"
+#include "compiler/frontend/Frontend.h"
 
 #include "compiler/ir/MgpDialect.h"
 
