@@ -9,7 +9,7 @@
 #include "compiler/codegen/gpu/AxisInfo.h"
 #include "compiler/ir/Layout.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -46,15 +46,30 @@ bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
   if (!isDistributedEncoding(srcEnc) || !isDistributedEncoding(dstEnc))
     return true;
   ArrayRef<int64_t> shape = src.getShape();
+  // A register reindexing must be the same for every thread (the lowering
+  // permutes the register struct once): the register of `dst` holding an
+  // element reads the `src` register that holds it in thread 0.
   unsigned lanes = std::max(getNumLanes(srcEnc), getNumLanes(dstEnc));
   unsigned warps = std::max(getNumWarps(srcEnc), getNumWarps(dstEnc));
+  llvm::DenseMap<int64_t, unsigned> srcRegOf;
+  auto srcAtZero = getElementCoords(srcEnc, shape, 0, 0);
+  for (unsigned reg = srcAtZero.size(); reg-- > 0;)
+    srcRegOf[linearize(srcAtZero[reg], shape)] = reg;
+  llvm::SmallVector<unsigned> mapping;
+  for (const auto &coords : getElementCoords(dstEnc, shape, 0, 0)) {
+    auto it = srcRegOf.find(linearize(coords, shape));
+    if (it == srcRegOf.end())
+      return true;
+    mapping.push_back(it->second);
+  }
   for (unsigned warp = 0; warp < warps; ++warp)
     for (unsigned lane = 0; lane < lanes; ++lane) {
-      llvm::DenseSet<int64_t> held;
-      for (const auto &coords : getElementCoords(srcEnc, shape, lane, warp))
-        held.insert(linearize(coords, shape));
-      for (const auto &coords : getElementCoords(dstEnc, shape, lane, warp))
-        if (!held.contains(linearize(coords, shape)))
+      auto srcCoords = getElementCoords(srcEnc, shape, lane % getNumLanes(srcEnc),
+                                        warp % getNumWarps(srcEnc));
+      auto dstCoords = getElementCoords(dstEnc, shape, lane % getNumLanes(dstEnc),
+                                        warp % getNumWarps(dstEnc));
+      for (auto [reg, coords] : llvm::enumerate(dstCoords))
+        if (srcCoords[mapping[reg]] != coords)
           return true;
     }
   return false;

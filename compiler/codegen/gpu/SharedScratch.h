@@ -39,7 +39,8 @@ int64_t getBufferSizeInBytes(MemDescType type);
 
 /// Whether converting `src` to `dst` moves elements between threads (and so
 /// goes through shared memory); false when each thread of `dst` finds all of
-/// its elements in its own `src` registers.
+/// its elements in its own `src` registers, in the same registers for every
+/// thread (the lowering's register permutation is thread-independent).
 bool convertNeedsSharedMemory(mlir::RankedTensorType src,
                               mlir::RankedTensorType dst);
 

@@ -4,14 +4,16 @@
 // already holds the elements it needs, the conversion is a register
 // permutation. Otherwise it goes through the op's shared scratch buffer at
 // `mgp.allocation.offset`: every thread stores all its registers at their
-// element offsets, a barrier, then every thread loads the elements of the new
-// layout. The scratch layout (row-major, rows padded) is SharedScratch.h's.
+// element offsets (one owner per element), a barrier, then every thread loads
+// the elements of the new layout. The scratch layout (row-major, rows padded)
+// is SharedScratch.h's; it holds the whole tensor, so one round suffices.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/codegen/llvm/ElementIndices.h"
 #include "compiler/codegen/llvm/Patterns.h"
 #include "compiler/codegen/llvm/RegisterStruct.h"
+#include "compiler/codegen/llvm/SharedAccess.h"
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -62,40 +64,23 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
       return success();
     }
 
+    // Through the scratch, which SharedScratch.h sizes for the whole tensor
+    // (one round). Its bytes are free again once the op has run: the barrier
+    // pass counts the op as a write and a read of them.
     std::optional<int64_t> offset = getAllocationOffset(op);
     if (!offset)
       return failure();
-    Type elementType = srcRegisters.front().getType();
-    // i1 travels as i8 through memory.
-    Type memoryType =
-        elementType.isInteger(1) ? rewriter.getI8Type() : elementType;
     Value base = getSharedPointer(rewriter, loc, target, op, *offset);
-    Value lane = target.getLaneId(rewriter, loc);
-    Value warp = target.getWarpId(rewriter, loc);
     ConvertScratchLayout layout = getConvertScratchLayout(srcType, dstType);
-
-    auto srcIndices = emitElementIndices(rewriter, loc, srcType, lane, warp);
-    for (auto [reg, coords] : llvm::enumerate(srcIndices)) {
-      Value elementOffset = emitScratchOffset(rewriter, loc, coords, layout);
-      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                                          memoryType, base, elementOffset);
-      Value value = srcRegisters[reg];
-      if (memoryType != elementType)
-        value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-      LLVM::StoreOp::create(rewriter, loc, value, address);
-    }
+    auto offsetOf = [&](OpBuilder &b, ValueRange coords) {
+      return emitScratchOffset(b, loc, coords, layout);
+    };
+    emitSharedStores(rewriter, loc, target, srcType, srcRegisters, base,
+                     offsetOf);
     target.barrier(rewriter, loc);
-    SmallVector<Value> registers;
-    for (auto &coords :
-         emitElementIndices(rewriter, loc, dstType, lane, warp)) {
-      Value elementOffset = emitScratchOffset(rewriter, loc, coords, layout);
-      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                                          memoryType, base, elementOffset);
-      Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, address);
-      if (memoryType != elementType)
-        value = LLVM::TruncOp::create(rewriter, loc, elementType, value);
-      registers.push_back(value);
-    }
+    SmallVector<Value> registers =
+        emitSharedLoads(rewriter, loc, target, dstType,
+                        srcRegisters.front().getType(), base, offsetOf);
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
     return success();
   }

@@ -53,6 +53,7 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     populateLoadStoreOpToLLVMPatterns(converter, patterns, *target);
     populateReduceOpToLLVMPatterns(converter, patterns, *target);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns, *target);
+    populateLocalMemOpToLLVMPatterns(converter, patterns, *target);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateProgramIdOpToLLVMPatterns(converter, patterns, *target);
     populateBarrierOpToLLVMPatterns(converter, patterns, *target);

@@ -49,6 +49,10 @@ void populateReduceOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 void populateConvertLayoutOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns,
                                            const TargetInfo &target);
+/// mgp.local_alloc, local_load and local_store on #mgp.shared buffers.
+void populateLocalMemOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns,
+                                      const TargetInfo &target);
 /// mgp.dot on the FMA path.
 void populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);

@@ -1,0 +1,110 @@
+//===- SharedAccess.cpp - a thread's registers to and from shared ---------===//
+//
+// This file implements SharedAccess.h: per register, the element coordinates
+// from ElementIndices.h, the offset from the caller, a store (first owner
+// only, from Layout.h's broadcast masks) or a load in the memory type.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/SharedAccess.h"
+
+#include "compiler/codegen/llvm/ElementIndices.h"
+#include "compiler/codegen/llvm/RegisterStruct.h"
+#include "compiler/codegen/llvm/TargetInfo.h"
+#include "compiler/ir/Layout.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mgp;
+
+Type mgp::getSharedMemoryType(Type elementType) {
+  if (elementType.isInteger(1))
+    return IntegerType::get(elementType.getContext(), 8);
+  if (isa<LLVM::LLVMPointerType>(elementType))
+    return IntegerType::get(elementType.getContext(), 64);
+  return elementType;
+}
+
+static Value toMemory(OpBuilder &b, Location loc, Value value,
+                      Type memoryType) {
+  if (value.getType() == memoryType)
+    return value;
+  if (isa<LLVM::LLVMPointerType>(value.getType()))
+    return LLVM::PtrToIntOp::create(b, loc, memoryType, value);
+  return LLVM::ZExtOp::create(b, loc, memoryType, value);
+}
+
+static Value fromMemory(OpBuilder &b, Location loc, Value value,
+                        Type elementType) {
+  if (value.getType() == elementType)
+    return value;
+  if (isa<LLVM::LLVMPointerType>(elementType))
+    return LLVM::IntToPtrOp::create(b, loc, elementType, value);
+  return LLVM::TruncOp::create(b, loc, elementType, value);
+}
+
+/// (id & mask) == 0 as an i1, or null when mask is 0.
+static Value isFirstOwner(OpBuilder &b, Location loc, Value id,
+                          unsigned mask) {
+  if (!mask)
+    return Value();
+  Value bits = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, mask));
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits,
+                              i32Constant(b, loc, 0));
+}
+
+void mgp::emitSharedStores(OpBuilder &b, Location loc,
+                           const TargetInfo &target, RankedTensorType type,
+                           ArrayRef<Value> registers, Value base,
+                           SharedOffsetFn offsetOf) {
+  BroadcastMasks masks = getBroadcastMasks(type.getEncoding(), type.getShape());
+  Value lane = target.getLaneId(b, loc);
+  Value warp = target.getWarpId(b, loc);
+  Value owner = isFirstOwner(b, loc, lane, masks.lane);
+  if (Value warpOwner = isFirstOwner(b, loc, warp, masks.warp))
+    owner = owner ? LLVM::AndOp::create(b, loc, owner, warpOwner) : warpOwner;
+  Value ownerMask;
+  Type memoryType = getSharedMemoryType(registers.front().getType());
+  unsigned bytes = memoryType.getIntOrFloatBitWidth() / 8;
+  if (owner) {
+    ownerMask =
+        LLVM::UndefOp::create(b, loc, VectorType::get({1}, b.getI1Type()));
+    ownerMask = LLVM::InsertElementOp::create(b, loc, ownerMask, owner,
+                                              i32Constant(b, loc, 0));
+  }
+  auto indices = emitElementIndices(b, loc, type, lane, warp);
+  for (auto [reg, coords] : llvm::enumerate(indices)) {
+    if (reg & masks.reg)
+      continue; // a replica of a lower register
+    Value address = LLVM::GEPOp::create(b, loc, base.getType(), memoryType,
+                                        base, offsetOf(b, coords));
+    Value value = toMemory(b, loc, registers[reg], memoryType);
+    if (!owner) {
+      LLVM::StoreOp::create(b, loc, value, address);
+      continue;
+    }
+    auto vecType = VectorType::get({1}, memoryType);
+    Value vec = LLVM::UndefOp::create(b, loc, vecType);
+    vec = LLVM::InsertElementOp::create(b, loc, vec, value,
+                                        i32Constant(b, loc, 0));
+    LLVM::MaskedStoreOp::create(b, loc, vec, address, ownerMask,
+                                b.getI32IntegerAttr(bytes));
+  }
+}
+
+SmallVector<Value> mgp::emitSharedLoads(OpBuilder &b, Location loc,
+                                        const TargetInfo &target,
+                                        RankedTensorType type, Type elementType,
+                                        Value base, SharedOffsetFn offsetOf) {
+  Type memoryType = getSharedMemoryType(elementType);
+  Value lane = target.getLaneId(b, loc);
+  Value warp = target.getWarpId(b, loc);
+  SmallVector<Value> registers;
+  for (auto &coords : emitElementIndices(b, loc, type, lane, warp)) {
+    Value address = LLVM::GEPOp::create(b, loc, base.getType(), memoryType,
+                                        base, offsetOf(b, coords));
+    Value value = LLVM::LoadOp::create(b, loc, memoryType, address);
+    registers.push_back(fromMemory(b, loc, value, elementType));
+  }
+  return registers;
+}

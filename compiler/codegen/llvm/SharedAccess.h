@@ -1,0 +1,48 @@
+//===- SharedAccess.h - a thread's registers to and from shared -*- C++ -*-===//
+//
+// This file declares the stores and loads of a distributed tensor's registers
+// to and from shared memory, shared by the convert_layout scratch and the
+// local_alloc / local_load / local_store lowering. Elements travel in their
+// shared memory type (i1 as i8, pointers as i64); replicated owners are
+// skipped when storing (registers statically, lanes and warps by a masked
+// store), so each element is written once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_CODEGEN_LLVM_SHAREDACCESS_H
+#define MGP_CODEGEN_LLVM_SHAREDACCESS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mgp {
+
+class TargetInfo;
+
+/// The element offset (i32, in elements of the memory type) of the tensor
+/// element at `coords` (i32 values, one per dim).
+using SharedOffsetFn =
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::ValueRange)>;
+
+/// The type an element of LLVM type `elementType` has in shared memory: i1 as
+/// i8, pointers as i64, everything else unchanged.
+mlir::Type getSharedMemoryType(mlir::Type elementType);
+
+/// Stores the registers `registers` of a thread holding tensor `type` at
+/// `base + offsetOf(coords)`; each element is stored by one owner only.
+void emitSharedStores(mlir::OpBuilder &b, mlir::Location loc,
+                      const TargetInfo &target, mlir::RankedTensorType type,
+                      llvm::ArrayRef<mlir::Value> registers, mlir::Value base,
+                      SharedOffsetFn offsetOf);
+
+/// Loads the registers (of LLVM type `elementType`) of a thread holding
+/// tensor `type` from `base + offsetOf(coords)`.
+llvm::SmallVector<mlir::Value>
+emitSharedLoads(mlir::OpBuilder &b, mlir::Location loc,
+                const TargetInfo &target, mlir::RankedTensorType type,
+                mlir::Type elementType, mlir::Value base,
+                SharedOffsetFn offsetOf);
+
+} // namespace mgp
+
+#endif // MGP_CODEGEN_LLVM_SHAREDACCESS_H
