@@ -64,10 +64,12 @@ bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
   }
   for (unsigned warp = 0; warp < warps; ++warp)
     for (unsigned lane = 0; lane < lanes; ++lane) {
-      auto srcCoords = getElementCoords(srcEnc, shape, lane % getNumLanes(srcEnc),
-                                        warp % getNumWarps(srcEnc));
-      auto dstCoords = getElementCoords(dstEnc, shape, lane % getNumLanes(dstEnc),
-                                        warp % getNumWarps(dstEnc));
+      auto srcCoords =
+          getElementCoords(srcEnc, shape, lane % getNumLanes(srcEnc),
+                           warp % getNumWarps(srcEnc));
+      auto dstCoords =
+          getElementCoords(dstEnc, shape, lane % getNumLanes(dstEnc),
+                           warp % getNumWarps(dstEnc));
       for (auto [reg, coords] : llvm::enumerate(dstCoords))
         if (srcCoords[mapping[reg]] != coords)
           return true;

@@ -45,7 +45,8 @@ Value emitSwizzledOffset(OpBuilder &b, Location loc, MemDescType type,
   }
   int64_t vec = encoding.getVec();
   Value phase = LLVM::URemOp::create(
-      b, loc, LLVM::UDivOp::create(b, loc, row, constant(encoding.getPerPhase())),
+      b, loc,
+      LLVM::UDivOp::create(b, loc, row, constant(encoding.getPerPhase())),
       constant(encoding.getMaxPhase()));
   Value vecIndex = LLVM::UDivOp::create(b, loc, col, constant(vec));
   Value swizzled = LLVM::XOrOp::create(b, loc, vecIndex, phase);

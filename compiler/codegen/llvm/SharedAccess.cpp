@@ -44,8 +44,7 @@ static Value fromMemory(OpBuilder &b, Location loc, Value value,
 }
 
 /// (id & mask) == 0 as an i1, or null when mask is 0.
-static Value isFirstOwner(OpBuilder &b, Location loc, Value id,
-                          unsigned mask) {
+static Value isFirstOwner(OpBuilder &b, Location loc, Value id, unsigned mask) {
   if (!mask)
     return Value();
   Value bits = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, mask));
@@ -53,10 +52,9 @@ static Value isFirstOwner(OpBuilder &b, Location loc, Value id,
                               i32Constant(b, loc, 0));
 }
 
-void mgp::emitSharedStores(OpBuilder &b, Location loc,
-                           const TargetInfo &target, RankedTensorType type,
-                           ArrayRef<Value> registers, Value base,
-                           SharedOffsetFn offsetOf) {
+void mgp::emitSharedStores(OpBuilder &b, Location loc, const TargetInfo &target,
+                           RankedTensorType type, ArrayRef<Value> registers,
+                           Value base, SharedOffsetFn offsetOf) {
   BroadcastMasks masks = getBroadcastMasks(type.getEncoding(), type.getShape());
   Value lane = target.getLaneId(b, loc);
   Value warp = target.getWarpId(b, loc);
