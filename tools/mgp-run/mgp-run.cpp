@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/mgp-run/BenchReport.h"
 #include "tools/mgp-run/InputBatch.h"
 #ifdef MGP_HAVE_KERNEL_RUN
 #include "tools/mgp-run/KernelRun.h"
@@ -20,6 +21,9 @@
 #include "graph/CpuBackend.h"
 #endif
 #include "graph/Diagnostic.h"
+#ifdef MGP_HAVE_GPU_BACKEND
+#include "graph/GpuBackend.h"
+#endif
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
 #include "graph/GraphParser.h"
@@ -67,8 +71,25 @@ static cl::list<std::string>
                         "comma-separated); default: a seeded random batch"),
                cl::cat(category));
 static cl::opt<std::string>
-    device("device", cl::desc("Where to run: reference | cpu | gpu"),
-           cl::init("reference"), cl::cat(category));
+    device("device",
+           cl::desc("Where to run: reference | cpu | gpu (default: gpu when "
+                    "a GPU is present, else reference)"),
+           cl::cat(category));
+static cl::opt<int> benchRuns("bench",
+                              cl::desc("Also time N more runs (after "
+                                       "--warmup runs): median ms per batch "
+                                       "and images/s"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<int> warmupRuns("warmup",
+                               cl::desc("Untimed runs before --bench and "
+                                        "--profile (default 5 on the gpu, 1 "
+                                        "elsewhere)"),
+                               cl::init(-1), cl::cat(category));
+static cl::opt<bool> profileOpt(
+    "profile",
+    cl::desc("GPU time per kernel (CUDA events around each launch) over "
+             "max(--bench, 3) runs, sorted (--device gpu)"),
+    cl::cat(category));
 static cl::opt<std::string>
     precisionText("precision",
                   cl::desc("fp32 | tf32 | fp16 | bf16 (default: fp32 on the "
@@ -181,7 +202,67 @@ static Error checkAgainstReference(const Model &model, const Tensor &x,
   return Error::success();
 }
 
+/// The backend for --device; `gpu` is set when it is the GPU backend.
+static llvm::Expected<std::unique_ptr<Backend>>
+makeBackend(const BackendOptions &options, void *&gpu) {
+#ifdef MGP_HAVE_GPU_BACKEND
+  if (device == "gpu") {
+    auto created = createGpuBackend(options);
+    if (!created)
+      return created.takeError();
+    gpu = created->get();
+    return std::unique_ptr<Backend>(std::move(*created));
+  }
+#endif
+  gpu = nullptr;
+  return createBackend(device, options);
+}
+
+/// --bench and --profile after the first run.
+static Error runTimings(Backend &backend, void *gpuHandle, const Tensor &x) {
+  int warmup = warmupRuns >= 0 ? int(warmupRuns) : (gpuHandle ? 5 : 1);
+  std::function<double()> kernelMs;
+#ifdef MGP_HAVE_GPU_BACKEND
+  auto *gpu = static_cast<GpuBackend *>(gpuHandle);
+  if (gpu)
+    kernelMs = [gpu] { return gpu->lastKernelMs(); };
+#endif
+  if (benchRuns > 0) {
+    auto result = run::bench(backend, x, warmup, benchRuns, kernelMs);
+    if (!result)
+      return result.takeError();
+    run::printBench(*result, benchRuns, x.shape[0], backend.name(),
+                    llvm::outs());
+    warmup = 0;
+  }
+#ifdef MGP_HAVE_GPU_BACKEND
+  if (profileOpt && gpu) {
+    int runs = std::max(int(benchRuns), 3);
+    if (auto warmed = run::bench(backend, x, warmup, 0); !warmed)
+      return warmed.takeError();
+    gpu->setProfiling(true);
+    auto result = run::bench(backend, x, 0, runs);
+    gpu->setProfiling(false);
+    if (!result)
+      return result.takeError();
+    run::printProfile(gpu->profile(), runs, llvm::outs());
+  }
+#endif
+  return Error::success();
+}
+
 static Error runTool() {
+  if (device.empty()) {
+#ifdef MGP_HAVE_GPU_BACKEND
+    device = isGpuAvailable() ? "gpu" : "reference";
+#else
+    device = "reference";
+#endif
+  }
+  if (benchRuns < 0 || warmupRuns < -1)
+    return toolError("--bench and --warmup take a number of runs (0 or more)");
+  if (profileOpt && device != "gpu")
+    return toolError("--profile times GPU kernels: it needs --device gpu");
   auto parsed = parseGraphFile(graphPath);
   if (!parsed)
     return parsed.takeError();
@@ -299,7 +380,8 @@ static Error runTool() {
   }
 
   options.progress = &llvm::errs();
-  auto backend = createBackend(device, options);
+  void *gpu = nullptr;
+  auto backend = makeBackend(options, gpu);
   if (!backend)
     return backend.takeError();
 
@@ -337,6 +419,8 @@ static Error runTool() {
   if (!dumpLogits.empty())
     if (Error e = writeNpy(dumpLogits, logits))
       return e;
+  if (Error e = runTimings(**backend, gpu, x))
+    return e;
   if (check)
     return checkAgainstReference(model, x, logits, options.precision);
   return Error::success();
@@ -351,6 +435,9 @@ int main(int argc, char **argv) {
 #endif
 #ifdef MGP_HAVE_CPU_BACKEND
   registerCpuBackend();
+#endif
+#ifdef MGP_HAVE_GPU_BACKEND
+  registerGpuBackend();
 #endif
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,

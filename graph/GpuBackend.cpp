@@ -1,0 +1,400 @@
+//===- GpuBackend.cpp - The `gpu` device: mgp kernels through the driver --===//
+//
+// This file implements the GPU backend. prepare() folds BatchNorm, fuses the
+// epilogues, plans the launches and the activation arena, compiles every
+// distinct specialization (GpuBackendCompile), loads each PTX module, uploads
+// the weights into one buffer, allocates the arena and builds each launch's
+// argument slots once (every address is fixed from then on). run() copies the
+// input into the arena, launches every kernel on one stream (with events
+// around each launch when profiling) and copies the outputs back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/GpuBackend.h"
+
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GpuBackendArena.h"
+
+#include "compiler/pipeline/Pipeline.h"
+
+#include "runtime/Device.h"
+#include "runtime/DeviceBuffer.h"
+#include "runtime/Event.h"
+#include "runtime/Module.h"
+#include "runtime/Stream.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+static llvm::Error backendError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+namespace {
+/// One node's launch, ready to go.
+struct ReadyLaunch {
+  Function *function = nullptr;
+  LaunchConfig config;
+  std::vector<uint64_t> slots; ///< one per non-constexpr parameter
+  std::vector<void *> args;    ///< pointers into `slots`
+  int profileIndex = -1;       ///< entry in `profileTotals`
+  std::string label;           ///< the node's value name, for errors
+};
+
+class GpuBackendImpl : public GpuBackend {
+public:
+  GpuBackendImpl(const BackendOptions &options, Device device)
+      : options(options), device(std::move(device)) {}
+
+  llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
+  llvm::Expected<std::vector<Tensor>>
+  run(llvm::ArrayRef<Tensor> inputs) override;
+
+  void setProfiling(bool enabled) override { profiling = enabled; }
+  std::vector<KernelProfileEntry> profile() const override;
+  double lastKernelMs() const override { return kernelMs; }
+  const GpuCompileStats &compileStats() const override { return stats; }
+  llvm::StringRef arch() const override { return targetArch; }
+
+private:
+  llvm::Error chooseArch();
+  llvm::Error uploadWeights(const WeightMap &weights,
+                            std::vector<CUdeviceptr> &addressOf);
+  llvm::Error buildLaunches(const GpuKernelSet &set,
+                            llvm::ArrayRef<CUdeviceptr> addressOf);
+  llvm::Error launchAll();
+
+  BackendOptions options;
+  Device device;
+  std::string targetArch;
+  Model model;
+  std::vector<KernelLaunch> launches;
+  ArenaPlan arenaPlan;
+  GpuCompileStats stats;
+  std::optional<DeviceBuffer> weightBuffer, arena;
+  std::optional<Stream> stream;
+  std::map<std::string, Module> modules; ///< by KernelLaunch::key()
+  std::map<std::string, Function> functions;
+  std::vector<ReadyLaunch> ready;
+  std::vector<Event> launchEvents; ///< launches + 1 (profiling)
+  std::optional<Event> startEvent, endEvent;
+  std::vector<KernelProfileEntry> profileTotals;
+  bool profiling = false;
+  double kernelMs = 0;
+};
+} // namespace
+
+llvm::Error GpuBackendImpl::chooseArch() {
+  const DeviceProperties &props = device.properties();
+  targetArch = props.arch;
+  if (llvm::Error e = checkArch(targetArch)) {
+    // PTX for sm_90 runs on newer GPUs through the driver's JIT.
+    if (props.computeMajor < 9)
+      return backendError(props.name + " (" + props.arch +
+                          ") is not a GPU mgp generates code for: " +
+                          llvm::toString(std::move(e)));
+    llvm::consumeError(std::move(e));
+    targetArch = "sm_90";
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error
+GpuBackendImpl::uploadWeights(const WeightMap &weights,
+                              std::vector<CUdeviceptr> &addressOf) {
+  const Graph &graph = model.graph;
+  int64_t total = 0;
+  std::vector<int64_t> offsetOf(graph.values.size(), -1);
+  for (int param : graph.params) {
+    offsetOf[param] = total;
+    total += static_cast<int64_t>(
+        llvm::alignTo(numElements(graph.values[param].shape) * sizeof(float),
+                      kArenaAlignment));
+  }
+  double needed = double(total) + double(arenaPlan.bytes);
+  if (needed > double(device.properties().totalMemory))
+    return backendError(llvm::formatv(
+        "the weights and activations need {0:F1} GiB, more than the {1:F1} "
+        "GiB of {2} (use a smaller --batch or --size)",
+        needed / double(1 << 30),
+        double(device.properties().totalMemory) / double(1 << 30),
+        device.properties().name));
+  auto weightsOnDevice = DeviceBuffer::allocate(std::max<int64_t>(total, 1));
+  if (!weightsOnDevice)
+    return weightsOnDevice.takeError();
+  weightBuffer.emplace(std::move(*weightsOnDevice));
+  std::vector<char> host(total, 0);
+  for (int param : graph.params) {
+    const Tensor &weight = weights.find(graph.values[param].name)->second;
+    std::memcpy(host.data() + offsetOf[param], weight.data.data(),
+                weight.data.size() * sizeof(float));
+    addressOf[param] = weightBuffer->address() + offsetOf[param];
+  }
+  if (total > 0)
+    return weightBuffer->copyFromHost(host.data(), host.size());
+  return llvm::Error::success();
+}
+
+llvm::Error GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
+                                          llvm::ArrayRef<CUdeviceptr> addressOf) {
+  const Graph &graph = model.graph;
+  std::map<std::string, int> profileIndex;
+  for (const KernelLaunch &launch : launches) {
+    if (launch.aliasOf >= 0)
+      continue;
+    std::string key = launch.key();
+    if (!functions.count(key)) {
+      const CompiledKernel &kernel = *set.kernels.find(key)->second;
+      auto module = Module::loadPTX(kernel.ptx);
+      if (!module)
+        return backendError("loading kernel '" + launch.kernel + "' [" +
+                            launch.signature() +
+                            "]: " + llvm::toString(module.takeError()));
+      auto function = module->getFunction(kernel.name);
+      if (!function)
+        return function.takeError();
+      modules.emplace(key, std::move(*module));
+      functions.emplace(key, std::move(*function));
+    }
+    const CompiledKernel &kernel = *set.kernels.find(key)->second;
+    ReadyLaunch r;
+    r.function = &functions.find(key)->second;
+    r.label = graph.values[graph.nodes[launch.node].result].name;
+    for (int i = 0; i < 3; ++i) {
+      assert(launch.grid[i] >= 1 && launch.grid[i] <= (i ? 65535 : INT32_MAX) &&
+             "planLaunches keeps grids within the GPU's limits");
+      r.config.grid[i] = static_cast<unsigned>(launch.grid[i]);
+    }
+    r.config.numWarps = kernel.numWarps;
+    r.config.sharedBytes = kernel.sharedBytes;
+    r.config.stream = stream->handle();
+    for (const LaunchParam &p : launch.params) {
+      uint64_t slot = 0;
+      switch (p.kind) {
+      case LaunchParam::Kind::Buffer:
+        slot = addressOf[p.value];
+        break;
+      case LaunchParam::Kind::Int: {
+        int32_t value = static_cast<int32_t>(p.intValue);
+        std::memcpy(&slot, &value, sizeof(value));
+        break;
+      }
+      case LaunchParam::Kind::Float: {
+        float value = static_cast<float>(p.floatValue);
+        std::memcpy(&slot, &value, sizeof(value));
+        break;
+      }
+      case LaunchParam::Kind::Constexpr:
+        continue;
+      }
+      r.slots.push_back(slot);
+    }
+    std::string profileName = launch.kernel + " " + launch.specialization();
+    auto [it, inserted] = profileIndex.try_emplace(
+        profileName, static_cast<int>(profileTotals.size()));
+    if (inserted)
+      profileTotals.push_back({profileName, 0, 0});
+    r.profileIndex = it->second;
+    ready.push_back(std::move(r));
+  }
+  // Pointers into the slots once `ready` no longer moves.
+  for (ReadyLaunch &r : ready)
+    for (uint64_t &slot : r.slots)
+      r.args.push_back(&slot);
+  return llvm::Error::success();
+}
+
+/// fp32 and tf32 only, for now.
+static llvm::Error checkPrecision(Precision precision) {
+  if (precision == Precision::FP32 || precision == Precision::TF32)
+    return llvm::Error::success();
+  return backendError("--precision " + precisionName(precision) +
+                      " is not supported yet on the gpu device (issue 6); "
+                      "use fp32 or tf32");
+}
+
+llvm::Error GpuBackendImpl::prepare(const Graph &graph,
+                                    const WeightMap &weights) {
+  if (llvm::Error e = checkPrecision(options.precision))
+    return e;
+  for (int param : graph.params)
+    if (!weights.count(graph.values[param].name))
+      return backendError("no weights for parameter '" +
+                          graph.values[param].name + "'");
+  if (llvm::Error e = chooseArch())
+    return e;
+  model = foldBatchNorm(graph, weights);
+  model.graph = fuseEpilogues(model.graph);
+  LaunchOptions launchOptions;
+  launchOptions.tf32 = options.precision == Precision::TF32;
+  auto planned = planLaunches(model.graph, launchOptions);
+  if (!planned)
+    return planned.takeError();
+  launches = std::move(*planned);
+  arenaPlan = planArena(model.graph, launches);
+
+  GpuCompileOptions compileOptions;
+  compileOptions.arch = targetArch;
+  compileOptions.tf32 = launchOptions.tf32;
+  compileOptions.progress = options.progress;
+  auto set = compileGpuKernels(launches, compileOptions);
+  if (!set)
+    return set.takeError();
+  stats = set->stats;
+
+  if (llvm::Error e = device.makeCurrent())
+    return e;
+  std::vector<CUdeviceptr> addressOf(model.graph.values.size(), 0);
+  if (llvm::Error e = uploadWeights(model.weights, addressOf))
+    return e;
+  auto arenaBuffer =
+      DeviceBuffer::allocate(std::max<int64_t>(arenaPlan.bytes, 1));
+  if (!arenaBuffer)
+    return arenaBuffer.takeError();
+  arena.emplace(std::move(*arenaBuffer));
+  for (size_t v = 0; v < model.graph.values.size(); ++v)
+    if (arenaPlan.offsetOf[v] >= 0)
+      addressOf[v] = arena->address() + arenaPlan.offsetOf[v];
+  auto newStream = Stream::create();
+  if (!newStream)
+    return newStream.takeError();
+  stream.emplace(std::move(*newStream));
+  if (llvm::Error e = buildLaunches(*set, addressOf))
+    return e;
+  for (size_t i = 0; i <= ready.size(); ++i) {
+    auto event = Event::create();
+    if (!event)
+      return event.takeError();
+    launchEvents.push_back(std::move(*event));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error GpuBackendImpl::launchAll() {
+  for (size_t i = 0; i < ready.size(); ++i) {
+    ReadyLaunch &r = ready[i];
+    if (i == 0 || profiling)
+      if (llvm::Error e = launchEvents[i].record(stream->handle()))
+        return e;
+    if (llvm::Error e = r.function->launch(r.config, r.args.data()))
+      return backendError("node '" + r.label + "' (" + r.function->name() +
+                          "): " + llvm::toString(std::move(e)));
+  }
+  if (llvm::Error e = launchEvents[ready.size()].record(stream->handle()))
+    return e;
+  if (llvm::Error e = launchEvents[ready.size()].synchronize())
+    return e;
+  auto total = Event::elapsedMs(launchEvents[0], launchEvents[ready.size()]);
+  if (!total)
+    return total.takeError();
+  kernelMs = *total;
+  if (!profiling)
+    return llvm::Error::success();
+  for (size_t i = 0; i < ready.size(); ++i) {
+    auto ms = Event::elapsedMs(launchEvents[i], launchEvents[i + 1]);
+    if (!ms)
+      return ms.takeError();
+    KernelProfileEntry &entry = profileTotals[ready[i].profileIndex];
+    entry.launches += 1;
+    entry.ms += *ms;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Tensor>>
+GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
+  const Graph &graph = model.graph;
+  if (inputs.size() != graph.inputs.size())
+    return backendError("the graph has " + llvm::Twine(graph.inputs.size()) +
+                        " inputs, got " + llvm::Twine(inputs.size()));
+  if (llvm::Error e = device.makeCurrent())
+    return std::move(e);
+  auto driver = CudaDriver::get();
+  if (!driver)
+    return driver.takeError();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int value = graph.inputs[i];
+    const Value &input = graph.values[value];
+    if (inputs[i].shape != input.shape)
+      return backendError("input '" + input.name + "' has shape " +
+                          formatShape(inputs[i].shape) + ", expected " +
+                          formatShape(input.shape));
+    if (llvm::Error e = driver->check(
+            driver->cuMemcpyHtoDAsync(
+                arena->address() + arenaPlan.offsetOf[value],
+                inputs[i].data.data(), inputs[i].data.size() * sizeof(float),
+                stream->handle()),
+            "cuMemcpyHtoDAsync"))
+      return std::move(e);
+  }
+  if (!ready.empty())
+    if (llvm::Error e = launchAll())
+      return std::move(e);
+  std::vector<Tensor> outputs;
+  for (int output : graph.outputs) {
+    Tensor tensor(graph.values[output].shape);
+    if (llvm::Error e = driver->check(
+            driver->cuMemcpyDtoHAsync(
+                tensor.data.data(),
+                arena->address() + arenaPlan.offsetOf[output],
+                tensor.data.size() * sizeof(float), stream->handle()),
+            "cuMemcpyDtoHAsync"))
+      return std::move(e);
+    outputs.push_back(std::move(tensor));
+  }
+  if (llvm::Error e = stream->synchronize())
+    return std::move(e);
+  return std::move(outputs);
+}
+
+std::vector<KernelProfileEntry> GpuBackendImpl::profile() const {
+  std::vector<KernelProfileEntry> sorted;
+  for (const KernelProfileEntry &entry : profileTotals)
+    if (entry.launches > 0)
+      sorted.push_back(entry);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const KernelProfileEntry &a, const KernelProfileEntry &b) {
+                     return a.ms > b.ms;
+                   });
+  return sorted;
+}
+
+llvm::Expected<std::unique_ptr<GpuBackend>>
+mgp::graph::createGpuBackend(const BackendOptions &options) {
+  if (llvm::Error e = checkPrecision(options.precision))
+    return std::move(e);
+  auto device = Device::open(0);
+  if (!device)
+    return backendError("the gpu device is not available here: " +
+                        llvm::toString(device.takeError()));
+  return std::make_unique<GpuBackendImpl>(options, std::move(*device));
+}
+
+bool mgp::graph::isGpuAvailable() {
+  auto count = getDeviceCount();
+  if (!count) {
+    llvm::consumeError(count.takeError());
+    return false;
+  }
+  return *count > 0;
+}
+
+void mgp::graph::registerGpuBackend() {
+  registerBackend("gpu",
+                  [](const BackendOptions &options)
+                      -> llvm::Expected<std::unique_ptr<Backend>> {
+                    auto backend = createGpuBackend(options);
+                    if (!backend)
+                      return backend.takeError();
+                    return std::unique_ptr<Backend>(std::move(*backend));
+                  });
+}

@@ -1,0 +1,56 @@
+//===- GpuBackend.h - mgp kernels on the GPU --------------------*- C++ -*-===//
+//
+// This file implements the entry points of the `gpu` backend: every node of
+// the folded and fused graph runs as its kernels_dsl kernel
+// (graph/KernelLaunch.h), compiled to PTX for the device's architecture
+// (graph/GpuBackendCompile.h) and launched through the CUDA driver on one
+// stream, with the weights uploaded once and the activations in one arena
+// planned by liveness (graph/GpuBackendArena.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGP_GRAPH_GPUBACKEND_H
+#define MGP_GRAPH_GPUBACKEND_H
+
+#include "graph/Backend.h"
+#include "graph/GpuBackendCompile.h"
+#include "graph/GpuBackendProfile.h"
+
+#include <string>
+#include <vector>
+
+namespace mgp::graph {
+
+/// The `gpu` device. Precisions: fp32 (every dot "ieee") and tf32 (dot inputs
+/// rounded to tf32 on the tensor cores); fp16 and bf16 are errors for now.
+class GpuBackend : public Backend {
+public:
+  llvm::StringRef name() const override { return "gpu"; }
+
+  /// When on, run() records an event pair around every launch and adds the
+  /// time to profile() (the launches then cannot overlap).
+  virtual void setProfiling(bool enabled) = 0;
+  /// Per-specialization totals since prepare(), largest first.
+  virtual std::vector<KernelProfileEntry> profile() const = 0;
+  /// GPU milliseconds from the first to the last launch of the last run()
+  /// (input upload and output download excluded).
+  virtual double lastKernelMs() const = 0;
+  /// What prepare()'s compile phase did.
+  virtual const GpuCompileStats &compileStats() const = 0;
+  /// The architecture kernels are compiled for (from the device).
+  virtual llvm::StringRef arch() const = 0;
+};
+
+/// Opens GPU 0; an error when there is no driver or no GPU.
+llvm::Expected<std::unique_ptr<GpuBackend>>
+createGpuBackend(const BackendOptions &options);
+
+/// Whether a CUDA device can be opened here.
+bool isGpuAvailable();
+
+/// Registers createGpuBackend as device `gpu`.
+void registerGpuBackend();
+
+} // namespace mgp::graph
+
+#endif // MGP_GRAPH_GPUBACKEND_H

@@ -1,0 +1,207 @@
+//===- GpuBackendCompile.cpp - PTX for every kernel a graph needs ---------===//
+//
+// This file implements the `gpu` backend's compile phase: the front half of
+// each compile (parse, MLIRGen, target-independent passes) through a private
+// KernelModuleCache, which owns one MLIRContext, then the GPU passes, the
+// lowering to LLVM IR in its own LLVMContext and the NVPTX backend; all of it
+// in an llvm::ThreadPool task per distinct specialization, behind the
+// runtime's KernelCache.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/GpuBackendCompile.h"
+
+#include "graph/KernelModuleCache.h"
+#include "graph/KernelSources.h"
+
+#include "compiler/ir/MgpDialect.h"
+#include "compiler/pipeline/Pipeline.h"
+
+#include "runtime/CacheKey.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+KernelOptions mgp::graph::gpuKernelOptions(const GpuCompileOptions &options) {
+  KernelOptions result;
+  result.arch = options.arch;
+  result.precision = options.tf32 ? "tf32" : "ieee";
+  return result;
+}
+
+Specialization mgp::graph::launchSpecialization(const KernelLaunch &launch) {
+  Specialization spec;
+  for (auto [index, p] : llvm::enumerate(launch.params)) {
+    unsigned position = static_cast<unsigned>(index);
+    switch (p.kind) {
+    case LaunchParam::Kind::Buffer:
+      spec.argTypes.push_back("*fp32");
+      spec.divisibleBy16.push_back(position);
+      break;
+    case LaunchParam::Kind::Int:
+      spec.argTypes.push_back("i32");
+      if (p.intValue == 1)
+        spec.equalToOne.push_back(position);
+      else if (p.intValue % 16 == 0)
+        spec.divisibleBy16.push_back(position);
+      break;
+    case LaunchParam::Kind::Float:
+      spec.argTypes.push_back("fp32");
+      break;
+    case LaunchParam::Kind::Constexpr: {
+      spec.argTypes.push_back("constexpr");
+      ConstexprValue value;
+      value.index = position;
+      value.name = p.name;
+      value.intValue = p.intValue;
+      spec.constexprs.push_back(std::move(value));
+      break;
+    }
+    }
+  }
+  return spec;
+}
+
+std::string mgp::graph::gpuCacheKey(const KernelLaunch &launch,
+                                    const KernelOptions &options) {
+  // The whole kernel file is the source the key covers: any edit to it
+  // recompiles its kernels.
+  std::optional<llvm::StringRef> source = findKernelSource(launch.file);
+  std::string text = (launch.file + "\n" + source.value_or("")).str();
+  return computeCacheKey(makeCacheKeyInput(text, launch.kernel, options,
+                                           launchSpecialization(launch)));
+}
+
+llvm::Expected<CompiledKernel>
+mgp::graph::compileLaunchToPTX(const KernelLaunch &launch,
+                               const KernelOptions &options) {
+  KernelModuleCache modules;
+  modules.getContext().disableMultithreading();
+  auto func = modules.getKernel(launch);
+  if (!func)
+    return func.takeError();
+  mlir::ModuleOp module = (*func)->getParentOfType<mlir::ModuleOp>();
+  if (options.precision == "ieee")
+    module.walk([](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
+
+  CompileOptions compileOptions;
+  compileOptions.arch = options.arch;
+  compileOptions.numWarps = options.numWarps;
+  compileOptions.numStages = options.numStages;
+  if (llvm::Error e = runGPUPasses(module, compileOptions))
+    return std::move(e);
+  CompiledKernel result;
+  result.numWarps = options.numWarps;
+  result.numStages = options.numStages;
+  result.arch = options.arch;
+  if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(kSharedAttrName))
+    result.sharedBytes = static_cast<unsigned>(shared.getInt());
+  if (auto warps = module->getAttrOfType<mlir::IntegerAttr>(kNumWarpsAttrName))
+    result.numWarps = static_cast<int>(warps.getInt());
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = lowerToLLVMIR(module, llvmContext, compileOptions);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  result.name = launch.kernel;
+  if (!(*llvmModule)->getFunction(launch.kernel))
+    for (llvm::Function &fn : **llvmModule)
+      if (fn.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+        result.name = fn.getName().str();
+  auto ptx = emitPTX(**llvmModule, compileOptions);
+  if (!ptx)
+    return ptx.takeError();
+  result.ptx = std::move(*ptx);
+  return result;
+}
+
+namespace {
+/// The shared state of one compile phase's tasks.
+struct CompilePhase {
+  std::mutex mutex;
+  unsigned done = 0;
+  llvm::Error firstError = llvm::Error::success();
+};
+} // namespace
+
+llvm::Expected<GpuKernelSet>
+mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
+                              const GpuCompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<const KernelLaunch *> distinct;
+  GpuKernelSet set;
+  for (const KernelLaunch &launch : launches)
+    if (launch.aliasOf < 0 && set.kernels.try_emplace(launch.key()).second)
+      distinct.push_back(&launch);
+  set.stats.kernels = static_cast<unsigned>(distinct.size());
+
+  KernelCache &cache = options.cache ? *options.cache : KernelCache::global();
+  KernelOptions kernelOptions = gpuKernelOptions(options);
+  llvm::raw_ostream *progress =
+      options.progress && options.progress->is_displayed() ? options.progress
+                                                           : nullptr;
+  CompilePhase phase;
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.threads));
+    for (const KernelLaunch *launch : distinct) {
+      pool.async([&, launch] {
+        std::string key = gpuCacheKey(*launch, kernelOptions);
+        std::string description =
+            (launch->kernel + "[" + launch->signature() + "] " +
+             kernelOptions.arch + " " + kernelOptions.precision);
+        CacheSource source = CacheSource::Memory;
+        auto kernel = cache.getOrCompile(
+            key, description,
+            [&]() -> llvm::Expected<CompiledKernel> {
+              auto compiled = compileLaunchToPTX(*launch, kernelOptions);
+              if (!compiled)
+                return llvm::createStringError(
+                    "compiling kernels_dsl/" + launch->file + " kernel '" +
+                    launch->kernel + "' for [" + launch->signature() +
+                    "]: " + llvm::toString(compiled.takeError()));
+              return compiled;
+            },
+            &source);
+        std::lock_guard<std::mutex> lock(phase.mutex);
+        ++phase.done;
+        if (!kernel) {
+          if (phase.firstError)
+            llvm::consumeError(kernel.takeError());
+          else
+            phase.firstError = kernel.takeError();
+          return;
+        }
+        set.kernels[launch->key()] = std::move(*kernel);
+        set.stats.compiled += source == CacheSource::Compiled;
+        set.stats.fromDisk += source == CacheSource::Disk;
+        if (progress)
+          *progress << "\rcompiling " << phase.done << "/" << distinct.size()
+                    << " kernels (" << launch->kernel << ")"
+                    << std::string(16, ' ');
+      });
+    }
+    pool.wait();
+  }
+  set.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (progress)
+    *progress << "\r" << std::string(72, ' ') << "\r";
+  if (phase.firstError)
+    return std::move(phase.firstError);
+  if (options.progress && !distinct.empty())
+    *options.progress << llvm::formatv(
+        "gpu: {0} kernel specializations for {1} in {2:F2} s ({3} compiled, "
+        "{4} from the disk cache, {5} in memory)\n",
+        set.stats.kernels, options.arch, set.stats.seconds, set.stats.compiled,
+        set.stats.fromDisk,
+        set.stats.kernels - set.stats.compiled - set.stats.fromDisk);
+  return std::move(set);
+}

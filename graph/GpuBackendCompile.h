@@ -1,0 +1,77 @@
+//===- GpuBackendCompile.h - PTX for every kernel a graph needs -*- C++ -*-===//
+//
+// This file implements the compile phase of the `gpu` backend, which needs no
+// GPU: the distinct kernel specializations of a launch plan
+// (graph/KernelLaunch.h) are compiled to PTX for one architecture, in
+// parallel (each compile with its own MLIRContext and LLVMContext), through
+// the runtime's kernel cache (memory, then disk, keyed by the runtime's cache
+// key over the kernel file, the kernel, the specialization and the options),
+// with a progress line while kernels compile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGP_GRAPH_GPUBACKENDCOMPILE_H
+#define MGP_GRAPH_GPUBACKENDCOMPILE_H
+
+#include "graph/KernelLaunch.h"
+
+#include "runtime/CompiledKernel.h"
+#include "runtime/KernelCache.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+namespace mgp::graph {
+
+/// How the kernels of a plan are compiled.
+struct GpuCompileOptions {
+  std::string arch = "sm_90"; ///< the device's sm_XY
+  bool tf32 = false;          ///< dot inputs in tf32, else every dot "ieee"
+  unsigned threads = 0;       ///< parallel compiles; 0: the hardware's
+  /// Progress ("\rcompiling 3/20 kernels ...") goes here when it is a
+  /// terminal; a summary line whenever it is set. May be null.
+  llvm::raw_ostream *progress = nullptr;
+  /// The cache to use; null: KernelCache::global().
+  KernelCache *cache = nullptr;
+};
+
+/// What a compile phase did.
+struct GpuCompileStats {
+  unsigned kernels = 0;  ///< distinct specializations
+  unsigned compiled = 0; ///< compiled now
+  unsigned fromDisk = 0; ///< read from the disk cache
+  double seconds = 0;    ///< wall time of the phase
+};
+
+/// The compiled kernels of a plan, by KernelLaunch::key().
+struct GpuKernelSet {
+  llvm::StringMap<std::shared_ptr<const CompiledKernel>> kernels;
+  GpuCompileStats stats;
+};
+
+/// The runtime's options for a launch compiled with `options`.
+KernelOptions gpuKernelOptions(const GpuCompileOptions &options);
+
+/// The runtime's Specialization of `launch` (its signature() as the runtime
+/// spells it).
+Specialization launchSpecialization(const KernelLaunch &launch);
+
+/// The disk cache key of `launch` compiled with `options`.
+std::string gpuCacheKey(const KernelLaunch &launch,
+                        const KernelOptions &options);
+
+/// Compiles `launch`'s kernel to PTX, bypassing the cache.
+llvm::Expected<CompiledKernel>
+compileLaunchToPTX(const KernelLaunch &launch, const KernelOptions &options);
+
+/// Compiles (or finds in the cache) every distinct specialization of
+/// `launches`. The first failing compile's error names its kernel.
+llvm::Expected<GpuKernelSet>
+compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
+                  const GpuCompileOptions &options);
+
+} // namespace mgp::graph
+
+#endif // MGP_GRAPH_GPUBACKENDCOMPILE_H

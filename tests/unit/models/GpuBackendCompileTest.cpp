@@ -1,0 +1,259 @@
+//===- GpuBackendCompileTest.cpp - The gpu backend's device-free half -----===//
+//
+// This file implements the tests of the `gpu` backend that need no GPU: the
+// activation arena of ResNet18 (aligned, aliases shared, no two live values
+// overlapping), the runtime's spelling of every launch's specialization, the
+// whole compile phase of ResNet18 (batch 2, 64x64) to PTX for sm_90 through a
+// private disk cache (cold, then warm from disk with identical PTX, and
+// ptxas-checked when ptxas is available), and the user-facing errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GpuBackend.h"
+#include "graph/GpuBackendArena.h"
+#include "graph/GraphParser.h"
+#include "graph/ShapeInference.h"
+#include "graph/WeightInit.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace mgp;
+using namespace mgp::graph;
+
+namespace {
+
+/// ResNet18 folded and fused at batch `n`, `size`x`size`, with its launches.
+struct PlannedResNet {
+  Graph graph;
+  std::vector<KernelLaunch> launches;
+};
+
+PlannedResNet planResNet18(int64_t n, int64_t size, bool tf32) {
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Graph graph = std::move(*parsed);
+  DimBindings bindings;
+  bindings["N"] = n;
+  bindings["H"] = size;
+  bindings["W"] = size;
+  EXPECT_FALSE(bool(inferShapes(graph, bindings)));
+  Model model = foldBatchNorm(graph, initWeights(graph, 3));
+  PlannedResNet planned{fuseEpilogues(model.graph), {}};
+  LaunchOptions options;
+  options.tf32 = tf32;
+  auto launches = planLaunches(planned.graph, options);
+  EXPECT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+  planned.launches = std::move(*launches);
+  return planned;
+}
+
+TEST(GpuBackendArenaTest, ResNet18LiveValuesNeverOverlap) {
+  PlannedResNet net = planResNet18(2, 64, false);
+  const Graph &graph = net.graph;
+  ArenaPlan arena = planArena(graph, net.launches);
+  ASSERT_EQ(arena.offsetOf.size(), graph.values.size());
+  int64_t unpooled = 0;
+  for (size_t v = 0; v < graph.values.size(); ++v) {
+    if (graph.values[v].kind == ValueKind::Param) {
+      EXPECT_EQ(arena.offsetOf[v], -1);
+      continue;
+    }
+    ASSERT_GE(arena.offsetOf[v], 0) << graph.values[v].name;
+    EXPECT_EQ(arena.offsetOf[v] % kArenaAlignment, 0);
+    int64_t bytes = numElements(graph.values[v].shape) * 4;
+    EXPECT_LE(arena.offsetOf[v] + bytes, arena.bytes);
+    unpooled += bytes;
+  }
+  EXPECT_LT(arena.bytes, unpooled) << "buffers are reused";
+
+  // Aliases (flatten) share their operand's storage.
+  int aliases = 0;
+  for (const KernelLaunch &launch : net.launches)
+    if (launch.aliasOf >= 0) {
+      int result = graph.nodes[launch.node].result;
+      EXPECT_EQ(arena.offsetOf[result], arena.offsetOf[launch.aliasOf]);
+      ++aliases;
+    }
+  EXPECT_EQ(aliases, 1);
+
+  // Simulate: a value lives from its definition to its storage's last use
+  // (outputs to the end); a node's result must not overlap any other value
+  // live while it runs.
+  std::vector<int> lastUse(graph.values.size(), -1);
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (int operand : graph.nodes[i].operands)
+      lastUse[arena.storageOf[operand]] =
+          std::max(lastUse[arena.storageOf[operand]], int(i));
+  for (int output : graph.outputs)
+    lastUse[arena.storageOf[output]] = int(graph.nodes.size());
+  std::vector<int> defined(graph.values.size(), -1);
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    defined[graph.nodes[i].result] = int(i);
+  auto range = [&](int v) {
+    return std::make_pair(arena.offsetOf[v],
+                          arena.offsetOf[v] +
+                              numElements(graph.values[v].shape) * 4);
+  };
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    int result = graph.nodes[i].result;
+    if (arena.storageOf[result] != result)
+      continue; // an alias writes nothing
+    auto [lo, hi] = range(result);
+    for (size_t v = 0; v < graph.values.size(); ++v) {
+      int storage = arena.storageOf[v];
+      if (int(v) != storage || int(v) == result ||
+          graph.values[v].kind == ValueKind::Param)
+        continue;
+      bool live = defined[v] < int(i) && lastUse[v] >= int(i);
+      if (!live)
+        continue;
+      auto [otherLo, otherHi] = range(int(v));
+      EXPECT_TRUE(hi <= otherLo || otherHi <= lo)
+          << graph.values[result].name << " overlaps live "
+          << graph.values[v].name;
+    }
+  }
+}
+
+TEST(GpuBackendCompileTest, SpecializationMatchesTheSignature) {
+  PlannedResNet net = planResNet18(2, 64, true);
+  for (const KernelLaunch &launch : net.launches) {
+    if (launch.aliasOf < 0) {
+      EXPECT_EQ(launchSpecialization(launch).str(), launch.signature())
+          << launch.kernel;
+    }
+  }
+  // The key covers the options: fp32 and tf32 never share an entry.
+  const KernelLaunch &first = net.launches.front();
+  GpuCompileOptions fp32, tf32;
+  tf32.tf32 = true;
+  EXPECT_NE(gpuCacheKey(first, gpuKernelOptions(fp32)),
+            gpuCacheKey(first, gpuKernelOptions(tf32)));
+}
+
+/// A fresh directory for a private disk cache.
+std::string makeCacheDir() {
+  llvm::SmallString<128> path;
+  EXPECT_FALSE(
+      llvm::sys::fs::createUniqueDirectory("mgp-gpub-cache", path));
+  return std::string(path);
+}
+
+TEST(GpuBackendCompileTest, ResNet18CompilesToPTXColdThenFromDisk) {
+  PlannedResNet net = planResNet18(2, 64, false);
+  std::string dir = makeCacheDir();
+  CacheConfig config;
+  config.directory = dir;
+  std::string log;
+  llvm::raw_string_ostream logStream(log);
+  std::string progressText;
+  llvm::raw_string_ostream progress(progressText);
+
+  GpuCompileOptions options;
+  options.arch = "sm_90";
+  options.progress = &progress;
+  KernelCache cold(config, logStream);
+  options.cache = &cold;
+  auto first = compileGpuKernels(net.launches, options);
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_GE(first->stats.kernels, 8u);
+  EXPECT_EQ(first->stats.compiled, first->stats.kernels);
+  EXPECT_NE(progressText.find("kernel specializations for sm_90"),
+            std::string::npos)
+      << progressText;
+  for (auto &entry : first->kernels) {
+    const CompiledKernel &kernel = *entry.second;
+    EXPECT_NE(kernel.ptx.find(".target sm_90"), std::string::npos);
+    EXPECT_NE(kernel.ptx.find(".entry " + kernel.name), std::string::npos)
+        << entry.first().str();
+    EXPECT_GE(kernel.numWarps, 1);
+  }
+
+  KernelCache warm(config, logStream);
+  options.cache = &warm;
+  auto second = compileGpuKernels(net.launches, options);
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_EQ(second->stats.fromDisk, second->stats.kernels);
+  EXPECT_EQ(second->stats.compiled, 0u);
+  for (auto &entry : first->kernels)
+    EXPECT_EQ(second->kernels[entry.first()]->ptx, entry.second->ptx);
+  EXPECT_EQ(log, "") << "no cache warnings";
+
+#ifdef MGP_PTXAS
+  // ptxas accepts the kernels (a few, to keep the test short).
+  if (llvm::sys::fs::can_execute(MGP_PTXAS)) {
+    int checked = 0;
+    for (auto &entry : first->kernels) {
+      if (checked++ == 3)
+        break;
+      llvm::SmallString<128> ptxPath = llvm::StringRef(dir);
+      llvm::sys::path::append(ptxPath, "k" + std::to_string(checked) + ".ptx");
+      {
+        std::error_code ec;
+        llvm::raw_fd_ostream out(ptxPath, ec);
+        ASSERT_FALSE(ec);
+        out << entry.second->ptx;
+      }
+      std::string outPath = (ptxPath + ".cubin").str();
+      llvm::StringRef args[] = {MGP_PTXAS, "-arch=sm_90", ptxPath, "-o",
+                                outPath};
+      std::string message;
+      int rc = llvm::sys::ExecuteAndWait(MGP_PTXAS, args, std::nullopt, {}, 0,
+                                         0, &message);
+      EXPECT_EQ(rc, 0) << entry.first().str() << ": " << message;
+    }
+  }
+#endif
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(GpuBackendCompileTest, UnknownKernelFileIsNamed) {
+  KernelLaunch launch;
+  launch.node = 0;
+  launch.file = "nope.mgp";
+  launch.kernel = "nope_kernel";
+  CacheConfig config; // memory only
+  config.diskEnabled = false;
+  KernelCache cache(config);
+  GpuCompileOptions options;
+  options.cache = &cache;
+  auto set = compileGpuKernels(launch, options);
+  ASSERT_FALSE(bool(set));
+  std::string message = llvm::toString(set.takeError());
+  EXPECT_NE(message.find("kernels_dsl/nope.mgp kernel 'nope_kernel'"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("no kernel file"), std::string::npos) << message;
+}
+
+TEST(GpuBackendErrorsTest, HalfPrecisionsAreNotSupportedYet) {
+  for (Precision precision : {Precision::FP16, Precision::BF16}) {
+    BackendOptions options;
+    options.precision = precision;
+    auto backend = createGpuBackend(options);
+    ASSERT_FALSE(bool(backend));
+    std::string message = llvm::toString(backend.takeError());
+    EXPECT_NE(message.find("not supported yet on the gpu device (issue 6)"),
+              std::string::npos)
+        << message;
+  }
+}
+
+TEST(GpuBackendErrorsTest, NoGpuIsAClearError) {
+  if (isGpuAvailable())
+    GTEST_SKIP() << "a GPU is present";
+  auto backend = createGpuBackend(BackendOptions());
+  ASSERT_FALSE(bool(backend));
+  EXPECT_NE(llvm::toString(backend.takeError())
+                .find("the gpu device is not available here"),
+            std::string::npos);
+}
+
+} // namespace
