@@ -1,25 +1,21 @@
 //===- GpuBackendCompile.cpp - PTX for every kernel a graph needs ---------===//
 //
-// This file implements the `gpu` backend's compile phase: the front half of
-// each compile (parse, MLIRGen, target-independent passes) through a private
-// KernelModuleCache, which owns one MLIRContext, then the GPU passes, the
-// lowering to LLVM IR in its own LLVMContext and the NVPTX backend; all of it
-// in an llvm::ThreadPool task per distinct specialization, behind the
-// runtime's KernelCache.
+// This file implements the `gpu` backend's compile phase: each distinct
+// specialization is one llvm::ThreadPool task that compiles its kernels_dsl
+// kernel with mgp::compileKernel (its own MLIRContext and LLVMContext; dots
+// forced to "ieee" in fp32), behind the runtime's KernelCache, whose key
+// covers the kernel's normalized source as the JIT's does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/GpuBackendCompile.h"
 
-#include "graph/KernelModuleCache.h"
 #include "graph/KernelSources.h"
 
-#include "compiler/ir/MgpDialect.h"
-#include "compiler/pipeline/Pipeline.h"
+#include "compiler/pipeline/CompileKernel.h"
 
 #include "runtime/CacheKey.h"
 
-#include "llvm/IR/Function.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
@@ -72,10 +68,11 @@ Specialization mgp::graph::launchSpecialization(const KernelLaunch &launch) {
 
 std::string mgp::graph::gpuCacheKey(const KernelLaunch &launch,
                                     const KernelOptions &options) {
-  // The whole kernel file is the source the key covers: any edit to it
-  // recompiles its kernels.
+  // The kernel and every function and constant it names, as the JIT keys
+  // its kernels.
   std::optional<llvm::StringRef> source = findKernelSource(launch.file);
-  std::string text = (launch.file + "\n" + source.value_or("")).str();
+  std::string text =
+      source ? normalizeKernelSource(*source, launch.kernel) : launch.file;
   return computeCacheKey(makeCacheKeyInput(text, launch.kernel, options,
                                            launchSpecialization(launch)));
 }
@@ -83,42 +80,34 @@ std::string mgp::graph::gpuCacheKey(const KernelLaunch &launch,
 llvm::Expected<CompiledKernel>
 mgp::graph::compileLaunchToPTX(const KernelLaunch &launch,
                                const KernelOptions &options) {
-  KernelModuleCache modules;
-  modules.getContext().disableMultithreading();
-  auto func = modules.getKernel(launch);
-  if (!func)
-    return func.takeError();
-  mlir::ModuleOp module = (*func)->getParentOfType<mlir::ModuleOp>();
-  if (options.precision == "ieee")
-    module.walk([](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
-
-  CompileOptions compileOptions;
-  compileOptions.arch = options.arch;
-  compileOptions.numWarps = options.numWarps;
-  compileOptions.numStages = options.numStages;
-  if (llvm::Error e = runGPUPasses(module, compileOptions))
-    return std::move(e);
+  std::optional<llvm::StringRef> source = findKernelSource(launch.file);
+  if (!source)
+    return llvm::createStringError("no kernel file kernels_dsl/" +
+                                   launch.file);
+  auto signature = parseSignature(launch.signature());
+  if (!signature)
+    return signature.takeError();
+  std::string fileName = "kernels_dsl/" + launch.file;
+  KernelCompileInput input;
+  input.source = *source;
+  input.fileName = fileName;
+  input.kernelName = launch.kernel;
+  input.signature = std::move(*signature);
+  input.options.arch = options.arch;
+  input.options.numWarps = options.numWarps;
+  input.options.numStages = options.numStages;
+  input.precision =
+      options.precision == "ieee" ? DotPrecision::IEEE : DotPrecision::Kernel;
+  auto compiled = compileKernel(input);
+  if (!compiled)
+    return compiled.takeError();
   CompiledKernel result;
-  result.numWarps = options.numWarps;
+  result.name = compiled->symbolName;
+  result.ptx = std::move(compiled->ptx);
+  result.sharedBytes = compiled->sharedBytes;
+  result.numWarps = compiled->numWarps;
   result.numStages = options.numStages;
   result.arch = options.arch;
-  if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(kSharedAttrName))
-    result.sharedBytes = static_cast<unsigned>(shared.getInt());
-  if (auto warps = module->getAttrOfType<mlir::IntegerAttr>(kNumWarpsAttrName))
-    result.numWarps = static_cast<int>(warps.getInt());
-  llvm::LLVMContext llvmContext;
-  auto llvmModule = lowerToLLVMIR(module, llvmContext, compileOptions);
-  if (!llvmModule)
-    return llvmModule.takeError();
-  result.name = launch.kernel;
-  if (!(*llvmModule)->getFunction(launch.kernel))
-    for (llvm::Function &fn : **llvmModule)
-      if (fn.getCallingConv() == llvm::CallingConv::PTX_Kernel)
-        result.name = fn.getName().str();
-  auto ptx = emitPTX(**llvmModule, compileOptions);
-  if (!ptx)
-    return ptx.takeError();
-  result.ptx = std::move(*ptx);
   return result;
 }
 
