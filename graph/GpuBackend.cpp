@@ -86,7 +86,6 @@ private:
   std::map<std::string, Function> functions;
   std::vector<ReadyLaunch> ready;
   std::vector<Event> launchEvents; ///< launches + 1 (profiling)
-  std::optional<Event> startEvent, endEvent;
   std::vector<KernelProfileEntry> profileTotals;
   bool profiling = false;
   double kernelMs = 0;
