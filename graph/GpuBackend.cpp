@@ -107,9 +107,8 @@ llvm::Error GpuBackendImpl::chooseArch() {
   return llvm::Error::success();
 }
 
-llvm::Error
-GpuBackendImpl::uploadWeights(const WeightMap &weights,
-                              std::vector<CUdeviceptr> &addressOf) {
+llvm::Error GpuBackendImpl::uploadWeights(const WeightMap &weights,
+                                          std::vector<CUdeviceptr> &addressOf) {
   const Graph &graph = model.graph;
   int64_t total = 0;
   std::vector<int64_t> offsetOf(graph.values.size(), -1);
@@ -143,8 +142,9 @@ GpuBackendImpl::uploadWeights(const WeightMap &weights,
   return llvm::Error::success();
 }
 
-llvm::Error GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
-                                          llvm::ArrayRef<CUdeviceptr> addressOf) {
+llvm::Error
+GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
+                              llvm::ArrayRef<CUdeviceptr> addressOf) {
   const Graph &graph = model.graph;
   std::map<std::string, int> profileIndex;
   for (const KernelLaunch &launch : launches) {
@@ -361,9 +361,8 @@ std::vector<KernelProfileEntry> GpuBackendImpl::profile() const {
     if (entry.launches > 0)
       sorted.push_back(entry);
   std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const KernelProfileEntry &a, const KernelProfileEntry &b) {
-                     return a.ms > b.ms;
-                   });
+                   [](const KernelProfileEntry &a,
+                      const KernelProfileEntry &b) { return a.ms > b.ms; });
   return sorted;
 }
 

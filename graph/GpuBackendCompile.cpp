@@ -82,8 +82,7 @@ mgp::graph::compileLaunchToPTX(const KernelLaunch &launch,
                                const KernelOptions &options) {
   std::optional<llvm::StringRef> source = findKernelSource(launch.file);
   if (!source)
-    return llvm::createStringError("no kernel file kernels_dsl/" +
-                                   launch.file);
+    return llvm::createStringError("no kernel file kernels_dsl/" + launch.file);
   auto signature = parseSignature(launch.signature());
   if (!signature)
     return signature.takeError();

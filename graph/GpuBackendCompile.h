@@ -63,8 +63,8 @@ std::string gpuCacheKey(const KernelLaunch &launch,
                         const KernelOptions &options);
 
 /// Compiles `launch`'s kernel to PTX, bypassing the cache.
-llvm::Expected<CompiledKernel>
-compileLaunchToPTX(const KernelLaunch &launch, const KernelOptions &options);
+llvm::Expected<CompiledKernel> compileLaunchToPTX(const KernelLaunch &launch,
+                                                  const KernelOptions &options);
 
 /// Compiles (or finds in the cache) every distinct specialization of
 /// `launches`. The first failing compile's error names its kernel.

@@ -78,9 +78,8 @@ void run::printProfile(llvm::ArrayRef<graph::KernelProfileEntry> entries,
   os << llvm::format("  %10s %7s %9s  %s\n", "ms/run", "%", "launches",
                      "kernel");
   for (const graph::KernelProfileEntry &entry : entries)
-    os << llvm::format("  %10.3f %6.1f%% %9u  %s\n",
-                       runs ? entry.ms / runs : 0.0,
-                       total > 0 ? 100.0 * entry.ms / total : 0.0,
-                       runs ? entry.launches / unsigned(runs) : 0u,
-                       entry.kernel.c_str());
+    os << llvm::format(
+        "  %10.3f %6.1f%% %9u  %s\n", runs ? entry.ms / runs : 0.0,
+        total > 0 ? 100.0 * entry.ms / total : 0.0,
+        runs ? entry.launches / unsigned(runs) : 0u, entry.kernel.c_str());
 }

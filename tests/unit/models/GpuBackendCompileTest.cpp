@@ -141,8 +141,7 @@ TEST(GpuBackendCompileTest, SpecializationMatchesTheSignature) {
 /// A fresh directory for a private disk cache.
 std::string makeCacheDir() {
   llvm::SmallString<128> path;
-  EXPECT_FALSE(
-      llvm::sys::fs::createUniqueDirectory("mgp-gpub-cache", path));
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-gpub-cache", path));
   return std::string(path);
 }
 
