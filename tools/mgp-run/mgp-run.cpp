@@ -252,9 +252,13 @@ static Error runTimings(Backend &backend, void *gpuHandle, const Tensor &x) {
 }
 
 static Error runTool() {
+  // Without --device: the GPU when there is one, else the reference executor
+  // (with a note when a run happens).
+  bool noGpuFallback = false;
   if (device.empty()) {
 #ifdef MGP_HAVE_GPU_BACKEND
-    device = isGpuAvailable() ? "gpu" : "reference";
+    noGpuFallback = !isGpuAvailable();
+    device = noGpuFallback ? "reference" : "gpu";
 #else
     device = "reference";
 #endif
@@ -380,6 +384,9 @@ static Error runTool() {
   }
 
   options.progress = &llvm::errs();
+  if (noGpuFallback)
+    llvm::errs() << "mgp-run: no GPU here: running on the reference executor "
+                    "(--device cpu runs the mgp kernels on the interpreter)\n";
   void *gpu = nullptr;
   auto backend = makeBackend(options, gpu);
   if (!backend)
