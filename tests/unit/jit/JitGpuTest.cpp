@@ -183,11 +183,12 @@ std::vector<Case> conformanceCases() {
       {"conv2d_3x3_tiled.py", dir + "conv2d_3x3_tiled.py",
        "_conv2d_3x3_tiled_kernel", Grid(gm, gk), convArgs, convKeywords(false),
        1e-5},
-      // tf32 products on both sides (the interpreter emulates the rounding);
-      // accumulation order differs.
+      // tf32 dot: the interpreter rounds the inputs to tf32 (as mma would);
+      // the GPU's FMA path (no tensor cores yet) multiplies in full fp32, which
+      // tf32 permits. Seen on the H200: 6.6e-4, so a tf32 tolerance.
       {"conv2d_3x3_dot.py", dir + "conv2d_3x3_dot.py",
        "_conv2d_3x3_dot_kernel", Grid(gm, gk), convArgs, convKeywords(true),
-       1e-4},
+       2e-3},
   };
 }
 
