@@ -9,7 +9,7 @@ DIST ?= dist
 # ccache shares hits between build dirs and clones of the repository.
 export CCACHE_BASEDIR ?= $(CURDIR)
 
-.PHONY: all build configure test run info clean portable
+.PHONY: all build configure test run ptx-relu info clean portable
 
 all: build
 
@@ -24,7 +24,13 @@ build: configure
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# ResNet18 written as mgp kernels: on the GPU when there is one, else on the
+# CPU interpreter at batch 1 (mgp-run says so). MGP_RUN_ARGS adds options.
 run: build
+	$(BUILD)/bin/mgp-run models/resnet18.graph $(MGP_RUN_ARGS)
+
+# The relu kernel compiled ahead of time to PTX (mgpc), printed.
+ptx-relu: build
 	$(BUILD)/bin/mgpc kernels_dsl/relu.mgp --signature "*fp32:16,*fp32:16,i32,1024" -emit=ptx
 
 # ResNet18 (docs/graph.md): `make info` prints the layers, the kernel and

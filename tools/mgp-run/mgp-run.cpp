@@ -252,15 +252,22 @@ static Error runTimings(Backend &backend, void *gpuHandle, const Tensor &x) {
 }
 
 static Error runTool() {
-  // Without --device: the GPU when there is one, else the reference executor
-  // (with a note when a run happens).
+  // Without --device: the GPU when there is one, else the mgp kernels on the
+  // interpreter (the reference executor where that backend is not built),
+  // with a note when a run happens.
   bool noGpuFallback = false;
   if (device.empty()) {
+#ifdef MGP_HAVE_CPU_BACKEND
+    const char *fallback = "cpu";
+#else
+    const char *fallback = "reference";
+#endif
 #ifdef MGP_HAVE_GPU_BACKEND
     noGpuFallback = !isGpuAvailable();
-    device = noGpuFallback ? "reference" : "gpu";
+    device = noGpuFallback ? fallback : "gpu";
 #else
-    device = "reference";
+    noGpuFallback = true;
+    device = fallback;
 #endif
   }
   if (benchRuns < 0 || warmupRuns < -1)
@@ -385,8 +392,9 @@ static Error runTool() {
 
   options.progress = &llvm::errs();
   if (noGpuFallback)
-    llvm::errs() << "mgp-run: no GPU here: running on the reference executor "
-                    "(--device cpu runs the mgp kernels on the interpreter)\n";
+    llvm::errs() << "mgp-run: no GPU here: running the mgp kernels on the "
+                 << (device == "cpu" ? "CPU interpreter" : "reference executor")
+                 << " (--device " << device << ")\n";
   void *gpu = nullptr;
   auto backend = makeBackend(options, gpu);
   if (!backend)
