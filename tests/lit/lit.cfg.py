@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "mgp"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".mgp", ".py"]
+config.suffixes = [".mlir", ".mgp", ".py", ".test"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mgp_obj_root, "tests", "lit")
