@@ -140,15 +140,18 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.threads));
     for (const KernelLaunch *launch : distinct) {
       pool.async([&, launch] {
-        std::string key = gpuCacheKey(*launch, kernelOptions);
+        KernelOptions launchOptions = kernelOptions;
+        launchOptions.numWarps = launch->numWarps;
+        std::string key = gpuCacheKey(*launch, launchOptions);
         std::string description =
             (launch->kernel + "[" + launch->signature() + "] " +
-             kernelOptions.arch + " " + kernelOptions.precision);
+             launchOptions.arch + " " + launchOptions.precision + " w" +
+             std::to_string(launchOptions.numWarps));
         CacheSource source = CacheSource::Memory;
         auto kernel = cache.getOrCompile(
             key, description,
             [&]() -> llvm::Expected<CompiledKernel> {
-              auto compiled = compileLaunchToPTX(*launch, kernelOptions);
+              auto compiled = compileLaunchToPTX(*launch, launchOptions);
               if (!compiled)
                 return llvm::createStringError(
                     "compiling kernels_dsl/" + launch->file + " kernel '" +

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 using namespace mgp::graph;
 
@@ -91,6 +92,42 @@ static int64_t blockFor(int64_t n, int64_t lo, int64_t hi) {
 /// Elementwise kernels: one block of this many elements per program.
 static constexpr int64_t kElementBlock = 1024;
 
+llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 4> fields;
+  text.split(fields, ',');
+  auto bad = [&](const llvm::Twine &why) {
+    return llvm::createStringError("bad conv config '" + text +
+                                   "' (expected BM,BN,BK,warps): " + why);
+  };
+  if (fields.size() != 4)
+    return bad("four comma-separated integers");
+  int64_t values[4];
+  for (int i = 0; i < 4; ++i)
+    if (fields[i].trim().getAsInteger(10, values[i]))
+      return bad("'" + fields[i] + "' is not an integer");
+  auto isPow2In = [](int64_t v, int64_t lo, int64_t hi) {
+    return v >= lo && v <= hi && llvm::isPowerOf2_64(uint64_t(v));
+  };
+  if (!isPow2In(values[0], 16, 256) || !isPow2In(values[1], 16, 256))
+    return bad("BM and BN must be powers of two in [16, 256]");
+  if (!isPow2In(values[2], 8, 128))
+    return bad("BK must be a power of two in [8, 128]");
+  if (!isPow2In(values[3], 1, 16))
+    return bad("warps must be 1, 2, 4, 8 or 16");
+  return ConvConfig{values[0], values[1], values[2], int(values[3])};
+}
+
+/// The tuned configuration of each convolution kernel, measured on an H200
+/// with ResNet18 at batch 128 in tf32 (docs/kernels.md has the table): the
+/// 3x3 kernel runs best with 128x64 tiles over 8 warps, the 1x1 and the
+/// general (7x7 stem) kernels with 64x64 tiles over 4 warps; BLOCK_K=16
+/// beat 32 for every tile shape measured.
+static ConvConfig defaultConvConfig(bool is3x3) {
+  if (is3x3)
+    return ConvConfig{128, 64, 16, 8};
+  return ConvConfig{64, 64, 16, 4};
+}
+
 static KernelLaunch planConv(const Graph &graph, int index, bool fused,
                              const LaunchOptions &options) {
   const Node &node = graph.nodes[index];
@@ -123,7 +160,11 @@ static KernelLaunch planConv(const Graph &graph, int index, bool fused,
       .integer("Q", y[3]);
   if (!is3x3 && !is1x1)
     b.constexpr_("R", r).constexpr_("S", s);
-  int64_t blockM = blockFor(m, 16, 64), blockN = blockFor(k, 16, 64);
+  ConvConfig config = options.conv ? *options.conv : defaultConvConfig(is3x3);
+  int64_t blockM = blockFor(m, 16, config.blockM),
+          blockN = blockFor(k, 16, config.blockN);
+  int64_t blockK =
+      blockFor(reduction, std::min<int64_t>(16, config.blockK), config.blockK);
   b.constexpr_("STRIDE", node.intAttr("stride"))
       .constexpr_("PAD", node.intAttr("padding"))
       .constexpr_("HAS_BIAS", hasBias)
@@ -132,8 +173,10 @@ static KernelLaunch planConv(const Graph &graph, int index, bool fused,
       .constexpr_("TF32", options.tf32)
       .constexpr_("BLOCK_M", blockM)
       .constexpr_("BLOCK_N", blockN)
-      .constexpr_("BLOCK_K", blockFor(reduction, 16, 32));
-  return b.grid(cdiv(m, blockM), cdiv(k, blockN));
+      .constexpr_("BLOCK_K", blockK);
+  KernelLaunch launch = b.grid(cdiv(m, blockM), cdiv(k, blockN));
+  launch.numWarps = config.numWarps;
+  return launch;
 }
 
 static KernelLaunch planPool(const Graph &graph, int index, bool isMax) {
@@ -256,8 +299,17 @@ mgp::graph::planLaunches(const Graph &graph, const LaunchOptions &options) {
                                " elements; the kernels index with "
                                "32-bit integers (at most " +
                                llvm::Twine(INT_MAX) + ")");
+  LaunchOptions resolved = options;
+  if (!resolved.conv)
+    if (const char *env = std::getenv("MGP_CONV_CONFIG")) {
+      auto config = parseConvConfig(env);
+      if (!config)
+        return llvm::createStringError("MGP_CONV_CONFIG: " +
+                                       llvm::toString(config.takeError()));
+      resolved.conv = *config;
+    }
   std::vector<KernelLaunch> launches;
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
-    launches.push_back(planNode(graph, i, options));
+    launches.push_back(planNode(graph, i, resolved));
   return std::move(launches);
 }

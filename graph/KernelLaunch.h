@@ -16,6 +16,7 @@
 #include "graph/Graph.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct KernelLaunch {
   std::string kernel;              ///< @jit kernel name (`conv2d_3x3_kernel`).
   std::vector<LaunchParam> params; ///< Every kernel parameter, in order.
   std::array<int64_t, 3> grid = {1, 1, 1};
+  int numWarps = 4; ///< block = 32 * numWarps threads
 
   /// The AOT signature: `*fp32:16` per buffer (the backends allocate buffers
   /// 16-byte aligned), `i32` with `:16`/`:1` hints per integer, `fp32` per
@@ -53,15 +55,33 @@ struct KernelLaunch {
   std::string signature() const;
   /// The constexprs as `NAME=value` joined with spaces (for --info).
   std::string specialization() const;
-  /// `file:kernel[signature]`: equal keys share one compiled kernel.
+  /// `file:kernel[signature]/wN`: equal keys share one compiled kernel.
   std::string key() const {
-    return file + ":" + kernel + "[" + signature() + "]";
+    return file + ":" + kernel + "[" + signature() + "]/w" +
+           std::to_string(numWarps);
   }
 };
+
+/// The largest tiles and the warps of a convolution kernel; the planner
+/// shrinks a block below its maximum when the problem is smaller.
+struct ConvConfig {
+  int64_t blockM = 64; ///< output pixels (N*P*Q) per program, at most
+  int64_t blockN = 64; ///< output channels per program, at most
+  int64_t blockK = 32; ///< reduction step, at most
+  int numWarps = 4;
+};
+
+/// Parses `BM,BN,BK,warps` (the MGP_CONV_CONFIG tuning knob): block sizes
+/// powers of two in [16, 256] (BK in [8, 128]), warps 1, 2, 4, 8 or 16.
+llvm::Expected<ConvConfig> parseConvConfig(llvm::StringRef text);
 
 /// Options that change which kernels or constexprs are chosen.
 struct LaunchOptions {
   bool tf32 = false; ///< dots round their inputs to tf32 (TF32=1)
+  /// Replaces the tuned per-kernel configurations of every convolution;
+  /// when unset, planLaunches takes it from the MGP_CONV_CONFIG environment
+  /// variable if that is set.
+  std::optional<ConvConfig> conv;
 };
 
 /// The launches of every node of `graph` (shapes inferred), in node order.

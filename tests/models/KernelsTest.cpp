@@ -195,10 +195,10 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{392, 1, 1}));
   EXPECT_EQ(stem.signature(),
             "*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32:16,"
-            "i32:16,i32:16,i32:16,i32:16,7,7,2,3,1,0,1,1,64,64,32");
+            "i32:16,i32:16,i32:16,i32:16,7,7,2,3,1,0,1,1,64,64,16");
   EXPECT_EQ(stem.specialization(),
             "R=7 S=7 STRIDE=2 PAD=3 HAS_BIAS=1 HAS_RESIDUAL=0 RELU=1 TF32=1 "
-            "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32");
+            "BLOCK_M=64 BLOCK_N=64 BLOCK_K=16");
 }
 
 TEST(KernelLaunchTest, TooLargeForInt32Indexing) {

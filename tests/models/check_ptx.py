@@ -2,9 +2,10 @@
 """Every kernel specialization ResNet18 needs, through mgpc and ptxas.
 
 This file implements the `ptx`-labelled ctest of tests/models: it asks
-`mgp-run --list-kernels` which (file, kernel, signature) triples the folded
+`mgp-run --list-kernels` which (file, kernel, signature, warps) the folded
 and fused ResNet18 needs at a batch, size and precision, compiles each with
-`mgpc kernels_dsl/FILE -k KERNEL --signature SIG -emit=ptx`, and assembles
+`mgpc kernels_dsl/FILE -k KERNEL --signature SIG --num-warps W -emit=ptx`,
+and assembles
 the PTX with `ptxas -arch=sm_90`. Any failure names the specialization.
 
     check_ptx.py --mgp-run P --mgpc P --ptxas P --source-dir DIR
@@ -44,12 +45,13 @@ def main():
         sys.exit("mgp-run --list-kernels listed nothing")
     failed = 0
     with tempfile.TemporaryDirectory(prefix="mgp-ptx-") as tmp:
-        for i, (file, kernel, signature) in enumerate(specs):
+        for i, (file, kernel, signature, warps) in enumerate(specs):
             ptx = os.path.join(tmp, f"{i}.ptx")
-            what = f"{file} {kernel} {signature}"
+            what = f"{file} {kernel} {signature} ({warps} warps)"
             rc, out = run([args.mgpc, os.path.join(args.source_dir, "kernels_dsl",
                                                    file), "-k", kernel,
-                           "--signature", signature, "-emit=ptx", "-o", ptx])
+                           "--signature", signature, "--num-warps", warps,
+                           "-emit=ptx", "-o", ptx])
             if rc == 0:
                 rc, out = run([args.ptxas, "-arch=sm_90", ptx, "-o",
                                os.path.join(tmp, f"{i}.cubin")])

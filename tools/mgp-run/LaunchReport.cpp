@@ -49,7 +49,7 @@ void run::printKernelList(llvm::ArrayRef<KernelLaunch> launches,
   for (const KernelLaunch &launch : launches)
     if (launch.aliasOf < 0 && keys.insert(launch.key()).second)
       os << launch.file << " " << launch.kernel << " " << launch.signature()
-         << "\n";
+         << " " << launch.numWarps << "\n";
 }
 
 run::LogitComparison run::compareLogits(const Tensor &got, const Tensor &want) {

@@ -125,7 +125,7 @@ static cl::opt<std::string>
 static cl::opt<bool> listKernels(
     "list-kernels",
     cl::desc("Print each kernel specialization the folded and fused graph "
-             "needs (file, kernel, signature), then exit"),
+             "needs (file, kernel, signature, warps), then exit"),
     cl::cat(category));
 static cl::opt<bool>
     check("check",

@@ -1,0 +1,175 @@
+//===- ConvConfigTest.cpp - Convolution block configurations --------------===//
+//
+// This file implements the tests of the convolution tuning knob: parsing of
+// `BM,BN,BK,warps` and its errors, the tuned per-kernel defaults of the
+// launch rules, an override reaching every convolution launch (blocks, warps,
+// key), the MGP_CONV_CONFIG environment variable and its error, and the warps
+// of each launch reaching the compiled kernel through the compile phase.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GpuBackendCompile.h"
+#include "graph/GraphParser.h"
+#include "graph/KernelLaunch.h"
+#include "graph/ShapeInference.h"
+#include "graph/WeightInit.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+namespace {
+
+/// ResNet18 at batch 2, 64x64, folded and fused.
+Graph fusedResNet18() {
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Graph graph = std::move(*parsed);
+  DimBindings bindings;
+  bindings["N"] = 2;
+  bindings["H"] = 64;
+  bindings["W"] = 64;
+  EXPECT_FALSE(bool(inferShapes(graph, bindings)));
+  return fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph);
+}
+
+int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
+  for (const LaunchParam &p : launch.params)
+    if (p.name == name)
+      return p.intValue;
+  ADD_FAILURE() << "no parameter " << name.str();
+  return -1;
+}
+
+bool isConv(const KernelLaunch &launch) {
+  return launch.aliasOf < 0 && launch.file == "conv2d.mgp";
+}
+
+TEST(ConvConfigTest, ParsesFourFields) {
+  auto config = parseConvConfig("128, 64,16,8");
+  ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+  EXPECT_EQ(config->blockM, 128);
+  EXPECT_EQ(config->blockN, 64);
+  EXPECT_EQ(config->blockK, 16);
+  EXPECT_EQ(config->numWarps, 8);
+}
+
+TEST(ConvConfigTest, RejectsMalformedConfigs) {
+  const std::pair<const char *, const char *> cases[] = {
+      {"64,64", "four comma-separated integers"},
+      {"64,x,32,4", "'x' is not an integer"},
+      {"48,64,32,4", "BM and BN must be powers of two"},
+      {"64,512,32,4", "BM and BN must be powers of two"},
+      {"64,64,4,4", "BK must be a power of two"},
+      {"64,64,32,3", "warps must be 1, 2, 4, 8 or 16"},
+  };
+  for (auto [text, why] : cases) {
+    auto config = parseConvConfig(text);
+    ASSERT_FALSE(bool(config)) << text;
+    std::string message = llvm::toString(config.takeError());
+    EXPECT_NE(message.find(std::string("bad conv config '") + text + "'"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find(why), std::string::npos) << message;
+  }
+}
+
+TEST(ConvConfigTest, DefaultsArePerKernel) {
+  Graph graph = fusedResNet18();
+  auto launches = planLaunches(graph, LaunchOptions());
+  ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+  int convs = 0;
+  for (const KernelLaunch &launch : *launches) {
+    if (!isConv(launch))
+      continue;
+    ++convs;
+    bool is3x3 = launch.kernel == "conv2d_3x3_kernel";
+    EXPECT_EQ(launch.numWarps, is3x3 ? 8 : 4) << launch.kernel;
+    EXPECT_LE(constexprOf(launch, "BLOCK_M"), is3x3 ? 128 : 64);
+    EXPECT_LE(constexprOf(launch, "BLOCK_N"), 64);
+    EXPECT_EQ(constexprOf(launch, "BLOCK_K"), 16);
+  }
+  EXPECT_EQ(convs, 20);
+}
+
+TEST(ConvConfigTest, OverrideReachesEveryConvolution) {
+  Graph graph = fusedResNet18();
+  LaunchOptions options;
+  options.conv = ConvConfig{32, 16, 8, 2};
+  auto launches = planLaunches(graph, options);
+  auto defaults = planLaunches(graph, LaunchOptions());
+  ASSERT_TRUE(bool(launches) && bool(defaults));
+  for (size_t i = 0; i < launches->size(); ++i) {
+    const KernelLaunch &launch = (*launches)[i];
+    if (!isConv(launch)) {
+      EXPECT_EQ(launch.key(), (*defaults)[i].key()) << "only convs change";
+      continue;
+    }
+    EXPECT_EQ(launch.numWarps, 2);
+    EXPECT_LE(constexprOf(launch, "BLOCK_M"), 32);
+    EXPECT_EQ(constexprOf(launch, "BLOCK_N"), 16);
+    EXPECT_EQ(constexprOf(launch, "BLOCK_K"), 8);
+    EXPECT_NE(launch.key(), (*defaults)[i].key());
+  }
+}
+
+TEST(ConvConfigTest, KeyNamesTheWarps) {
+  KernelLaunch a;
+  a.file = "conv2d.mgp";
+  a.kernel = "conv2d_1x1_kernel";
+  KernelLaunch b = a;
+  b.numWarps = 8;
+  EXPECT_NE(a.key(), b.key());
+  EXPECT_EQ(a.signature(), b.signature());
+}
+
+TEST(ConvConfigTest, EnvironmentVariableOverridesAndErrs) {
+  Graph graph = fusedResNet18();
+  ASSERT_EQ(setenv("MGP_CONV_CONFIG", "32,32,16,2", 1), 0);
+  auto launches = planLaunches(graph, LaunchOptions());
+  ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+  for (const KernelLaunch &launch : *launches)
+    if (isConv(launch))
+      EXPECT_EQ(launch.numWarps, 2);
+
+  ASSERT_EQ(setenv("MGP_CONV_CONFIG", "64,64,32", 1), 0);
+  auto bad = planLaunches(graph, LaunchOptions());
+  unsetenv("MGP_CONV_CONFIG");
+  ASSERT_FALSE(bool(bad));
+  std::string message = llvm::toString(bad.takeError());
+  EXPECT_NE(message.find("MGP_CONV_CONFIG: bad conv config '64,64,32'"),
+            std::string::npos)
+      << message;
+}
+
+TEST(ConvConfigTest, WarpsReachTheCompiledKernel) {
+  Graph graph = fusedResNet18();
+  auto launches = planLaunches(graph, LaunchOptions());
+  ASSERT_TRUE(bool(launches));
+  const KernelLaunch *oneByOne = nullptr;
+  for (const KernelLaunch &launch : *launches)
+    if (launch.kernel == "conv2d_1x1_kernel")
+      oneByOne = &launch;
+  ASSERT_NE(oneByOne, nullptr);
+  KernelLaunch two = *oneByOne, eight = *oneByOne;
+  two.numWarps = 2;
+  eight.numWarps = 8;
+  CacheConfig config; // memory only
+  config.diskEnabled = false;
+  KernelCache cache(config);
+  GpuCompileOptions options;
+  options.cache = &cache;
+  auto set = compileGpuKernels({two, eight}, options);
+  ASSERT_TRUE(bool(set)) << llvm::toString(set.takeError());
+  ASSERT_EQ(set->kernels.size(), 2u);
+  EXPECT_EQ(set->kernels.find(two.key())->second->numWarps, 2);
+  EXPECT_EQ(set->kernels.find(eight.key())->second->numWarps, 8);
+  EXPECT_EQ(set->stats.compiled, 2u) << "one compile per warp count";
+}
+
+} // namespace
