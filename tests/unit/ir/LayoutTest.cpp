@@ -271,8 +271,9 @@ TEST_F(LayoutTest, FmaDotOperandsHoldWholeK) {
         EXPECT_EQ(gotA, expectA);
         EXPECT_EQ(gotB, expectB);
         // K is the fastest register index.
-        if (k > 1)
+        if (k > 1) {
           EXPECT_EQ(ac[1][1], 1);
+        }
       }
     EXPECT_GE(expectCovered(a, {64, k}), 1);
     EXPECT_GE(expectCovered(b, {k, 64}), 1);
