@@ -23,7 +23,9 @@ namespace mgp {
 /// The driver functions mgp calls. Each entry is the name a program compiled
 /// against cuda.h would call; cuda.h maps it to the versioned symbol
 /// (cuMemAlloc -> cuMemAlloc_v2, cuEventElapsedTime -> cuEventElapsedTime_v2,
-/// ...), and the table is filled with exactly that symbol.
+/// cuStreamBeginCapture -> cuStreamBeginCapture_v2, cuGraphInstantiate ->
+/// cuGraphInstantiateWithFlags, ...), and the table is filled with exactly
+/// that symbol.
 #define MGP_CUDA_DRIVER_FUNCTIONS(X)                                           \
   X(cuInit)                                                                    \
   X(cuDriverGetVersion)                                                        \
@@ -39,6 +41,7 @@ namespace mgp {
   X(cuCtxSetCurrent)                                                           \
   X(cuCtxSynchronize)                                                          \
   X(cuMemAlloc)                                                                \
+  X(cuMemGetInfo)                                                              \
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
@@ -48,6 +51,14 @@ namespace mgp {
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
+  X(cuStreamBeginCapture)                                                      \
+  X(cuStreamEndCapture)                                                        \
+  X(cuStreamIsCapturing)                                                       \
+  X(cuGraphInstantiate)                                                        \
+  X(cuGraphLaunch)                                                             \
+  X(cuGraphGetNodes)                                                           \
+  X(cuGraphExecDestroy)                                                        \
+  X(cuGraphDestroy)                                                            \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \

@@ -15,10 +15,23 @@ llvm::Expected<DeviceBuffer> DeviceBuffer::allocate(size_t bytes) {
   if (!driver)
     return driver.takeError();
   CUdeviceptr ptr = 0;
-  if (llvm::Error err = driver->check(
-          driver->cuMemAlloc(&ptr, bytes == 0 ? 1 : bytes), "cuMemAlloc"))
-    return std::move(err);
-  return DeviceBuffer(*driver, ptr, bytes);
+  CUresult result = driver->cuMemAlloc(&ptr, bytes == 0 ? 1 : bytes);
+  if (result == CUDA_SUCCESS)
+    return DeviceBuffer(*driver, ptr, bytes);
+  // Name the size, and what the device has, so an exhausted device is told
+  // apart from a broken context.
+  std::string message =
+      llvm::formatv("cannot allocate {0} bytes ({1:F2} GiB) of device memory",
+                    bytes, double(bytes) / double(1ull << 30))
+          .str();
+  size_t freeBytes = 0, totalBytes = 0;
+  if (driver->cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
+    message += llvm::formatv(" ({0:F2} GiB free of {1:F2} GiB)",
+                             double(freeBytes) / double(1ull << 30),
+                             double(totalBytes) / double(1ull << 30))
+                   .str();
+  return llvm::createStringError(
+      message + ": " + llvm::toString(driver->check(result, "cuMemAlloc")));
 }
 
 llvm::Error DeviceBuffer::checkSize(size_t requested,

@@ -17,7 +17,9 @@ namespace mgp {
 /// GPU memory, freed when the object dies.
 class DeviceBuffer {
 public:
-  /// Allocates \p bytes (at least 1) in the current context.
+  /// Allocates \p bytes (at least 1) in the current context. A failure says
+  /// "cannot allocate <n> bytes (<x> GiB) of device memory (<f> GiB free of
+  /// <t> GiB): cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
   static llvm::Expected<DeviceBuffer> allocate(size_t bytes);
 
   /// Copies \p bytes from host memory at \p src to the start of the buffer.

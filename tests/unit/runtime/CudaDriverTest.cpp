@@ -5,6 +5,7 @@
 // that every runtime object reports the missing driver instead of crashing.
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/CudaGraph.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
@@ -69,4 +70,23 @@ TEST(CudaDriver, EveryObjectReportsAMissingDriver) {
   EXPECT_EQ(errorText(event), expected);
   auto module = Module::loadPTX(".version 8.0\n.target sm_80\n");
   EXPECT_EQ(errorText(module), expected);
+  // A made-up stream handle: the driver is asked for before it is used.
+  bool enqueued = false;
+  auto graph = CudaGraph::capture(reinterpret_cast<CUstream>(0x10), [&] {
+    enqueued = true;
+    return llvm::Error::success();
+  });
+  EXPECT_EQ(errorText(graph), expected);
+  EXPECT_FALSE(enqueued);
+}
+
+TEST(CudaDriver, DefaultStreamCannotBeCaptured) {
+  bool enqueued = false;
+  auto graph = CudaGraph::capture(nullptr, [&] {
+    enqueued = true;
+    return llvm::Error::success();
+  });
+  EXPECT_EQ(errorText(graph), "CUDA graph capture needs a created stream (the "
+                              "legacy default stream cannot be captured)");
+  EXPECT_FALSE(enqueued);
 }
