@@ -151,6 +151,16 @@ SliceEncodingAttr getSliceEncoding(mlir::Attribute parent, unsigned dim);
 DotOperandEncodingAttr
 getDotOperandEncoding(unsigned opIdx, mlir::Attribute parent, unsigned kWidth);
 
+/// The shared layout that stages a dot operand of an mma parent (Triton's
+/// SwizzledSharedEncodingAttr::get for dot operands, notes §1.5): `order` as
+/// given; one 16-byte chunk per swizzle vector (vec = 128 / elemBits),
+/// perPhase = max(1, 128 / row bytes), maxPhase = max(1, 8 / perPhase), so
+/// the 8 rows an ldmatrix 8x8 matrix reads land in different bank groups.
+SharedEncodingAttr getDotOperandSharedEncoding(mlir::MLIRContext *ctx,
+                                               llvm::ArrayRef<int64_t> shape,
+                                               llvm::ArrayRef<unsigned> order,
+                                               unsigned elemBits);
+
 /// The element offset of `coords` in a shared buffer of `shape` with the
 /// swizzle of `encoding` (an optional leading dim indexes whole buffers):
 /// phase = (row / perPhase) % maxPhase; col' = ((col / vec) ^ phase) * vec +

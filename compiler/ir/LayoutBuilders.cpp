@@ -62,6 +62,22 @@ mgp::getDotOperandEncoding(unsigned opIdx, Attribute parent, unsigned kWidth) {
                                      kWidth);
 }
 
+SharedEncodingAttr mgp::getDotOperandSharedEncoding(MLIRContext *ctx,
+                                                    ArrayRef<int64_t> shape,
+                                                    ArrayRef<unsigned> order,
+                                                    unsigned elemBits) {
+  int64_t rowBytes = shape[order[0]] * elemBits / 8;
+  unsigned vec = std::max(1u, 128 / elemBits);
+  unsigned perPhase =
+      std::max<int64_t>(1, 128 / std::max<int64_t>(1, rowBytes));
+  unsigned maxPhase = std::max(1u, 8 / perPhase);
+  // The xor must stay inside the row: at most rowBytes / 16 chunks.
+  maxPhase = std::min<int64_t>(maxPhase, std::max<int64_t>(1, rowBytes / 16));
+  if (int64_t(vec) > shape[order[0]])
+    vec = shape[order[0]];
+  return SharedEncodingAttr::get(ctx, vec, perPhase, maxPhase, order);
+}
+
 int64_t mgp::getSharedOffset(SharedEncodingAttr encoding,
                              ArrayRef<int64_t> shape,
                              ArrayRef<int64_t> coords) {

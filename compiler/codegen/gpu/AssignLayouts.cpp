@@ -6,7 +6,8 @@
 // operand's encoding differs from the one its user needs. Sources get the
 // default blocked encoding of their rank (computed from the largest tensor of
 // that rank, so broadcasts and elementwise ops agree); shape ops infer theirs;
-// dot takes Triton's FMA configuration. docs/pipeline.md describes the rules.
+// dot takes mma v2 on sm_80+ when eligible, else Triton's FMA configuration.
+// docs/pipeline.md describes the rules.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -28,9 +29,10 @@ namespace {
 /// Assigns encodings within one function.
 class LayoutAssigner {
 public:
-  LayoutAssigner(func::FuncOp func, unsigned numWarps, unsigned threadsPerWarp)
+  LayoutAssigner(func::FuncOp func, unsigned numWarps, unsigned threadsPerWarp,
+                 int computeCapability)
       : context(func.getContext()), numWarps(numWarps),
-        threadsPerWarp(threadsPerWarp) {
+        threadsPerWarp(threadsPerWarp), computeCapability(computeCapability) {
     computeDefaults(func);
   }
 
@@ -192,9 +194,64 @@ private:
     constant.erase();
   }
 
-  /// Triton's TritonDotPattern: a blocked result with 2x2 (>= 4 elements
-  /// per thread) or 4x4 (>= 16) elements per thread, operands in dot_op.
+  /// Triton's warpsPerTileV2: from 1x1, double the warps along whichever of
+  /// M or N still has more 16x8 tiles per warp (ties go to M).
+  SmallVector<unsigned> warpsPerTileV2(ArrayRef<int64_t> shape) const {
+    SmallVector<unsigned> warps = {1, 1};
+    while (warps[0] * warps[1] < numWarps) {
+      if (shape[0] / 16 / warps[0] >= shape[1] / (8 * warps[1])) {
+        if (warps[0] < shape[0] / 16)
+          warps[0] *= 2;
+        else
+          warps[1] *= 2;
+      } else {
+        warps[1] *= 2;
+      }
+    }
+    return warps;
+  }
+
+  /// Triton's BlockedToMMA for mma.sync (v2): on sm_80 and later, a 2-D dot
+  /// with an f32 accumulator and f32 (input precision tf32) or f16/bf16
+  /// operands whose M % 16, N % 8 and K % (8 for tf32, 16 for 16-bit) are 0.
+  /// Returns the mma result encoding and the operands' kWidth, or null.
+  std::pair<Attribute, unsigned> chooseMma(DotOp dot) const {
+    if (computeCapability < 80)
+      return {};
+    auto aType = cast<RankedTensorType>(dot.getA().getType());
+    auto dType = cast<RankedTensorType>(dot.getD().getType());
+    if (aType.getRank() != 2 || !dType.getElementType().isF32())
+      return {};
+    Type element = aType.getElementType();
+    int64_t kAlign;
+    if (element.isF32() && dot.getInputPrecision() == InputPrecision::TF32)
+      kAlign = 8;
+    else if (element.isF16() || element.isBF16())
+      kAlign = 16;
+    else
+      return {};
+    int64_t m = dType.getShape()[0], n = dType.getShape()[1],
+            k = aType.getShape()[1];
+    if (m % 16 != 0 || n % 8 != 0 || k % kAlign != 0)
+      return {};
+    Attribute mma = MmaEncodingAttr::get(
+        context, 2, warpsPerTileV2(dType.getShape()), {16, 8});
+    return {mma, 32 / element.getIntOrFloatBitWidth()};
+  }
+
+  /// A tensor-core dot (chooseMma) gets an #mgp.mma result and dot_op
+  /// operands of that parent; every other dot takes Triton's
+  /// TritonDotPattern: a blocked result with 2x2 (>= 4 elements per thread)
+  /// or 4x4 (>= 16) elements per thread, operands in dot_op.
   void processDot(DotOp dot) {
+    if (auto [mma, kWidth] = chooseMma(dot); mma) {
+      convertOperand(dot, 0,
+                     DotOperandEncodingAttr::get(context, 0, mma, kWidth));
+      convertOperand(dot, 1,
+                     DotOperandEncodingAttr::get(context, 1, mma, kWidth));
+      convertOperand(dot, 2, mma);
+      return setResultEncoding(dot.getD(), mma);
+    }
     auto type = cast<RankedTensorType>(dot.getD().getType());
     int64_t perThread = type.getNumElements() / (numWarps * threadsPerWarp);
     unsigned size = perThread >= 16 ? 4 : perThread >= 4 ? 2 : 1;
@@ -321,6 +378,7 @@ private:
   MLIRContext *context;
   unsigned numWarps;
   unsigned threadsPerWarp;
+  int computeCapability;
   DenseMap<unsigned, Attribute> defaults;
 };
 
@@ -332,7 +390,8 @@ LogicalResult checkPowerOfTwoShapes(ModuleOp module) {
       if (auto tensor = dyn_cast<RankedTensorType>(type))
         for (int64_t size : tensor.getShape())
           if (size <= 0 || !llvm::isPowerOf2_64(size)) {
-            op->emitError("the GPU passes need power-of-two tensor shapes, got ")
+            op->emitError(
+                "the GPU passes need power-of-two tensor shapes, got ")
                 << tensor;
             return WalkResult::interrupt();
           }
@@ -359,7 +418,7 @@ struct AssignLayoutsPass
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      LayoutAssigner(func, warps, lanes).run(func);
+      LayoutAssigner(func, warps, lanes, computeCapability).run(func);
     }
   }
 };

@@ -2,9 +2,9 @@
 //
 // This file implements mgp::runGPUPasses (compiler/pipeline/Pipeline.h): the
 // GPU passes in order (assign layouts, coalesce, remove layout conversions,
-// canonicalize and CSE, allocate shared memory, insert barriers), with the
-// verifier after each and optional pass timing. Diagnostics become the
-// returned error.
+// canonicalize and CSE, stage mma dot operands, allocate shared memory,
+// insert barriers), with the verifier after each and optional pass timing.
+// Diagnostics become the returned error.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -17,6 +17,17 @@
 using namespace mlir;
 
 namespace mgp {
+
+/// 80 for "sm_80", 90 for "sm_90a"; 0 when `arch` is not sm_<digits>.
+[[maybe_unused]] static int getComputeCapability(llvm::StringRef arch) {
+  int version = 0;
+  if (!arch.consume_front("sm_"))
+    return 0;
+  arch = arch.take_while([](char c) { return c >= '0' && c <= '9'; });
+  if (arch.getAsInteger(10, version))
+    return 0;
+  return version;
+}
 
 llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
   MLIRContext *context = module.getContext();
@@ -32,11 +43,14 @@ llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
     pm.enableTiming();
   MgpAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
+  // Tensor cores stay off until the mma.sync lowering lands:
+  // layoutOptions.computeCapability = getComputeCapability(options.arch);
   pm.addPass(createMgpAssignLayouts(layoutOptions));
   pm.addPass(createMgpCoalesce());
   pm.addPass(createMgpRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createMgpStageDotOperands());
   pm.addPass(createMgpAllocateShared());
   pm.addPass(createMgpInsertBarriers());
   if (failed(pm.run(module)))

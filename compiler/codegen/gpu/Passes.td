@@ -30,6 +30,9 @@ def MgpAssignLayouts : Pass<"mgp-assign-layouts", "mlir::ModuleOp"> {
   let options = [
     Option<"numWarps", "num-warps", "int", /*default=*/"4",
            "warps per CTA (used when the module has no mgp.num_warps)">,
+    Option<"computeCapability", "compute-capability", "int", /*default=*/"0",
+           "target SM version (80 for sm_80, 90 for sm_90); >= 80 puts "
+           "eligible dots on tensor cores (mma v2), 0 keeps every dot on FMA">,
   ];
 }
 
@@ -56,6 +59,19 @@ def MgpRemoveLayoutConversions : Pass<"mgp-remove-layout-conversions", "mlir::Mo
     cheap chain (elementwise arith/math, addptr, splat, make_range,
     constants, broadcast, expand_dims) by recomputing that chain in the
     target layout.
+  }];
+}
+
+def MgpStageDotOperands : Pass<"mgp-stage-dot-operands", "mlir::ModuleOp"> {
+  let summary = "Stage mma dot operands through explicit shared-memory buffers";
+  let description = [{
+    Triton's ReduceDataDuplication: every `mgp.convert_layout` from a
+    distributed layout to `#mgp.dot_op` of an `#mgp.mma` parent becomes
+    `mgp.local_alloc` of the source into a `#mgp.shared` buffer (the swizzle
+    of getDotOperandSharedEncoding: K contiguous for 32-bit operands, the
+    source's order for 16-bit ones) followed by `mgp.local_load` into the
+    dot operand layout. The software pipeliner multi-buffers exactly this
+    form (`mgp.load` -> `mgp.local_alloc` -> `mgp.local_load` -> `mgp.dot`).
   }];
 }
 

@@ -1,0 +1,73 @@
+//===- StageDotOperands.cpp - mma dot operands through shared memory ------===//
+//
+// This file implements `mgp-stage-dot-operands` (Triton's
+// ReduceDataDuplication): convert_layout(x -> #mgp.dot_op{mma parent}) becomes
+// local_alloc x into a swizzled #mgp.shared buffer + local_load into the dot
+// operand layout, so the shared-memory staging of a tensor-core operand is
+// explicit IR that the pipeliner can multi-buffer and the lowering can read
+// with ldmatrix.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/Passes.h"
+#include "compiler/ir/Layout.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mgp {
+#define GEN_PASS_DEF_MGPSTAGEDOTOPERANDS
+#include "compiler/codegen/gpu/Passes.h.inc"
+} // namespace mgp
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+/// The shared order of a staged operand: K contiguous for 32-bit elements
+/// (ldmatrix reads 32-bit elements only along K), else the source's order
+/// (16-bit elements use ldmatrix.trans when M or N is contiguous).
+SmallVector<unsigned> stagingOrder(DotOperandEncodingAttr dot,
+                                   RankedTensorType srcType) {
+  unsigned kDim = dot.getOpIdx() == 0 ? 1 : 0;
+  SmallVector<unsigned> kMajor = {kDim, 1 - kDim};
+  if (srcType.getElementTypeBitWidth() != 16)
+    return kMajor;
+  Attribute srcEncoding = srcType.getEncoding();
+  if (isa<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr>(srcEncoding))
+    return getOrder(srcEncoding);
+  return kMajor;
+}
+
+void stage(ConvertLayoutOp cvt) {
+  auto dstType = cast<RankedTensorType>(cvt.getType());
+  auto srcType = cast<RankedTensorType>(cvt.getSrc().getType());
+  auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(dstType.getEncoding());
+  if (!dot || !isa<MmaEncodingAttr>(dot.getParent()) ||
+      !isDistributedEncoding(srcType.getEncoding()) ||
+      !srcType.getElementType().isIntOrFloat())
+    return;
+  SmallVector<unsigned> order = stagingOrder(dot, srcType);
+  SharedEncodingAttr shared =
+      getDotOperandSharedEncoding(cvt.getContext(), dstType.getShape(), order,
+                                  dstType.getElementTypeBitWidth());
+  auto bufferType =
+      MemDescType::get(dstType.getShape(), dstType.getElementType(), shared);
+  OpBuilder builder(cvt);
+  auto alloc =
+      LocalAllocOp::create(builder, cvt.getLoc(), bufferType, cvt.getSrc());
+  auto load = LocalLoadOp::create(builder, cvt.getLoc(), dstType, alloc);
+  cvt.replaceAllUsesWith(load.getResult());
+  cvt.erase();
+}
+
+struct StageDotOperandsPass
+    : public mgp::impl::MgpStageDotOperandsBase<StageDotOperandsPass> {
+  void runOnOperation() override {
+    SmallVector<ConvertLayoutOp> converts;
+    getOperation().walk([&](ConvertLayoutOp cvt) { converts.push_back(cvt); });
+    for (ConvertLayoutOp cvt : converts)
+      stage(cvt);
+  }
+};
+
+} // namespace
