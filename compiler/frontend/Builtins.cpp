@@ -151,8 +151,8 @@ Generator::getConstShape(const SemaValue &v, const ast::Expr &where) {
     if (!d.isInt())
       return error(where, "a block shape must be compile-time integers, got " +
                               d.describe());
-    if (!isPowerOf2(d.getInt()))
-      return error(where, "block dimensions must be powers of two, got " +
+    if (d.getInt() <= 0)
+      return error(where, "block dimensions must be positive, got " +
                               llvm::Twine(d.getInt()));
     shape.push_back(d.getInt());
   }
@@ -232,7 +232,7 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
         t = builder.getF32Type();
       else if (name == "int")
         t = builder.getI32Type();
-      return SemaValue::getRuntime(castTo(v.getValue(), t, loc(call)));
+      return runtime(castTo(v.getValue(), t, loc(call)));
     }
     return error(b->expr(0),
                  "'" + name + "' of " + v.describe() + " is not supported");
@@ -258,7 +258,7 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
     if (b->get(0).isTuple())
       return SemaValue::getInt(b->get(0).getElements().size());
     if (b->get(0).isTensor())
-      return SemaValue::getInt(getShapeOf(b->get(0).getType())[0]);
+      return SemaValue::getInt(getShapeOf(b->get(0).getLogicalType())[0]);
     return error(b->expr(0), "len() of " + b->get(0).describe());
   }
   if (name == "jit")

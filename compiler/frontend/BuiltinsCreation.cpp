@@ -1,10 +1,10 @@
 //===- BuiltinsCreation.cpp - program ids, ranges, fills, casts, hints ----===//
 //
 // This file implements the builtins that create values or change their
-// type: `program_id`, `num_programs`, `arange` (mgp.make_range; constant,
-// power-of-two length), `zeros`, `full`, `zeros_like`, `full_like`, `where`
-// (arith.select after Triton's promotion of both values), `cdiv`, `cast` and
-// `x.to(dtype)`, and the axis-analysis hints `multiple_of` and
+// type: `program_id`, `num_programs`, `arange` (mgp.make_range; constant
+// bounds, any length: padded), `zeros`, `full`, `zeros_like`, `full_like`,
+// `where` (arith.select after Triton's promotion of both values), `cdiv`,
+// `cast` and `x.to(dtype)`, and the axis-analysis hints `multiple_of` and
 // `max_contiguous` (mgp.hint).
 //
 //===----------------------------------------------------------------------===//
@@ -20,13 +20,16 @@ using namespace mgp::detail;
 using llvm::Error;
 using llvm::Expected;
 
-/// A scalar or block filled with `value` (constant or runtime scalar).
+/// A scalar or block of logical shape `shape` filled with `value` (constant
+/// or runtime scalar).
 static Expected<SemaValue> fill(Generator &g, const SemaValue &value,
                                 const ast::Expr &valueExpr, mlir::Type dtype,
                                 llvm::ArrayRef<int64_t> shape,
                                 mlir::Location l) {
+  llvm::SmallVector<int64_t> padded = padShape(shape);
   if (value.isConstNumber())
-    return SemaValue::getRuntime(g.materializeSplat(value, dtype, shape, l));
+    return g.runtime(
+        g.setLogicalShape(g.materializeSplat(value, dtype, padded, l), shape));
   if (!value.isRuntime() || value.isTensor())
     return g.error(valueExpr,
                    "the fill value must be a scalar, got " + value.describe());
@@ -34,9 +37,11 @@ static Expected<SemaValue> fill(Generator &g, const SemaValue &value,
   if (!v)
     return v.takeError();
   if (shape.empty())
-    return SemaValue::getRuntime(*v);
-  return SemaValue::getRuntime(SplatOp::create(
-      g.builder, l, mlir::RankedTensorType::get(shape, dtype), *v));
+    return g.runtime(*v);
+  return g.runtime(g.setLogicalShape(
+      SplatOp::create(g.builder, l, mlir::RankedTensorType::get(padded, dtype),
+                      *v),
+      shape));
 }
 
 Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
@@ -56,9 +61,9 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
                                    llvm::Twine(*axis));
     auto attr = builder.getI32IntegerAttr(*axis);
     if (name == "program_id")
-      return SemaValue::getRuntime(
+      return runtime(
           ProgramIdOp::create(builder, l, builder.getI32Type(), attr));
-    return SemaValue::getRuntime(
+    return runtime(
         NumProgramsOp::create(builder, l, builder.getI32Type(), attr));
   }
   if (name == "arange") {
@@ -75,15 +80,16 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     if (end <= start)
       return error(call, "arange needs start < end, got " + llvm::Twine(start) +
                              " and " + llvm::Twine(end));
-    if (!isPowerOf2(end - start))
-      return error(
-          call, "arange's length (end - start = " + llvm::Twine(end - start) +
-                    ") must be a power of two");
-    if (end > std::numeric_limits<int32_t>::max() ||
+    // A length that is not a power of two is padded (MLIRGenPadding.cpp):
+    // the range runs on to the padded end.
+    int64_t paddedEnd = start + padShape({end - start})[0];
+    if (paddedEnd > std::numeric_limits<int32_t>::max() ||
         start < std::numeric_limits<int32_t>::min())
       return error(call, "arange bounds must fit in int32");
-    return SemaValue::getRuntime(MakeRangeOp::create(
-        builder, l, static_cast<int32_t>(start), static_cast<int32_t>(end)));
+    return runtime(setLogicalShape(
+        MakeRangeOp::create(builder, l, static_cast<int32_t>(start),
+                            static_cast<int32_t>(paddedEnd)),
+        {end - start}));
   }
   if (name == "zeros" || name == "full") {
     bool isFull = name == "full";
@@ -100,8 +106,7 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     if (!dtype)
       return dtype.takeError();
     if (!isFull)
-      return SemaValue::getRuntime(
-          materializeSplat(SemaValue::getInt(0), *dtype, *shape, l));
+      return fill(*this, SemaValue::getInt(0), b->expr(0), *dtype, *shape, l);
     return fill(*this, b->get(1), b->expr(1), *dtype, *shape, l);
   }
   if (name == "zeros_like" || name == "full_like") {
@@ -114,7 +119,7 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     if (!b->get(0).isRuntime())
       return error(b->expr(0),
                    name + " needs a block, got " + b->get(0).describe());
-    mlir::Type type = b->get(0).getType();
+    mlir::Type type = b->get(0).getLogicalType();
     unsigned dtypeIdx = isFull ? 2 : 1;
     mlir::Type dtype = getElementType(type);
     if (b->has(dtypeIdx)) {
@@ -124,8 +129,8 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
       dtype = *d;
     }
     if (!isFull)
-      return SemaValue::getRuntime(
-          materializeSplat(SemaValue::getInt(0), dtype, getShapeOf(type), l));
+      return fill(*this, SemaValue::getInt(0), b->expr(0), dtype,
+                  getShapeOf(type), l);
     return fill(*this, b->get(1), b->expr(1), dtype, getShapeOf(type), l);
   }
   if (name == "where") {
@@ -149,8 +154,7 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
       return std::move(err);
     if (Error err = broadcastPair(x, y, s))
       return std::move(err);
-    return SemaValue::getRuntime(
-        mlir::arith::SelectOp::create(builder, l, cond, x, y));
+    return runtime(mlir::arith::SelectOp::create(builder, l, cond, x, y));
   }
   if (name == "cdiv") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "div"}, 2);
@@ -182,7 +186,7 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     Expected<mlir::Value> v = toRuntimeAs(b->get(0), *dtype, b->expr(0));
     if (!v)
       return v.takeError();
-    return SemaValue::getRuntime(*v);
+    return runtime(*v);
   }
   if (name == "multiple_of" || name == "max_contiguous") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"input", "values"}, 2);
@@ -200,9 +204,9 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     mlir::Value v = b->get(0).getValue();
     mlir::IntegerAttr attr = builder.getI64IntegerAttr(first.getInt());
     bool mult = name == "multiple_of";
-    return SemaValue::getRuntime(HintOp::create(
-        builder, l, v.getType(), v, mult ? attr : mlir::IntegerAttr(),
-        mult ? mlir::IntegerAttr() : attr));
+    return runtime(HintOp::create(builder, l, v.getType(), v,
+                                  mult ? attr : mlir::IntegerAttr(),
+                                  mult ? mlir::IntegerAttr() : attr));
   }
   llvm_unreachable("not a creation builtin");
 }

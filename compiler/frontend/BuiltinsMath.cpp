@@ -4,7 +4,8 @@
 // as arith.maxnumf/minnumf or maxsi/minsi; `exp exp2 log log2 sqrt rsqrt`
 // on floating-point operands as math ops; `abs`; `fma`) and `dot(a, b,
 // acc=None, input_precision="tf32"|"ieee", allow_tf32=)`, which becomes
-// mgp.dot with an fp32 accumulator (zeros when `acc` is absent).
+// mgp.dot with an fp32 accumulator (zeros when `acc` is absent); a padded K
+// (MLIRGenPadding.cpp) is zeroed in both operands.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
@@ -41,12 +42,15 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
       return g.error(b->expr(i), "integer dot is not supported yet");
     ops[i] = v.getValue();
   }
-  llvm::ArrayRef<int64_t> sa = getShapeOf(ops[0].getType()),
-                          sb = getShapeOf(ops[1].getType());
+  // Logical shapes (MLIRGenPadding.cpp); the MLIR ones are padded.
+  llvm::SmallVector<int64_t> sa = g.getLogicalShape(ops[0]),
+                             sb = g.getLogicalShape(ops[1]);
   if (sa[1] != sb[0])
     return g.error(call, "dot: the inner dimensions differ: " +
                              describeShape(sa) + " @ " + describeShape(sb));
-  for (int64_t d : {sa[0], sa[1], sb[1]})
+  llvm::ArrayRef<int64_t> pa = getShapeOf(ops[0].getType()),
+                          pb = getShapeOf(ops[1].getType());
+  for (int64_t d : {pa[0], pa[1], pb[1]})
     if (d < 16)
       return g.error(call, "dot needs every dimension >= 16, got " +
                                describeShape(sa) + " @ " + describeShape(sb));
@@ -61,7 +65,8 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
   mlir::Value acc;
   if (b->has(2)) {
     const SemaValue &c = b->get(2);
-    if (!c.isTensor() || getShapeOf(c.getType()) != llvm::ArrayRef(shape) ||
+    if (!c.isTensor() ||
+        getShapeOf(c.getLogicalType()) != llvm::ArrayRef(shape) ||
         getElementType(c.getType()) != accType)
       return g.error(b->expr(2), "dot accumulator must be a " +
                                      describeType(mlir::RankedTensorType::get(
@@ -69,8 +74,14 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
                                      " block, got " + c.describe());
     acc = c.getValue();
   } else {
-    acc = g.materializeSplat(SemaValue::getInt(0), accType, shape, l);
+    acc = g.setLogicalShape(
+        g.materializeSplat(SemaValue::getInt(0), accType, padShape(shape), l),
+        shape);
   }
+  // A padded K must add nothing: zero the padding of both operands.
+  if (pa[1] != sa[1])
+    for (mlir::Value &op : ops)
+      op = g.fillPadding(op, SemaValue::getInt(0), l);
   InputPrecision precision = InputPrecision::TF32;
   if (b->has(4) && !b->get(4).isTruthy())
     precision = InputPrecision::IEEE;
@@ -87,8 +98,7 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
   }
   if (b->has(6) && !(b->get(6).isDType() && b->get(6).getType() == accType))
     return g.error(b->expr(6), "out_dtype must be " + getTypeName(accType));
-  return SemaValue::getRuntime(
-      DotOp::create(g.builder, l, ops[0], ops[1], acc, precision));
+  return g.runtime(DotOp::create(g.builder, l, ops[0], ops[1], acc, precision));
 }
 
 Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
@@ -122,7 +132,7 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     else
       r = isMax ? arith::MaxNumFOp::create(builder, l, a, c).getResult()
                 : arith::MinNumFOp::create(builder, l, a, c).getResult();
-    return SemaValue::getRuntime(r);
+    return runtime(r);
   }
   if (name == "fma") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "y", "z"}, 3);
@@ -133,8 +143,8 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     if (Error err = promoteOperands(b->get(0), b->get(1), PromoteMode::Arith,
                                     name, x, y, s))
       return std::move(err);
-    if (Error err = promoteOperands(SemaValue::getRuntime(x), b->get(2),
-                                    PromoteMode::Arith, name, xz, z, s))
+    if (Error err = promoteOperands(runtime(x), b->get(2), PromoteMode::Arith,
+                                    name, xz, z, s))
       return std::move(err);
     mlir::Type t = getElementType(z.getType());
     if (!llvm::isa<mlir::FloatType>(t))
@@ -147,7 +157,7 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
       return std::move(err);
     if (Error err = broadcastPair(x, y, s))
       return std::move(err);
-    return SemaValue::getRuntime(math::FmaOp::create(builder, l, x, y, z));
+    return runtime(math::FmaOp::create(builder, l, x, y, z));
   }
   // One-operand math.
   Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);
@@ -160,8 +170,8 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
   mlir::Type t = getElementType(x.getType());
   if (name == "abs") {
     if (t.isInteger())
-      return SemaValue::getRuntime(math::AbsIOp::create(builder, l, x));
-    return SemaValue::getRuntime(math::AbsFOp::create(builder, l, x));
+      return runtime(math::AbsIOp::create(builder, l, x));
+    return runtime(math::AbsFOp::create(builder, l, x));
   }
   if (!llvm::isa<mlir::FloatType>(t))
     return error(b->expr(0), name + " expects a floating-point operand, got " +
@@ -182,5 +192,5 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     r = math::RsqrtOp::create(builder, l, x);
   else
     llvm_unreachable("not a math builtin");
-  return SemaValue::getRuntime(r);
+  return runtime(r);
 }

@@ -5,13 +5,17 @@
 // of pointers; mask and pointer broadcast together (a scalar pointer with a
 // block mask becomes a block of pointers); `other` and the stored value are
 // converted to the pointee type and broadcast to the pointer's shape, as
-// Triton does. Cache and eviction hints are accepted and ignored.
+// Triton does. Cache and eviction hints are accepted and ignored. A padded
+// block of pointers (MLIRGenPadding.cpp) has its validity mask and-ed into
+// the mask; its padding loads `other`, or 0.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
 
 #include "compiler/frontend/SemaTypes.h"
 #include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mgp;
 using namespace mgp::detail;
@@ -28,6 +32,19 @@ static Expected<mlir::Value> getPointer(Generator &g, const BoundArgs &b,
                                   "pointers, got " +
                                   p.describe());
   return p.getValue();
+}
+
+/// Ands the validity mask of a padded block of pointers into `mask` (none:
+/// the validity mask), so that the padding is never accessed.
+static void maskPadding(Generator &g, mlir::Value ptr, mlir::Value &mask,
+                        mlir::Location l) {
+  mlir::Value valid = g.getValidMask(ptr, l);
+  if (!valid)
+    return;
+  mask = mask ? g.setLogicalShape(
+                    mlir::arith::AndIOp::create(g.builder, l, mask, valid),
+                    g.getLogicalShape(ptr))
+              : valid;
 }
 
 /// The mask argument `i` (absent: null), broadcast with `ptr`.
@@ -76,12 +93,23 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
       if (!o)
         return o.takeError();
       Expected<mlir::Value> ob =
-          broadcastTo(*o, getShapeOf(p.getType()), site(b->expr(2)));
+          broadcastTo(*o, getLogicalShape(p), site(b->expr(2)));
       if (!ob)
         return ob.takeError();
       other = *ob;
     }
-    return SemaValue::getRuntime(LoadOp::create(builder, l, p, mask, other));
+    if (isPadded(p)) {
+      maskPadding(*this, p, mask, l);
+      if (!other)
+        other =
+            setLogicalShape(materializeSplat(SemaValue::getInt(0),
+                                             llvm::cast<PointerType>(
+                                                 getElementType(p.getType()))
+                                                 .getPointeeType(),
+                                             getShapeOf(p.getType()), l),
+                            getLogicalShape(p));
+    }
+    return runtime(LoadOp::create(builder, l, p, mask, other));
   }
   assert(name == "store" && "not a memory builtin");
   Expected<BoundArgs> b =
@@ -106,19 +134,20 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
     if (Error err = broadcastPair(p, value, site(b->expr(1))))
       return std::move(err);
   Expected<mlir::Value> vb =
-      broadcastTo(value, getShapeOf(p.getType()), site(b->expr(1)));
+      broadcastTo(value, getLogicalShape(p), site(b->expr(1)));
   if (!vb)
     return vb.takeError();
   value = *vb;
   if (Error err = getMask(*this, *b, 2, p, mask))
     return std::move(err);
-  if (getShapeOf(value.getType()) != getShapeOf(p.getType())) {
+  if (getLogicalShape(value) != getLogicalShape(p)) {
     Expected<mlir::Value> vb2 =
-        broadcastTo(value, getShapeOf(p.getType()), site(b->expr(1)));
+        broadcastTo(value, getLogicalShape(p), site(b->expr(1)));
     if (!vb2)
       return vb2.takeError();
     value = *vb2;
   }
+  maskPadding(*this, p, mask, l);
   StoreOp::create(builder, l, p, value, mask);
   return SemaValue::getNone();
 }

@@ -5,7 +5,8 @@
 // the reductions `sum`, `max`, `min`, `argmax`, `argmin` (mgp.reduce with a
 // combiner region; `axis=None` reduces the flattened block, `keep_dims`
 // keeps the reduced axis with size 1; argmax/argmin reduce values and
-// indices together, ties going to the lower index).
+// indices together, ties going to the lower index). The padding of a padded
+// block (MLIRGenPadding.cpp) is replaced by the combiner's neutral element.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
@@ -15,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace mgp;
@@ -25,7 +27,7 @@ using llvm::Expected;
 /// The shape given as `f(x, (a, b))` or `f(x, a, b)`, starting at argument 1.
 static Expected<llvm::SmallVector<int64_t>>
 getVarShape(Generator &g, CallArgs &args, const ast::CallExpr &call,
-            llvm::StringRef name, bool powersOfTwo) {
+            llvm::StringRef name) {
   if (args.args.size() < 2)
     return g.error(call, "'" + name + "' needs a shape");
   std::vector<SemaValue> dims;
@@ -35,12 +37,11 @@ getVarShape(Generator &g, CallArgs &args, const ast::CallExpr &call,
     dims.assign(args.args.begin() + 1, args.args.end());
   llvm::SmallVector<int64_t> shape;
   for (const SemaValue &d : dims) {
-    if (!d.isInt() || d.getInt() <= 0 ||
-        (powersOfTwo && !isPowerOf2(d.getInt())))
+    if (!d.isInt() || d.getInt() <= 0)
       return g.error(*args.argExprs[1],
-                     "'" + name + "' needs positive compile-time " +
-                         (powersOfTwo ? "power-of-two " : "") +
-                         "dimensions, got " + d.describe());
+                     "'" + name +
+                         "' needs positive compile-time dimensions, got " +
+                         d.describe());
     shape.push_back(d.getInt());
   }
   return shape;
@@ -99,31 +100,32 @@ Expected<SemaValue> Generator::genShapeBuiltin(llvm::StringRef name,
       v = ExpandDimsOp::create(builder, l, v, norm[0]);
     for (size_t i = 1; i < norm.size(); ++i)
       v = ExpandDimsOp::create(builder, l, v, norm[i]);
-    return SemaValue::getRuntime(v);
+    return runtime(v);
   }
   Expected<mlir::Value> in = getBlockArg(*this, args, call, name);
   if (!in)
     return in.takeError();
   mlir::Value v = *in;
   auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
-  llvm::ArrayRef<int64_t> from = type.getShape();
+  // The logical shape: the MLIR one is padded (MLIRGenPadding.cpp).
+  llvm::SmallVector<int64_t> from = getLogicalShape(v);
   if (name == "broadcast_to") {
     if (Error err = checkKeywords(*this, args, name, {}))
       return std::move(err);
     Expected<llvm::SmallVector<int64_t>> shape =
-        getVarShape(*this, args, call, name, true);
+        getVarShape(*this, args, call, name);
     if (!shape)
       return shape.takeError();
     Expected<mlir::Value> r = broadcastTo(v, *shape, site(call));
     if (!r)
       return r.takeError();
-    return SemaValue::getRuntime(*r);
+    return runtime(*r);
   }
   if (name == "reshape" || name == "view") {
     if (Error err = checkKeywords(*this, args, name, {"can_reorder"}))
       return std::move(err);
     Expected<llvm::SmallVector<int64_t>> shape =
-        getVarShape(*this, args, call, name, true);
+        getVarShape(*this, args, call, name);
     if (!shape)
       return shape.takeError();
     auto numel = [](llvm::ArrayRef<int64_t> s) {
@@ -135,9 +137,27 @@ Expected<SemaValue> Generator::genShapeBuiltin(llvm::StringRef name,
                              describeShape(from) + " to " +
                              describeShape(*shape) +
                              " (different element counts)");
-    return SemaValue::getRuntime(ReshapeOp::create(
-        builder, l, mlir::RankedTensorType::get(*shape, type.getElementType()),
-        v));
+    // Padding keeps the row-major order only when no dimension after the
+    // first non-unit one is padded.
+    auto keepsOrder = [](llvm::ArrayRef<int64_t> s) {
+      const int64_t *first = llvm::find_if(s, [](int64_t d) { return d != 1; });
+      return first == s.end() ||
+             llvm::all_of(llvm::make_range(first + 1, s.end()),
+                          [](int64_t d) { return isPowerOf2(d); });
+    };
+    if ((padShape(from) != from || padShape(*shape) != *shape) &&
+        (!keepsOrder(from) || !keepsOrder(*shape)))
+      return error(call, "cannot reshape a block of shape " +
+                             describeShape(from) + " to " +
+                             describeShape(*shape) +
+                             ": with dimensions that are not powers of two, "
+                             "only the leading one (of size > 1) may be one");
+    return runtime(setLogicalShape(
+        ReshapeOp::create(builder, l,
+                          mlir::RankedTensorType::get(padShape(*shape),
+                                                      type.getElementType()),
+                          v),
+        *shape));
   }
   // trans / permute.
   if (Error err = checkKeywords(*this, args, name, {}))
@@ -172,8 +192,8 @@ Expected<SemaValue> Generator::genShapeBuiltin(llvm::StringRef name,
   }
   llvm::SmallVector<int64_t> shape;
   for (int32_t o : order)
-    shape.push_back(from[o]);
-  return SemaValue::getRuntime(TransOp::create(
+    shape.push_back(type.getShape()[o]);
+  return runtime(TransOp::create(
       builder, l, mlir::RankedTensorType::get(shape, type.getElementType()), v,
       builder.getDenseI32ArrayAttr(order)));
 }
@@ -226,18 +246,11 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
     return error(b->expr(0), "'" + name + "' needs a block of numbers, got " +
                                  in.describe());
   mlir::Value src = in.getValue();
-  llvm::ArrayRef<int64_t> shape = getShapeOf(src.getType());
+  llvm::SmallVector<int64_t> shape(getShapeOf(src.getType())); // padded
   int64_t rank = shape.size();
   int32_t axis = 0;
   bool flattened = !b->has(1);
-  if (flattened && rank > 1) {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    src = ReshapeOp::create(
-        builder, l,
-        mlir::RankedTensorType::get({n}, getElementType(src.getType())), src);
-  } else if (!flattened) {
+  if (!flattened) {
     Expected<int64_t> a = getConstInt(*b, 1, "the axis");
     if (!a)
       return a.takeError();
@@ -263,9 +276,58 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
     src = castTo(src, acc, l);
     elt = acc;
   }
+  // The padding of a padded block (MLIRGenPadding.cpp) becomes the
+  // combiner's neutral element; a flattened argmax/argmin numbers the
+  // elements by their logical row-major position.
+  mlir::Value indices;
+  if (isPadded(src)) {
+    llvm::SmallVector<int64_t> logical = getLogicalShape(src);
+    if (withIndices && flattened && rank > 1) {
+      int64_t stride = 1;
+      for (int64_t k = rank - 1; k >= 0; --k) {
+        mlir::Value ik = makeIndices(*this, shape, k, l);
+        if (stride != 1)
+          ik = mlir::arith::MulIOp::create(
+              builder, l, ik,
+              materializeSplat(SemaValue::getInt(stride), builder.getI32Type(),
+                               shape, l));
+        indices = indices ? mlir::arith::AddIOp::create(builder, l, indices, ik)
+                                .getResult()
+                          : ik;
+        stride *= logical[k];
+      }
+    }
+    SemaValue neutral = SemaValue::getInt(0);
+    if (name != "sum" && llvm::isa<mlir::FloatType>(elt))
+      neutral =
+          SemaValue::getFloat(isMax ? -std::numeric_limits<double>::infinity()
+                                    : std::numeric_limits<double>::infinity());
+    else if (name != "sum")
+      neutral = SemaValue::getInt(
+          isMax ? llvm::APInt::getSignedMinValue(elt.getIntOrFloatBitWidth())
+                      .getSExtValue()
+                : llvm::APInt::getSignedMaxValue(elt.getIntOrFloatBitWidth())
+                      .getSExtValue());
+    src = fillPadding(src, neutral, l);
+  }
+  if (flattened && rank > 1) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    auto flat = [&](mlir::Value v) -> mlir::Value {
+      return ReshapeOp::create(
+          builder, l,
+          mlir::RankedTensorType::get({n}, getElementType(v.getType())), v);
+    };
+    src = flat(src);
+    if (indices)
+      indices = flat(indices);
+  }
   llvm::SmallVector<mlir::Value> srcs = {src};
   if (withIndices)
-    srcs.push_back(makeIndices(*this, getShapeOf(src.getType()), axis, l));
+    srcs.push_back(
+        indices ? indices
+                : makeIndices(*this, getShapeOf(src.getType()), axis, l));
   auto op = ReduceOp::create(builder, l, srcs, axis);
   {
     mlir::OpBuilder::InsertionGuard guard(builder);
@@ -337,7 +399,7 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
         r = ExpandDimsOp::create(builder, l, r, axis);
       }
     }
-    results.push_back(SemaValue::getRuntime(r));
+    results.push_back(runtime(r));
   }
   if (isArg)
     return results[1];

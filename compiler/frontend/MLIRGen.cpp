@@ -165,7 +165,7 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
       return SemaValue::getDType(getElementType(base.getType()));
     if (attr == "shape") {
       std::vector<SemaValue> dims;
-      for (int64_t d : getShapeOf(base.getType()))
+      for (int64_t d : getShapeOf(base.getLogicalType()))
         dims.push_back(SemaValue::getInt(d));
       return SemaValue::getTuple(std::move(dims));
     }
@@ -395,11 +395,11 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
       func.setArgAttr(role.argIndex, kDivisibilityAttrName,
                       builder.getI32IntegerAttr(16));
     if (role.sig->equalsOne && arg.getType().isInteger()) {
-      frame().vars[p.name] = SemaValue::getRuntime(
+      frame().vars[p.name] = runtime(
           materialize(SemaValue::getInt(1), arg.getType(), loc(p.location)));
       continue;
     }
-    frame().vars[p.name] = SemaValue::getRuntime(arg);
+    frame().vars[p.name] = runtime(arg);
   }
 
   if (Error err = genBlock(fn->body))

@@ -41,7 +41,7 @@ mlir::Value mgp::detail::coerceTo(Generator &g, const SemaValue &v,
 }
 
 std::string mgp::detail::describeVar(const SemaValue &v) {
-  return v.isRuntime() ? describeType(v.getType()) : v.describe();
+  return v.isRuntime() ? describeType(v.getLogicalType()) : v.describe();
 }
 
 //===----------------------------------------------------------------------===//
@@ -60,7 +60,7 @@ Error Generator::genIf(const ast::IfStmt &s) {
   if (test->isTensor())
     return error(s.getTest(), "the condition of 'if' must be a scalar, got a "
                               "block " +
-                                  describeType(test->getType()) +
+                                  describeType(test->getLogicalType()) +
                                   " (use tl.where)");
   mlir::Value cond = toBool(test->getValue(), loc(s.getLocation()));
   llvm::SetVector<llvm::StringRef> names;
@@ -110,6 +110,7 @@ Error Generator::genRuntimeIf(mlir::Value cond,
   llvm::SmallVector<mlir::Value> yields[2];
   llvm::SmallVector<std::string> yieldNames;
   llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<llvm::SmallVector<int64_t>> logical; // per yielded value
   // Merges one value; returns true if it must be yielded.
   auto merge = [&](llvm::StringRef what, const SemaValue &a,
                    const SemaValue &b) -> Expected<bool> {
@@ -133,10 +134,15 @@ Error Generator::genRuntimeIf(mlir::Value cond,
       builder.setInsertionPointToEnd(blocks[i]);
       v[i] = coerceTo(*this, *sv[i], type, l);
     }
-    if (!type || !v[0] || !v[1])
+    // Padded blocks must agree on their logical shapes too.
+    bool sameLogical =
+        !a.isRuntime() || !b.isRuntime() ||
+        getShapeOf(a.getLogicalType()) == getShapeOf(b.getLogicalType());
+    if (!type || !v[0] || !v[1] || !sameLogical)
       return error(s, what + " is " + describeVar(a) +
                           " in the 'if' branch but " + describeVar(b) +
                           " in the 'else' branch");
+    logical.push_back(getLogicalShape(a.isRuntime() ? v[0] : v[1]));
     yields[0].push_back(v[0]);
     yields[1].push_back(v[1]);
     types.push_back(type);
@@ -189,14 +195,15 @@ Error Generator::genRuntimeIf(mlir::Value cond,
   ifOp.getElseRegion().takeBody(tmp.getElseRegion());
   tmp.erase();
   builder.setInsertionPointAfter(ifOp);
+  for (size_t k = 0; k < ifOp.getNumResults(); ++k)
+    setLogicalShape(ifOp.getResult(k), logical[k]);
   for (size_t k = 0; k < yieldNames.size(); ++k)
-    frame().vars[yieldNames[k]] = SemaValue::getRuntime(ifOp.getResult(k));
+    frame().vars[yieldNames[k]] = runtime(ifOp.getResult(k));
   if (returned[0]) {
     std::vector<SemaValue> parts;
     for (size_t k = 0; k < retSlots.size(); ++k)
-      parts.push_back(retSlots[k] < 0
-                          ? retParts[0][k]
-                          : SemaValue::getRuntime(ifOp.getResult(retSlots[k])));
+      parts.push_back(retSlots[k] < 0 ? retParts[0][k]
+                                      : runtime(ifOp.getResult(retSlots[k])));
     frame().returned = true;
     frame().returnValue = retValue[0]->isTuple()
                               ? SemaValue::getTuple(std::move(parts))

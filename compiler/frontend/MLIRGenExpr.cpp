@@ -117,7 +117,7 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
       mlir::Value one =
           materializeSplat(SemaValue::getBool(true), builder.getI1Type(),
                            getShapeOf(b.getType()), l);
-      return SemaValue::getRuntime(arith::XOrIOp::create(builder, l, b, one));
+      return runtime(arith::XOrIOp::create(builder, l, b, one));
     }
     break;
   case ast::UnaryOp::Neg:
@@ -128,8 +128,7 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
     if (v->isRuntime() && getElementType(v->getType()).isIntOrFloat()) {
       if (getElementType(v->getType()).isInteger())
         return binaryOp(ast::BinaryOp::Sub, SemaValue::getInt(0), *v, site(e));
-      return SemaValue::getRuntime(
-          arith::NegFOp::create(builder, l, v->getValue()));
+      return runtime(arith::NegFOp::create(builder, l, v->getValue()));
     }
     break;
   case ast::UnaryOp::Invert:
@@ -139,8 +138,7 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
       mlir::Value ones =
           materializeSplat(SemaValue::getInt(-1), getElementType(v->getType()),
                            getShapeOf(v->getType()), l);
-      return SemaValue::getRuntime(
-          arith::XOrIOp::create(builder, l, v->getValue(), ones));
+      return runtime(arith::XOrIOp::create(builder, l, v->getValue(), ones));
     }
     break;
   }
@@ -165,9 +163,8 @@ static Expected<SemaValue> combineBool(Generator &g, ast::BoolOp op,
   if (Error err = g.broadcastPair(x, y, g.site(where)))
     return std::move(err);
   if (op == ast::BoolOp::And)
-    return SemaValue::getRuntime(
-        mlir::arith::AndIOp::create(g.builder, l, x, y));
-  return SemaValue::getRuntime(mlir::arith::OrIOp::create(g.builder, l, x, y));
+    return g.runtime(mlir::arith::AndIOp::create(g.builder, l, x, y));
+  return g.runtime(mlir::arith::OrIOp::create(g.builder, l, x, y));
 }
 
 Expected<SemaValue> Generator::genBoolOp(const ast::BoolOpExpr &e) {
@@ -245,8 +242,7 @@ Expected<SemaValue> Generator::genIfExp(const ast::IfExpExpr &e) {
     return std::move(err);
   if (Error err = broadcastPair(x, y, s))
     return std::move(err);
-  return SemaValue::getRuntime(
-      mlir::arith::SelectOp::create(builder, loc(e), c, x, y));
+  return runtime(mlir::arith::SelectOp::create(builder, loc(e), c, x, y));
 }
 
 Expected<CallArgs> Generator::evalCallArgs(const ast::CallExpr &call,
@@ -344,5 +340,5 @@ Expected<SemaValue> Generator::genSubscript(const ast::SubscriptExpr &e) {
       v = ExpandDimsOp::create(builder, loc(*idx), v, pos);
     ++pos;
   }
-  return SemaValue::getRuntime(v);
+  return runtime(v);
 }

@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -155,7 +156,8 @@ public:
                                           const ast::Expr &where);
   /// `v != 0` as i1 (identity on i1); `v` must be a number value.
   mlir::Value toBool(mlir::Value v, mlir::Location l);
-  /// Splats / expands / broadcasts `v` to `shape`.
+  /// Splats / expands / broadcasts `v` to the logical shape `shape` (checked
+  /// against v's logical shape; the result has the padded MLIR shape).
   llvm::Expected<mlir::Value>
   broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape, const OpSite &s);
   /// Broadcasts two values to their common shape.
@@ -165,6 +167,28 @@ public:
   llvm::Error promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                               PromoteMode mode, llvm::StringRef opName,
                               mlir::Value &a, mlir::Value &b, const OpSite &s);
+
+  //===--- Padded blocks (MLIRGenPadding.cpp) -----------------------------===//
+  /// The logical shape of `v`: recorded, derived from its operands, or (if
+  /// neither) its MLIR shape. Empty for a scalar.
+  llvm::SmallVector<int64_t> getLogicalShape(mlir::Value v);
+  /// Records that `v` (of padded MLIR type) is a block of logical shape
+  /// `shape`; returns `v`.
+  mlir::Value setLogicalShape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  /// True if `v` is a block some of whose dimensions are padded.
+  bool isPadded(mlir::Value v);
+  /// `v` as a SemaValue that knows its logical shape.
+  SemaValue runtime(mlir::Value v);
+  /// The i1 block (of `v`'s MLIR shape) that is true on `v`'s logical
+  /// elements; null when `v` is not padded.
+  mlir::Value getValidMask(mlir::Value v, mlir::Location l);
+  /// `v` with its padding replaced by `neutral` (a number of v's element
+  /// type); `v` itself when it is not padded.
+  mlir::Value fillPadding(mlir::Value v, const SemaValue &neutral,
+                          mlir::Location l);
+  /// Forgets what is recorded about the values defined in `block` (before
+  /// the block is destroyed: their storage may be reused).
+  void forgetValues(mlir::Block &block);
 
   //===--- Statements (MLIRGenStmt.cpp) -----------------------------------===//
   llvm::Error genBlock(const ast::StmtList &stmts);
@@ -231,6 +255,8 @@ public:
   mlir::OpBuilder builder;
   std::deque<Frame> frames; // deque: references stay valid across calls
   llvm::StringMap<SemaValue> constantCache;
+  /// Logical shapes of block values, recorded or derived (MLIRGenPadding).
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t, 4>> logicalShapes;
   llvm::StringSet<> constantsInProgress;
 };
 
@@ -243,6 +269,10 @@ inline constexpr llvm::StringLiteral kContinueFlag = "$continue";
 /// (not of nested loops).
 void collectNamesOf(llvm::ArrayRef<ast::StmtPtr> stmts,
                     llvm::SetVector<llvm::StringRef> &names);
+
+/// `shape` with each dimension rounded up to a power of two: the MLIR shape
+/// of a block of logical shape `shape`.
+llvm::SmallVector<int64_t> padShape(llvm::ArrayRef<int64_t> shape);
 
 /// The runtime type a constant number takes by default (i32/i64, f32, i1).
 mlir::Type getDefaultType(mlir::MLIRContext *ctx, const SemaValue &c);

@@ -36,6 +36,7 @@ struct LoopVar {
   SemaValue init;
   mlir::Type type; ///< the carried type (null: not carried)
   bool flexible;   ///< starts as a constant: takes the body's type
+  llvm::SmallVector<int64_t> logical = {}; ///< its logical shape (padding)
 };
 } // namespace
 
@@ -50,10 +51,11 @@ static std::vector<LoopVar> getLoopVars(Generator &g, const ast::StmtList &body,
     if (name == skip || it == g.frame().vars.end())
       continue;
     const SemaValue &v = it->second;
-    LoopVar lv{name.str(), v, mlir::Type(), false};
-    if (v.isRuntime())
+    LoopVar lv{name.str(), v, mlir::Type(), false, {}};
+    if (v.isRuntime()) {
       lv.type = v.getType();
-    else if (v.isConstNumber()) {
+      lv.logical = g.getLogicalShape(v.getValue());
+    } else if (v.isConstNumber()) {
       lv.type = getDefaultType(&g.context, v);
       lv.flexible = true;
     }
@@ -75,9 +77,11 @@ struct LoopBodyGen {
   Expected<std::vector<SemaValue>> run(mlir::ValueRange args,
                                        llvm::function_ref<Error()> gen) {
     size_t a = 0;
-    for (LoopVar &v : vars)
-      g.frame().vars[v.name] =
-          v.type ? SemaValue::getRuntime(args[a++]) : v.init;
+    for (LoopVar &v : vars) {
+      if (v.type)
+        g.setLogicalShape(args[a], v.logical);
+      g.frame().vars[v.name] = v.type ? g.runtime(args[a++]) : v.init;
+    }
     ++g.frame().loopDepth;
     Error err = gen();
     --g.frame().loopDepth;
@@ -109,11 +113,14 @@ struct LoopBodyGen {
         continue;
       }
       mlir::Value y = coerceTo(g, ends[i], v.type, l);
-      if (!y)
-        return g.error(loop,
-                       "loop-carried variable '" + v.name + "' is " +
-                           describeType(v.type) + " before the loop but " +
-                           describeVar(ends[i]) + " at the end of the body");
+      if (!y || (ends[i].isRuntime() &&
+                 g.getLogicalShape(y) != llvm::ArrayRef<int64_t>(v.logical)))
+        return g.error(
+            loop,
+            "loop-carried variable '" + v.name + "' is " +
+                describeType(withShape(getElementType(v.type), v.logical)) +
+                " before the loop but " + describeVar(ends[i]) +
+                " at the end of the body");
       out.push_back(y);
     }
     return out;
@@ -145,6 +152,7 @@ struct LoopBodyGen {
       Expected<std::vector<SemaValue>> ends =
           run(scratch->getArguments().drop_front(leadingArgs.size()), gen);
       g.frame().vars = std::move(saved);
+      g.forgetValues(*scratch);
       scratch->dropAllDefinedValueUses();
       scratch->dropAllReferences();
       scratch.reset();
@@ -163,6 +171,8 @@ struct LoopBodyGen {
         } else if (e.isRuntime() && e.getType() != v.type &&
                    getElementType(e.getType()).isIntOrFloat()) {
           v.type = e.getType();
+          v.logical.assign(getShapeOf(e.getLogicalType()).begin(),
+                           getShapeOf(e.getLogicalType()).end());
           changed = true;
         }
       }
@@ -185,9 +195,11 @@ struct LoopBodyGen {
   /// Rebinds the variables after the loop to its results.
   void bindResults(mlir::ValueRange results) {
     size_t r = 0;
-    for (LoopVar &v : vars)
-      g.frame().vars[v.name] =
-          v.type ? SemaValue::getRuntime(results[r++]) : v.init;
+    for (LoopVar &v : vars) {
+      if (v.type)
+        g.setLogicalShape(results[r], v.logical);
+      g.frame().vars[v.name] = v.type ? g.runtime(results[r++]) : v.init;
+    }
   }
 };
 } // namespace
@@ -294,10 +306,13 @@ static Error genFlaggedLoop(Generator &g, const ast::Stmt &s,
         it != g.frame().vars.end())
       savedTarget = it->second;
   if (target)
-    vars.push_back({target->getName().str(), SemaValue::getRuntime(lb),
-                    lb.getType(), false});
-  vars.push_back({kBreakFlag.str(), SemaValue::getBool(false),
-                  g.builder.getI1Type(), false});
+    vars.push_back(
+        {target->getName().str(), g.runtime(lb), lb.getType(), false, {}});
+  vars.push_back({kBreakFlag.str(),
+                  SemaValue::getBool(false),
+                  g.builder.getI1Type(),
+                  false,
+                  {}});
   auto genCond = [&](mlir::Value &out) -> Error {
     mlir::Value broke = g.frame().vars[kBreakFlag].getValue();
     mlir::Value go = mlir::arith::XOrIOp::create(
@@ -332,8 +347,8 @@ static Error genFlaggedLoop(Generator &g, const ast::Stmt &s,
       return err;
     g.frame().vars.erase(kContinueFlag);
     if (target)
-      g.frame().vars[target->getName()] = SemaValue::getRuntime(
-          mlir::arith::AddIOp::create(g.builder, l, iv, step));
+      g.frame().vars[target->getName()] =
+          g.runtime(mlir::arith::AddIOp::create(g.builder, l, iv, step));
     return Error::success();
   };
   if (Error err = genWhileLoop(g, s, vars, genCond, genBody))
@@ -483,7 +498,7 @@ Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
   // While inferring, the induction variable is a scratch block argument.
   mlir::Value iv;
   auto gen = [&]() -> Error {
-    frame().vars[target->getName()] = SemaValue::getRuntime(iv);
+    frame().vars[target->getName()] = runtime(iv);
     return genBlock(s.getBody());
   };
   {

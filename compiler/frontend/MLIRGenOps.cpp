@@ -154,13 +154,16 @@ mlir::Value Generator::toBool(mlir::Value v, mlir::Location l) {
 Expected<mlir::Value> Generator::broadcastTo(mlir::Value v,
                                              llvm::ArrayRef<int64_t> shape,
                                              const OpSite &s) {
-  llvm::ArrayRef<int64_t> from = getShapeOf(v.getType());
-  if (from == shape)
+  // Checked on logical shapes; built on padded ones (MLIRGenPadding.cpp).
+  llvm::SmallVector<int64_t> from = getLogicalShape(v);
+  if (llvm::ArrayRef<int64_t>(from) == shape)
     return v;
   mlir::Type elt = getElementType(v.getType());
-  auto target = mlir::RankedTensorType::get(shape, elt);
+  llvm::SmallVector<int64_t> padded = padShape(shape);
+  auto target = mlir::RankedTensorType::get(padded, elt);
   if (from.empty())
-    return SplatOp::create(builder, s.mlirLoc, target, v).getResult();
+    return setLogicalShape(SplatOp::create(builder, s.mlirLoc, target, v),
+                           shape);
   if (from.size() > shape.size())
     return error(s.loc,
                  "cannot broadcast a block of shape " + describeShape(from) +
@@ -176,15 +179,15 @@ Expected<mlir::Value> Generator::broadcastTo(mlir::Value v,
   }
   while (getShapeOf(v.getType()).size() < shape.size())
     v = ExpandDimsOp::create(builder, s.mlirLoc, v, 0);
-  if (getShapeOf(v.getType()) != shape)
+  if (getShapeOf(v.getType()) != llvm::ArrayRef<int64_t>(padded))
     v = BroadcastOp::create(builder, s.mlirLoc, target, v);
-  return v;
+  return setLogicalShape(v, shape);
 }
 
 Error Generator::broadcastPair(mlir::Value &a, mlir::Value &b,
                                const OpSite &s) {
-  llvm::ArrayRef<int64_t> sa = getShapeOf(a.getType());
-  llvm::ArrayRef<int64_t> sb = getShapeOf(b.getType());
+  llvm::SmallVector<int64_t> sa = getLogicalShape(a);
+  llvm::SmallVector<int64_t> sb = getLogicalShape(b);
   if (sa == sb)
     return Error::success();
   auto shape = broadcastShapes(sa, sb);
@@ -305,8 +308,7 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
     }
     if (Error err = broadcastPair(p, o, s))
       return std::move(err);
-    return SemaValue::getRuntime(
-        AddPtrOp::create(builder, l, p.getType(), p, o));
+    return runtime(AddPtrOp::create(builder, l, p.getType(), p, o));
   }
   if (op == BinaryOp::Pow || op == BinaryOp::MatMul)
     return error(s.loc,
@@ -378,7 +380,7 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   case BinaryOp::MatMul:
     llvm_unreachable("handled above");
   }
-  return SemaValue::getRuntime(r);
+  return runtime(r);
 }
 
 //===----------------------------------------------------------------------===//
@@ -495,5 +497,5 @@ Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
     }
     r = arith::CmpFOp::create(builder, s.mlirLoc, p, a, b);
   }
-  return SemaValue::getRuntime(r);
+  return runtime(r);
 }

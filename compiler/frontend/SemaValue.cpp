@@ -68,6 +68,14 @@ SemaValue SemaValue::getRuntime(mlir::Value v) {
   return r;
 }
 
+SemaValue SemaValue::getRuntime(mlir::Value v,
+                                llvm::ArrayRef<int64_t> logicalShape) {
+  SemaValue r = getRuntime(v);
+  if (getShapeOf(r.type) != logicalShape)
+    r.logicalType = withShape(getElementType(r.type), logicalShape);
+  return r;
+}
+
 SemaValue SemaValue::getModule(llvm::StringRef path) {
   SemaValue r;
   r.kind = Kind::Module;
@@ -193,7 +201,7 @@ std::string SemaValue::describe() const {
     return "tuple of " + std::to_string(elements.size());
   case Kind::Runtime:
     return llvm::isa<mlir::RankedTensorType>(type)
-               ? "block " + describeType(type)
+               ? "block " + describeType(getLogicalType())
                : "scalar " + describeType(type);
   case Kind::Module:
     return "module '" + text + "'";

@@ -49,6 +49,10 @@ public:
   static SemaValue getDType(mlir::Type t);
   static SemaValue getTuple(std::vector<SemaValue> elts);
   static SemaValue getRuntime(mlir::Value v);
+  /// A runtime block whose logical shape `logicalShape` differs from its
+  /// padded MLIR shape (see MLIRGenPadding.cpp).
+  static SemaValue getRuntime(mlir::Value v,
+                              llvm::ArrayRef<int64_t> logicalShape);
   static SemaValue getModule(llvm::StringRef path);
   static SemaValue getBuiltin(llvm::StringRef name);
   static SemaValue getFunction(const ast::FunctionDef *fn);
@@ -79,7 +83,11 @@ public:
   bool isTruthy() const;
   llvm::StringRef getName() const { return text; }
   llvm::StringRef getString() const { return text; }
+  /// The MLIR type (of a runtime value: padded to powers of two).
   mlir::Type getType() const { return type; }
+  /// The type the program sees: getType() with the logical shape of a
+  /// padded block (used for `.shape`, `len` and messages).
+  mlir::Type getLogicalType() const { return logicalType ? logicalType : type; }
   mlir::Value getValue() const { return value; }
   const std::vector<SemaValue> &getElements() const { return elements; }
   const ast::FunctionDef *getFunction() const { return function; }
@@ -95,6 +103,7 @@ private:
   double floatValue = 0.0;
   std::string text;
   mlir::Type type;
+  mlir::Type logicalType; ///< null unless a padded block
   mlir::Value value;
   std::vector<SemaValue> elements;
   const ast::FunctionDef *function = nullptr;

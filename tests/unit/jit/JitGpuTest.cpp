@@ -2,7 +2,8 @@
 //
 // This file implements the GPU tests of the JIT (label gpu; each says
 // "skipped: no GPU" without one): every conformance kernel (and the
-// kernels_dsl relu) is launched through mgp::jit on the GPU and on the
+// kernels_dsl relu), and every kernel of padded_blocks.mgp (blocks that are
+// not powers of two), is launched through mgp::jit on the GPU and on the
 // interpreter from the same random inputs, and every buffer must agree (the
 // max relative error per kernel is printed); and a second process finds the
 // first one's kernels in the disk cache and compiles nothing (the test binary
@@ -192,38 +193,145 @@ std::vector<Case> conformanceCases() {
   };
 }
 
+/// Runs \p c on the interpreter and on the GPU from the same random inputs
+/// and checks that every buffer agrees within the case's tolerance.
+void expectGpuMatchesInterpreter(const Case &c) {
+  SCOPED_TRACE(c.name);
+  std::vector<std::vector<float>> inputs;
+  std::mt19937 gen(7);
+  for (const Pos &pos : c.positional) {
+    std::vector<float> data(pos.isBuffer ? pos.count : 0, 0.0f);
+    if (pos.lo < pos.hi) {
+      std::uniform_real_distribution<float> dist(pos.lo, pos.hi);
+      for (float &v : data)
+        v = dist(gen);
+    }
+    inputs.push_back(std::move(data));
+  }
+  auto cpu = inputs, gpu = inputs;
+  llvm::Error cpuErr = runOn(c, DeviceKind::CPU, cpu);
+  ASSERT_FALSE(bool(cpuErr)) << llvm::toString(std::move(cpuErr));
+  llvm::Error gpuErr = runOn(c, DeviceKind::GPU, gpu);
+  ASSERT_FALSE(bool(gpuErr)) << llvm::toString(std::move(gpuErr));
+  double maxRel = 0;
+  for (size_t b = 0; b < cpu.size(); ++b)
+    for (size_t i = 0; i < cpu[b].size(); ++i) {
+      double ref = cpu[b][i], got = gpu[b][i];
+      double err = std::fabs(got - ref);
+      maxRel = std::max(maxRel, err / std::max(std::fabs(ref), 1e-30));
+      ASSERT_LE(err, c.tol * std::max(1.0, std::fabs(ref)))
+          << "buffer " << b << " element " << i << ": gpu " << got
+          << ", interpreter " << ref;
+    }
+  std::printf("%-24s max rel err gpu vs interpreter %.3g\n", c.name, maxRel);
+}
+
 TEST(JitGpu, ConformanceKernelsAgreeWithTheInterpreter) {
   SKIP_WITHOUT_GPU();
-  for (const Case &c : conformanceCases()) {
-    SCOPED_TRACE(c.name);
-    std::vector<std::vector<float>> inputs;
-    std::mt19937 gen(7);
-    for (const Pos &pos : c.positional) {
-      std::vector<float> data(pos.isBuffer ? pos.count : 0, 0.0f);
-      if (pos.lo < pos.hi) {
-        std::uniform_real_distribution<float> dist(pos.lo, pos.hi);
-        for (float &v : data)
-          v = dist(gen);
-      }
-      inputs.push_back(std::move(data));
-    }
-    auto cpu = inputs, gpu = inputs;
-    llvm::Error cpuErr = runOn(c, DeviceKind::CPU, cpu);
-    ASSERT_FALSE(bool(cpuErr)) << llvm::toString(std::move(cpuErr));
-    llvm::Error gpuErr = runOn(c, DeviceKind::GPU, gpu);
-    ASSERT_FALSE(bool(gpuErr)) << llvm::toString(std::move(gpuErr));
-    double maxRel = 0;
-    for (size_t b = 0; b < cpu.size(); ++b)
-      for (size_t i = 0; i < cpu[b].size(); ++i) {
-        double ref = cpu[b][i], got = gpu[b][i];
-        double err = std::fabs(got - ref);
-        maxRel = std::max(maxRel, err / std::max(std::fabs(ref), 1e-30));
-        ASSERT_LE(err, c.tol * std::max(1.0, std::fabs(ref)))
-            << "buffer " << b << " element " << i << ": gpu " << got
-            << ", interpreter " << ref;
-      }
-    std::printf("%-24s max rel err gpu vs interpreter %.3g\n", c.name, maxRel);
-  }
+  for (const Case &c : conformanceCases())
+    expectGpuMatchesInterpreter(c);
+}
+
+/// Kernels whose blocks are not powers of two (tests/unit/jit/
+/// padded_blocks.mgp; their interpreter numerics against C++ are
+/// PaddedBlocksTest.cpp). Buffers are sized exactly.
+std::vector<Case> paddedCases() {
+  const std::string file = MGP_PADDED_KERNELS;
+  auto mnk = [](int m, int n, int k) {
+    return std::vector<LaunchArg>{kw("M", m), kw("N", n), kw("K", k)};
+  };
+  return {
+      {"padded scale 100",
+       file,
+       "scale_blocks",
+       Grid(3),
+       {in(251), out(251), num(251)},
+       {kw("BLOCK", 100)},
+       1e-6},
+      {"padded scale 7",
+       file,
+       "scale_blocks",
+       Grid(37),
+       {in(255), out(255), num(255)},
+       {kw("BLOCK", 7)},
+       1e-6},
+      {"padded unmasked 1000",
+       file,
+       "scale_unmasked",
+       Grid(1),
+       {in(1000), out(1000)},
+       {kw("BLOCK", 1000)},
+       1e-6},
+      {"padded reduce 1000",
+       file,
+       "reduce_1d",
+       Grid(1),
+       {in(1000, -2, -0.5), out(6)},
+       {kw("BLOCK", 1000)},
+       1e-5},
+      {"padded reduce 5",
+       file,
+       "reduce_1d",
+       Grid(1),
+       {in(5, -2, -0.5), out(6)},
+       {kw("BLOCK", 5)},
+       1e-5},
+      {"padded reduce 48x24",
+       file,
+       "reduce_2d",
+       Grid(1),
+       {in(48 * 24, -2, -0.5), out(48), out(2 * 24), out(4)},
+       {kw("M", 48), kw("N", 24)},
+       1e-5},
+      {"padded reduce 3x5",
+       file,
+       "reduce_2d",
+       Grid(1),
+       {in(3 * 5, -2, -0.5), out(3), out(2 * 5), out(4)},
+       {kw("M", 3), kw("N", 5)},
+       1e-5},
+      {"padded reduce 7x1000",
+       file,
+       "reduce_2d",
+       Grid(1),
+       {in(7 * 1000, -2, -0.5), out(7), out(2 * 1000), out(4)},
+       {kw("M", 7), kw("N", 1000)},
+       1e-5},
+      {"padded dot 48x24x20",
+       file,
+       "dot_padded",
+       Grid(1),
+       {in(48 * 20, -1, 0.5), in(20 * 24, -1, 0.5), out(48 * 24)},
+       mnk(48, 24, 20),
+       1e-5},
+      {"padded dot 33x16x100",
+       file,
+       "dot_padded",
+       Grid(1),
+       {in(33 * 100, -1, 0.5), in(100 * 16, -1, 0.5), out(33 * 16)},
+       mnk(33, 16, 100),
+       1e-5},
+      {"padded broadcast 48x5",
+       file,
+       "broadcast_mix",
+       Grid(1),
+       {in(48), in(5), out(48 * 5), out(48 * 5), out(48 * 16)},
+       {kw("M", 48), kw("N", 5)},
+       1e-6},
+      {"padded loop 100",
+       file,
+       "loop_accumulate",
+       Grid(1),
+       {in(5 * 100), out(101), num(5)},
+       {kw("M", 100)},
+       1e-5},
+  };
+}
+
+TEST(JitGpu, PaddedBlocksAgreeWithTheInterpreter) {
+  SKIP_WITHOUT_GPU();
+  for (const Case &c : paddedCases())
+    expectGpuMatchesInterpreter(c);
 }
 
 /// Launches relu once through the JIT (what the cache test runs in child
