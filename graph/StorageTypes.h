@@ -1,0 +1,78 @@
+//===- StorageTypes.h - fp32 / fp16 / bf16 storage of graph values -*- C++
+//-*-===//
+//
+// This file implements how the kernel backends store each value of a graph
+// under --precision fp16|bf16: activations (the graph's inputs and node
+// results) and the weights of convolutions and linear layers (parameters of
+// rank >= 2) in the 16-bit type, biases and other rank-1 parameters in fp32,
+// graph outputs (the logits) in fp32 unless they alias another value (a
+// flatten), and the host conversions between fp32 and fp16/bf16 (round to
+// nearest even, as cvt.rn does).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGP_GRAPH_STORAGETYPES_H
+#define MGP_GRAPH_STORAGETYPES_H
+
+#include "graph/Backend.h"
+#include "graph/Graph.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mgp::graph {
+
+/// The element type a buffer holds.
+enum class StorageType { F32, F16, BF16 };
+
+/// `fp32`, `fp16`, `bf16`: the pointee in a kernel signature (`*fp16:16`).
+llvm::StringRef storageTypeName(StorageType type);
+/// Bytes per element: 4 or 2.
+unsigned storageBytes(StorageType type);
+/// The type of activations at `precision`: fp16/bf16 for those, else fp32.
+StorageType activationType(Precision precision);
+
+/// The storage type of every value of `graph` (indexed like graph.values)
+/// when activations are `activation`.
+std::vector<StorageType> planStorageTypes(const Graph &graph,
+                                          StorageType activation);
+
+/// fp32 -> fp16 / bf16 bits, rounded to nearest even (NaN stays NaN,
+/// overflow gives inf); `out` holds `in.size()` elements.
+void convertFromF32(llvm::ArrayRef<float> in, StorageType type, uint16_t *out);
+/// fp16 / bf16 bits -> fp32 (exact).
+void convertToF32(const uint16_t *in, size_t count, StorageType type,
+                  float *out);
+
+/// One buffer of a value on the host: fp32 elements or 16-bit bits.
+struct HostBuffer {
+  StorageType type = StorageType::F32;
+  std::vector<float> f32;
+  std::vector<uint16_t> half;
+
+  HostBuffer() = default;
+  HostBuffer(StorageType type, size_t count) : type(type) {
+    if (type == StorageType::F32)
+      f32.resize(count);
+    else
+      half.resize(count);
+  }
+  /// `values` stored as `type` (converted when 16-bit).
+  static HostBuffer fromF32(llvm::ArrayRef<float> values, StorageType type);
+  size_t size() const {
+    return type == StorageType::F32 ? f32.size() : half.size();
+  }
+  void *data() {
+    return type == StorageType::F32 ? static_cast<void *>(f32.data())
+                                    : static_cast<void *>(half.data());
+  }
+  /// The elements as fp32.
+  std::vector<float> toF32() const;
+};
+
+} // namespace mgp::graph
+
+#endif // MGP_GRAPH_STORAGETYPES_H
