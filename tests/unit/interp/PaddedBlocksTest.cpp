@@ -143,7 +143,7 @@ TEST(PaddedBlocks, Reductions1D) {
     SCOPED_TRACE(block);
     PaddedKernel k = compile("reduce_1d", "*fp32,*fp32", {{"BLOCK", block}});
     ASSERT_TRUE(k.kernel);
-    std::vector<float> x = randomFloats(block, -2, -0.5, block), out(6, 0.0f);
+    std::vector<float> x = randomFloats(block, -2, -0.5, block), out(8, 0.0f);
     ASSERT_EQ(k.run(1, {buf(x), buf(out)}), "");
     double sumExp = 0, sum = 0;
     for (float v : x) {
@@ -153,10 +153,14 @@ TEST(PaddedBlocks, Reductions1D) {
     auto at = [&](size_t i) { return double(x[i]); };
     size_t amax = argBest(block, 1, at);
     size_t amin = argBest(block, -1, [&](size_t i) { return -at(i); });
-    expectClose(
-        out,
-        {sumExp, x[amax], double(amax), -x[amax], double(amin), sum + block},
-        "reduce_1d");
+    // Integer max/min: x * 100 truncated toward zero (all negative).
+    int imax = int(x[0] * 100.0f);
+    for (float v : x)
+      imax = std::max(imax, int(v * 100.0f));
+    expectClose(out,
+                {sumExp, x[amax], double(amax), -x[amax], double(amin),
+                 sum + block, double(imax), double(-imax)},
+                "reduce_1d");
   }
 }
 
