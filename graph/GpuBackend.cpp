@@ -6,7 +6,8 @@
 // the weights into one buffer, allocates the arena and builds each launch's
 // argument slots once (every address is fixed from then on). run() copies the
 // input into the arena, launches every kernel on one stream (with events
-// around each launch when profiling) and copies the outputs back.
+// around each launch when profiling; otherwise replayed as a CUDA graph from
+// the second run on, graph/GpuBackendGraph.h) and copies the outputs back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
 #include "graph/GpuBackendArena.h"
+#include "graph/GpuBackendGraph.h"
+#include "graph/ModelStats.h"
 
 #include "compiler/pipeline/Pipeline.h"
 
@@ -47,19 +50,25 @@ struct ReadyLaunch {
   std::vector<uint64_t> slots; ///< one per non-constexpr parameter
   std::vector<void *> args;    ///< pointers into `slots`
   int profileIndex = -1;       ///< entry in `profileTotals`
+  double flops = 0;            ///< 2 x the node's MACs (ModelStats)
   std::string label;           ///< the node's value name, for errors
 };
 
 class GpuBackendImpl : public GpuBackend {
 public:
   GpuBackendImpl(const BackendOptions &options, Device device)
-      : options(options), device(std::move(device)) {}
+      : options(options), device(std::move(device)),
+        forward(cudaGraphsAllowedByEnvironment()) {}
 
   llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
   llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) override;
 
   void setProfiling(bool enabled) override { profiling = enabled; }
+  void setCudaGraph(bool enabled) override { forward.setEnabled(enabled); }
+  bool cudaGraphEnabled() const override { return forward.isEnabled(); }
+  unsigned graphReplays() const override { return forward.replays(); }
+  size_t graphNodes() const override { return forward.nodes(); }
   std::vector<KernelProfileEntry> profile() const override;
   double lastKernelMs() const override { return kernelMs; }
   const GpuCompileStats &compileStats() const override { return stats; }
@@ -72,6 +81,7 @@ private:
   llvm::Error buildLaunches(const GpuKernelSet &set,
                             llvm::ArrayRef<CUdeviceptr> addressOf);
   llvm::Error launchAll();
+  llvm::Error enqueueLaunches(bool timed);
 
   BackendOptions options;
   Device device;
@@ -89,6 +99,7 @@ private:
   std::vector<KernelProfileEntry> profileTotals;
   bool profiling = false;
   double kernelMs = 0;
+  ForwardGraph forward;
 };
 } // namespace
 
@@ -147,6 +158,9 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
                               llvm::ArrayRef<CUdeviceptr> addressOf) {
   const Graph &graph = model.graph;
   std::map<std::string, int> profileIndex;
+  std::vector<double> flopsOf(graph.nodes.size(), 0);
+  for (const LayerStats &layer : computeStats(graph).layers)
+    flopsOf[layer.node] = 2.0 * double(layer.macs);
   for (const KernelLaunch &launch : launches) {
     if (launch.aliasOf >= 0)
       continue;
@@ -168,6 +182,7 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     ReadyLaunch r;
     r.function = &functions.find(key)->second;
     r.label = graph.values[graph.nodes[launch.node].result].name;
+    r.flops = flopsOf[launch.node];
     for (int i = 0; i < 3; ++i) {
       assert(launch.grid[i] >= 1 && launch.grid[i] <= (i ? 65535 : INT32_MAX) &&
              "planLaunches keeps grids within the GPU's limits");
@@ -278,16 +293,31 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   return llvm::Error::success();
 }
 
-llvm::Error GpuBackendImpl::launchAll() {
+/// Queues every launch; `timed` records launchEvents[i] before launch i
+/// (launchAll records the first and the last event otherwise).
+llvm::Error GpuBackendImpl::enqueueLaunches(bool timed) {
   for (size_t i = 0; i < ready.size(); ++i) {
     ReadyLaunch &r = ready[i];
-    if (i == 0 || profiling)
+    if (timed && i > 0)
       if (llvm::Error e = launchEvents[i].record(stream->handle()))
         return e;
     if (llvm::Error e = r.function->launch(r.config, r.args.data()))
       return backendError("node '" + r.label + "' (" + r.function->name() +
                           "): " + llvm::toString(std::move(e)));
   }
+  return llvm::Error::success();
+}
+
+llvm::Error GpuBackendImpl::launchAll() {
+  if (llvm::Error e = launchEvents[0].record(stream->handle()))
+    return e;
+  // Profiling times each launch, so it runs them eagerly.
+  llvm::Error queued =
+      profiling ? enqueueLaunches(true) : forward.run(stream->handle(), [this] {
+        return enqueueLaunches(false);
+      });
+  if (queued)
+    return queued;
   if (llvm::Error e = launchEvents[ready.size()].record(stream->handle()))
     return e;
   if (llvm::Error e = launchEvents[ready.size()].synchronize())
@@ -305,6 +335,7 @@ llvm::Error GpuBackendImpl::launchAll() {
     KernelProfileEntry &entry = profileTotals[ready[i].profileIndex];
     entry.launches += 1;
     entry.ms += *ms;
+    entry.flops += ready[i].flops;
   }
   return llvm::Error::success();
 }

@@ -30,6 +30,14 @@ public:
   /// When on, run() records an event pair around every launch and adds the
   /// time to profile() (the launches then cannot overlap).
   virtual void setProfiling(bool enabled) = 0;
+  /// Whether run() replays the forward pass as a CUDA graph from its second
+  /// call on (graph/GpuBackendGraph.h). On unless MGP_CUDA_GRAPH=off;
+  /// profiling runs stay eager.
+  virtual void setCudaGraph(bool enabled) = 0;
+  virtual bool cudaGraphEnabled() const = 0;
+  /// Graph replays so far (the capturing run counts) and the graph's nodes.
+  virtual unsigned graphReplays() const = 0;
+  virtual size_t graphNodes() const = 0;
   /// Per-specialization totals since prepare(), largest first.
   virtual std::vector<KernelProfileEntry> profile() const = 0;
   /// GPU milliseconds from the first to the last launch of the last run()

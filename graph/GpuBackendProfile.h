@@ -18,6 +18,9 @@ struct KernelProfileEntry {
   std::string kernel; ///< `conv2d_3x3_kernel BLOCK_M=64 ...`
   unsigned launches = 0;
   double ms = 0; ///< total over all its launches
+  /// Floating-point operations over all its launches (2 x multiply-adds of
+  /// convolutions and linear layers; 0 for the other kernels).
+  double flops = 0;
 };
 
 } // namespace mgp::graph

@@ -69,17 +69,23 @@ void run::printBench(const BenchResult &result, int runs, int64_t batch,
 
 void run::printProfile(llvm::ArrayRef<graph::KernelProfileEntry> entries,
                        int runs, llvm::raw_ostream &os) {
-  double total = 0;
-  for (const graph::KernelProfileEntry &entry : entries)
+  double total = 0, flops = 0;
+  for (const graph::KernelProfileEntry &entry : entries) {
     total += entry.ms;
+    flops += entry.flops;
+  }
+  // FLOP per ms / 1e9 = TFLOP/s.
+  auto tflops = [](double f, double ms) { return ms > 0 ? f / ms / 1e9 : 0.0; };
   os << llvm::format("profile: GPU time per kernel over %d run(s), %.3f ms "
-                     "per run\n",
-                     runs, runs ? total / runs : 0.0);
-  os << llvm::format("  %10s %7s %9s  %s\n", "ms/run", "%", "launches",
-                     "kernel");
+                     "per run, %.2f TFLOP/s overall\n",
+                     runs, runs ? total / runs : 0.0, tflops(flops, total));
+  os << llvm::format("  %10s %7s %9s %10s %9s  %s\n", "ms/run", "%", "launches",
+                     "GFLOP/run", "TFLOP/s", "kernel");
   for (const graph::KernelProfileEntry &entry : entries)
-    os << llvm::format(
-        "  %10.3f %6.1f%% %9u  %s\n", runs ? entry.ms / runs : 0.0,
-        total > 0 ? 100.0 * entry.ms / total : 0.0,
-        runs ? entry.launches / unsigned(runs) : 0u, entry.kernel.c_str());
+    os << llvm::format("  %10.3f %6.1f%% %9u %10.3f %9.2f  %s\n",
+                       runs ? entry.ms / runs : 0.0,
+                       total > 0 ? 100.0 * entry.ms / total : 0.0,
+                       runs ? entry.launches / unsigned(runs) : 0u,
+                       runs ? entry.flops / runs / 1e9 : 0.0,
+                       tflops(entry.flops, entry.ms), entry.kernel.c_str());
 }

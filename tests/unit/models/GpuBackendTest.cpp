@@ -5,15 +5,20 @@
 // fused into one kernel) and ResNet18 at batch 2, 64x64, on seeded random
 // weights and input, compared with the reference executor (double
 // accumulation): in fp32 the relative error stays below 1e-4 with the same
-// top-1, in tf32 below 3e-3; --profile's per-kernel times cover every launch.
+// top-1, in tf32 below 3e-3; --profile's per-kernel times cover every launch;
+// CUDA graph replays give the eager logits.
 // Without a GPU every test reports "skipped: no GPU".
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/GpuBackend.h"
+#include "graph/GpuBackendGraph.h"
 #include "graph/GraphParser.h"
+#include "graph/ModelStats.h"
 #include "graph/ShapeInference.h"
 #include "graph/WeightInit.h"
+
+#include "runtime/DeviceBuffer.h"
 
 #include "gtest/gtest.h"
 
@@ -129,6 +134,122 @@ TEST_F(GpuBackendTest, ResNet18Fp32MatchesReference) {
 TEST_F(GpuBackendTest, ResNet18Tf32MatchesReference) {
   auto [got, want] = runBoth(resnet18(), Precision::TF32);
   EXPECT_LT(relativeError(got, want), 3e-3);
+}
+
+// The CUDA graph path (graph/GpuBackendGraph.h): the first run is eager, the
+// second captures and replays, later ones replay; on fresh inputs the logits
+// equal those of a backend with graphs off (same kernels, same launch
+// order; 1e-6 leaves room for split-K accumulation order). A profiled run is
+// eager and changes nothing.
+TEST_F(GpuBackendTest, ResNet18GraphReplayEqualsEager) {
+  Graph graph = resnet18();
+  WeightMap weights = initWeights(graph, 5);
+  const Shape &shape = graph.values[graph.inputs[0]].shape;
+  std::vector<Tensor> inputs = {randomNormalTensor(shape, 13),
+                                randomNormalTensor(shape, 17),
+                                randomNormalTensor(shape, 19)};
+  BackendOptions options;
+  options.precision = Precision::TF32;
+
+  auto eager = createGpuBackend(options);
+  ASSERT_TRUE(bool(eager)) << llvm::toString(eager.takeError());
+  (*eager)->setCudaGraph(false);
+  ASSERT_FALSE(bool((*eager)->prepare(graph, weights)));
+  std::vector<Tensor> want;
+  for (const Tensor &x : inputs) {
+    auto out = (*eager)->run(x);
+    ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+    want.push_back(out->front());
+  }
+  EXPECT_EQ((*eager)->graphReplays(), 0u);
+  EXPECT_EQ((*eager)->graphNodes(), 0u);
+  (*eager)->setProfiling(true);
+  ASSERT_TRUE(bool((*eager)->run(inputs[0])));
+  unsigned launchesPerRun = 0;
+  double flopsPerRun = 0;
+  for (const KernelProfileEntry &entry : (*eager)->profile()) {
+    launchesPerRun += entry.launches;
+    flopsPerRun += entry.flops;
+  }
+  // The profile's FLOPs are 2 x the model's multiply-adds (BatchNorm folding
+  // and fusion do not change the convolutions' and the linear layer's MACs).
+  EXPECT_DOUBLE_EQ(flopsPerRun, 2.0 * double(computeStats(graph).macs));
+
+  auto graphed = createGpuBackend(options);
+  ASSERT_TRUE(bool(graphed)) << llvm::toString(graphed.takeError());
+  (*graphed)->setCudaGraph(true);
+  ASSERT_TRUE((*graphed)->cudaGraphEnabled());
+  ASSERT_FALSE(bool((*graphed)->prepare(graph, weights)));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto out = (*graphed)->run(inputs[i]);
+    ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ((*graphed)->graphReplays(), unsigned(i));
+    EXPECT_GT((*graphed)->lastKernelMs(), 0.0);
+    EXPECT_LE(relativeError(out->front(), want[i]), 1e-6) << "run " << i;
+    for (int64_t row = 0; row < 2; ++row)
+      EXPECT_EQ(argmaxRow(out->front(), row), argmaxRow(want[i], row));
+  }
+  // Every launch is a node (memsets, if a kernel needs them, add more).
+  EXPECT_GE((*graphed)->graphNodes(), size_t(launchesPerRun));
+  EXPECT_GT(launchesPerRun, 20u) << "ResNet18 has more kernels than that";
+
+  (*graphed)->setProfiling(true);
+  auto profiled = (*graphed)->run(inputs[1]);
+  ASSERT_TRUE(bool(profiled)) << llvm::toString(profiled.takeError());
+  EXPECT_EQ((*graphed)->graphReplays(), 2u) << "profiling runs are eager";
+  EXPECT_LE(relativeError(profiled->front(), want[1]), 1e-6);
+  (*graphed)->setProfiling(false);
+  auto replayed = (*graphed)->run(inputs[2]);
+  ASSERT_TRUE(bool(replayed)) << llvm::toString(replayed.takeError());
+  EXPECT_EQ((*graphed)->graphReplays(), 3u);
+  EXPECT_LE(relativeError(replayed->front(), want[2]), 1e-6);
+}
+
+// Device memory exhausted (issue 7): with all but under 1 MiB of the device
+// held by the test, prepare() fails with the driver's out-of-memory error
+// (DeviceBuffer names the size it asked for); once the memory is released a
+// fresh backend prepares and runs.
+TEST_F(GpuBackendTest, ExhaustedDeviceMemoryIsAClearError) {
+  Graph graph = resnet18();
+  WeightMap weights = initWeights(graph, 3);
+  auto gpu = createGpuBackend(BackendOptions());
+  ASSERT_TRUE(bool(gpu)) << llvm::toString(gpu.takeError());
+  std::vector<DeviceBuffer> held;
+  for (size_t chunk = size_t(1) << 30; chunk >= (size_t(1) << 20); chunk /= 4)
+    while (true) {
+      auto buffer = DeviceBuffer::allocate(chunk);
+      if (!buffer) {
+        llvm::consumeError(buffer.takeError());
+        break;
+      }
+      held.push_back(std::move(*buffer));
+    }
+  ASSERT_FALSE(held.empty());
+  llvm::Error prepared = (*gpu)->prepare(graph, weights);
+  ASSERT_TRUE(bool(prepared)) << "prepare succeeded on a full device";
+  std::string message = llvm::toString(std::move(prepared));
+  EXPECT_NE(message.find("CUDA_ERROR_OUT_OF_MEMORY"), std::string::npos)
+      << message;
+  if (message.find("cuMemAlloc") != std::string::npos)
+    EXPECT_NE(message.find("bytes ("), std::string::npos)
+        << "the size asked for: " << message;
+  held.clear();
+  auto again = createGpuBackend(BackendOptions());
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  ASSERT_FALSE(bool((*again)->prepare(graph, weights)));
+  auto out =
+      (*again)->run(randomNormalTensor(graph.values[graph.inputs[0]].shape, 2));
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+}
+
+// No GPU needed: the MGP_CUDA_GRAPH switch.
+TEST(CudaGraphSwitch, OffValuesDisableGraphs) {
+  EXPECT_TRUE(cudaGraphsAllowed(nullptr));
+  EXPECT_TRUE(cudaGraphsAllowed("on"));
+  EXPECT_TRUE(cudaGraphsAllowed("1"));
+  EXPECT_TRUE(cudaGraphsAllowed(""));
+  for (const char *off : {"off", "OFF", " Off ", "0", "false", "no", "No"})
+    EXPECT_FALSE(cudaGraphsAllowed(off)) << off;
 }
 
 TEST_F(GpuBackendTest, WrongInputShapeIsAnError) {
