@@ -38,6 +38,10 @@ public:
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
+  /// Moves the stream `n` draws ahead, as `n` calls of next() would: the
+  /// state advances by a constant per draw, so any position is one step away
+  /// (this lets threads fill disjoint ranges of one stream).
+  void skip(uint64_t n) { state += n * 0x9e3779b97f4a7c15ULL; }
   /// Uniform in [0, 1).
   double uniform() { return (next() >> 11) * 0x1.0p-53; }
   /// Uniform in [lo, hi).

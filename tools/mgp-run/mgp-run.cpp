@@ -15,6 +15,7 @@
 #endif
 #include "tools/mgp-run/LaunchReport.h"
 #include "tools/mgp-run/ModelReport.h"
+#include "tools/mgp-run/PhaseTimer.h"
 
 #include "graph/Backend.h"
 #ifdef MGP_HAVE_CPU_BACKEND
@@ -157,22 +158,35 @@ static void reportError(Error error) {
       });
 }
 
-/// Refuses a run whose activations alone exceed the machine's memory, so a
-/// huge --batch or --size is an error rather than an allocation failure.
+/// Refuses a run whose host-side buffers exceed the machine's memory, so a
+/// huge --batch or --size is an error rather than an allocation failure. On
+/// the host devices the activations live in host memory; on the gpu device
+/// they live on the device (its backend checks and allocates them), and the
+/// host holds only the input, the outputs and the weights.
 static Error checkMemory(const Graph &graph) {
-  int64_t peak = planMemory(graph).peakLiveBytes;
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || pageSize <= 0)
     return Error::success();
   double available = double(pages) * double(pageSize);
-  if (double(peak) <= available)
+  double needed = 0;
+  const char *what = "the activations need {0:F1} GiB at their peak";
+  if (device == "gpu") {
+    what = "the input, outputs and weights need {0:F1} GiB of host memory";
+    for (size_t v = 0; v < graph.values.size(); ++v)
+      if (graph.values[v].kind != ValueKind::Node ||
+          llvm::is_contained(graph.outputs, int(v)))
+        needed += double(numElements(graph.values[v].shape)) * sizeof(float);
+  } else {
+    needed = double(planMemory(graph).peakLiveBytes);
+  }
+  if (needed <= available)
     return Error::success();
-  return toolError(llvm::formatv("the activations need {0:F1} GiB at their "
-                                 "peak, more than this machine's {1:F1} GiB "
-                                 "of memory (use a smaller --batch or --size)",
-                                 double(peak) / double(1 << 30),
-                                 available / double(1 << 30))
-                       .str());
+  return toolError(
+      llvm::formatv(what, needed / double(1 << 30)).str() +
+      llvm::formatv(", more than this machine's {0:F1} GiB of memory (use a "
+                    "smaller --batch or --size)",
+                    available / double(1 << 30))
+          .str());
 }
 
 /// --check: runs the reference executor on `x` and compares its logits with
@@ -274,10 +288,13 @@ static Error runTool() {
     return toolError("--bench and --warmup take a number of runs (0 or more)");
   if (profileOpt && device != "gpu")
     return toolError("--profile times GPU kernels: it needs --device gpu");
+  // MGP_DEBUG: one line per startup phase (docs/graph.md, warm start).
+  run::PhaseTimer timer(run::PhaseTimer::enabledByEnvironment());
   auto parsed = parseGraphFile(graphPath);
   if (!parsed)
     return parsed.takeError();
   Graph graph = std::move(*parsed);
+  timer.mark("parse");
 
   // Everything the user gave is read and checked before anything runs or
   // any file is written.
@@ -312,6 +329,7 @@ static Error runTool() {
   }
   if (Error e = inferShapes(graph, bindings))
     return e;
+  timer.mark("inputs and shapes");
   WeightMap weights;
   if (weightsFile) {
     auto loaded = loadWeights(graph, *weightsFile);
@@ -322,6 +340,7 @@ static Error runTool() {
   } else {
     weights = initWeights(graph, seed);
   }
+  timer.mark(weightsPath.empty() ? "weights (seeded init)" : "weights (read)");
 
   BackendOptions options;
   if (precisionText.empty()) {
@@ -395,15 +414,27 @@ static Error runTool() {
     llvm::errs() << "mgp-run: no GPU here: running the mgp kernels on the "
                  << (device == "cpu" ? "CPU interpreter" : "reference executor")
                  << " (--device " << device << ")\n";
+  if (Error e = checkMemory(model.graph))
+    return e;
   void *gpu = nullptr;
   auto backend = makeBackend(options, gpu);
   if (!backend)
     return backend.takeError();
+  timer.mark("open " + device);
 
-  if (Error e = checkMemory(model.graph))
-    return e;
   if (Error e = (*backend)->prepare(model.graph, model.weights))
     return e;
+  timer.mark("prepare");
+#ifdef MGP_HAVE_GPU_BACKEND
+  if (gpu && timer.isEnabled()) {
+    const GpuCompileStats &stats =
+        static_cast<GpuBackend *>(gpu)->compileStats();
+    llvm::errs() << llvm::format(
+        "mgp-run: prepare's compile phase: %u kernels (%u from the disk "
+        "cache, %u compiled) in %.1f ms\n",
+        stats.kernels, stats.fromDisk, stats.compiled, stats.seconds * 1e3);
+  }
+#endif
 
   Tensor x = *inputBatch ? std::move(**inputBatch)
                          : randomNormalTensor(inputShape, seed);
@@ -411,6 +442,7 @@ static Error runTool() {
   auto outputs = (*backend)->run(x);
   if (!outputs)
     return outputs.takeError();
+  timer.mark("input and first run");
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -7,7 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/ReferenceKernels.h"
+#include "graph/GraphParser.h"
 #include "graph/Random.h"
+#include "graph/ShapeInference.h"
+#include "graph/WeightInit.h"
 
 #include "gtest/gtest.h"
 
@@ -172,6 +175,49 @@ TEST(ReferenceKernelsTest, RandomIsSplitMix64) {
   }
   EXPECT_NEAR(sum / 20000, 0, 0.03);
   EXPECT_NEAR(sumSq / 20000, 1, 0.05);
+}
+
+TEST(ReferenceKernelsTest, RandomSkipEqualsThatManyDraws) {
+  Random drawn(7, "layer1.0.conv1.weight"), skipped = drawn;
+  for (int i = 0; i < 100003; ++i)
+    drawn.next();
+  skipped.skip(100003);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(drawn.next(), skipped.next());
+}
+
+// initWeights and randomNormalTensor fill ranges of each stream in parallel;
+// every value must equal the sequential pass over the parameter's stream
+// (tensors larger than one fill range of 65536 elements).
+TEST(ReferenceKernelsTest, ParallelInitEqualsSequentialStreams) {
+  auto parsed = parseGraphString(R"(
+input x: f32[2, 64, 8, 8]
+param conv.weight: f32[128, 64, 3, 3]
+param fc.weight: f32[10, 8192]
+param fc.bias: f32[10]
+c = conv2d(x, conv.weight, padding=1)
+f = flatten(c)
+y = linear(f, fc.weight, fc.bias)
+output y
+)");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_FALSE(bool(inferShapes(*parsed)));
+  WeightMap weights = initWeights(*parsed, 5);
+  Random conv(5, "conv.weight"), fc(5, "fc.weight");
+  const Tensor &convWeight = weights["conv.weight"];
+  ASSERT_EQ(convWeight.data.size(), 73728u);
+  double stddev = std::sqrt(2.0 / (64 * 9));
+  for (float v : convWeight.data)
+    ASSERT_EQ(v, static_cast<float>(conv.normal(0, stddev)));
+  const Tensor &fcWeight = weights["fc.weight"];
+  ASSERT_EQ(fcWeight.data.size(), 81920u);
+  for (float v : fcWeight.data)
+    ASSERT_EQ(v, static_cast<float>(fc.uniform(-1, 1) / std::sqrt(8192.0)));
+
+  Tensor x = randomNormalTensor(Shape{2, 3, 128, 128}, 9);
+  Random input(9, "input");
+  for (float v : x.data)
+    ASSERT_EQ(v, static_cast<float>(input.normal()));
 }
 
 } // namespace
