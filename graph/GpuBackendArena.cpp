@@ -16,7 +16,8 @@
 using namespace mgp::graph;
 
 ArenaPlan mgp::graph::planArena(const Graph &graph,
-                                llvm::ArrayRef<KernelLaunch> launches) {
+                                llvm::ArrayRef<KernelLaunch> launches,
+                                llvm::ArrayRef<unsigned> elementBytes) {
   ArenaPlan arena;
   size_t numValues = graph.values.size();
   arena.storageOf.resize(numValues);
@@ -34,7 +35,7 @@ ArenaPlan mgp::graph::planArena(const Graph &graph,
       operand = arena.storageOf[operand];
   for (int &output : redirected.outputs)
     output = arena.storageOf[output];
-  MemoryPlan plan = planMemory(redirected);
+  MemoryPlan plan = planMemory(redirected, elementBytes);
 
   std::vector<int64_t> bufferOffset;
   for (int64_t bytes : plan.bufferBytes) {

@@ -35,8 +35,10 @@ struct ArenaPlan {
 inline constexpr int64_t kArenaAlignment = 256;
 
 /// Plans the arena of shape-inferred `graph` run by `launches`
-/// (planLaunches(graph, ...)).
-ArenaPlan planArena(const Graph &graph, llvm::ArrayRef<KernelLaunch> launches);
+/// (planLaunches(graph, ...)), each value taking `elementBytes[value]` bytes
+/// per element (empty: 4; fp16/bf16 activations take 2).
+ArenaPlan planArena(const Graph &graph, llvm::ArrayRef<KernelLaunch> launches,
+                    llvm::ArrayRef<unsigned> elementBytes = {});
 
 } // namespace mgp::graph
 

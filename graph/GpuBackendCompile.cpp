@@ -39,7 +39,7 @@ Specialization mgp::graph::launchSpecialization(const KernelLaunch &launch) {
     unsigned position = static_cast<unsigned>(index);
     switch (p.kind) {
     case LaunchParam::Kind::Buffer:
-      spec.argTypes.push_back("*fp32");
+      spec.argTypes.push_back(("*" + storageTypeName(p.type)).str());
       spec.divisibleBy16.push_back(position);
       break;
     case LaunchParam::Kind::Int:

@@ -14,6 +14,7 @@
 #define MGP_GRAPH_KERNELLAUNCH_H
 
 #include "graph/Graph.h"
+#include "graph/StorageTypes.h"
 
 #include <array>
 #include <optional>
@@ -25,7 +26,7 @@ namespace mgp::graph {
 /// The value given to one kernel parameter.
 struct LaunchParam {
   enum class Kind {
-    Buffer,    ///< a pointer to the fp32 buffer of graph value `value`
+    Buffer,    ///< a pointer to the buffer of graph value `value`
     Int,       ///< a runtime i32
     Float,     ///< a runtime fp32
     Constexpr, ///< a compile-time integer (part of the specialization)
@@ -35,6 +36,9 @@ struct LaunchParam {
   int value = -1;       ///< Graph value index (Kind::Buffer).
   int64_t intValue = 0; ///< Kind::Int and Kind::Constexpr.
   double floatValue = 0;
+  /// Kind::Buffer: the element type of the value's buffer (fp16/bf16
+  /// activations under --precision fp16|bf16; graph/StorageTypes.h).
+  StorageType type = StorageType::F32;
 };
 
 /// How one node runs.
@@ -49,9 +53,10 @@ struct KernelLaunch {
   std::array<int64_t, 3> grid = {1, 1, 1};
   int numWarps = 4; ///< block = 32 * numWarps threads
 
-  /// The AOT signature: `*fp32:16` per buffer (the backends allocate buffers
-  /// 16-byte aligned), `i32` with `:16`/`:1` hints per integer, `fp32` per
-  /// float, the value per constexpr.
+  /// The AOT signature: `*fp32:16` (`*fp16:16`, `*bf16:16` as the buffer's
+  /// type says) per buffer (the backends allocate buffers 16-byte aligned),
+  /// `i32` with `:16`/`:1` hints per integer, `fp32` per float, the value
+  /// per constexpr.
   std::string signature() const;
   /// The constexprs as `NAME=value` joined with spaces (for --info).
   std::string specialization() const;

@@ -8,7 +8,8 @@
 
 using namespace mgp::graph;
 
-MemoryPlan mgp::graph::planMemory(const Graph &graph) {
+MemoryPlan mgp::graph::planMemory(const Graph &graph,
+                                  llvm::ArrayRef<unsigned> elementBytes) {
   MemoryPlan plan;
   size_t numValues = graph.values.size();
   int numNodes = static_cast<int>(graph.nodes.size());
@@ -20,7 +21,9 @@ MemoryPlan mgp::graph::planMemory(const Graph &graph) {
   for (int output : graph.outputs)
     plan.lastUse[output] = numNodes; // alive past the last node
   auto bytesOf = [&](int value) {
-    return numElements(graph.values[value].shape) * int64_t(sizeof(float));
+    int64_t size = elementBytes.empty() ? int64_t(sizeof(float))
+                                        : int64_t(elementBytes[value]);
+    return numElements(graph.values[value].shape) * size;
   };
 
   std::vector<int> freeBuffers;

@@ -25,8 +25,11 @@ struct MemoryPlan {
   int64_t unpooledBytes = 0;        ///< Every activation in its own buffer.
 };
 
-/// Plans the activation buffers of shape-inferred `graph` (float32 values).
-MemoryPlan planMemory(const Graph &graph);
+/// Plans the activation buffers of shape-inferred `graph`; `elementBytes`
+/// gives each value's element size (indexed like graph.values; empty: every
+/// value float32).
+MemoryPlan planMemory(const Graph &graph,
+                      llvm::ArrayRef<unsigned> elementBytes = {});
 
 } // namespace mgp::graph
 

@@ -9,6 +9,8 @@
 
 #include "graph/StorageTypes.h"
 
+#include "graph/KernelLaunch.h"
+
 #include <cstring>
 
 using namespace mgp::graph;
@@ -57,6 +59,22 @@ std::vector<StorageType> mgp::graph::planStorageTypes(const Graph &graph,
       types[node.result] = StorageType::F32;
   }
   return types;
+}
+
+std::vector<unsigned>
+mgp::graph::elementBytes(llvm::ArrayRef<StorageType> types) {
+  std::vector<unsigned> bytes;
+  for (StorageType type : types)
+    bytes.push_back(storageBytes(type));
+  return bytes;
+}
+
+void mgp::graph::assignBufferTypes(std::vector<KernelLaunch> &launches,
+                                   llvm::ArrayRef<StorageType> types) {
+  for (KernelLaunch &launch : launches)
+    for (LaunchParam &p : launch.params)
+      if (p.kind == LaunchParam::Kind::Buffer)
+        p.type = types[p.value];
 }
 
 static uint32_t bitsOf(float value) {

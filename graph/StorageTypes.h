@@ -40,6 +40,16 @@ StorageType activationType(Precision precision);
 std::vector<StorageType> planStorageTypes(const Graph &graph,
                                           StorageType activation);
 
+/// storageBytes of each of `types` (for planMemory and planArena).
+std::vector<unsigned> elementBytes(llvm::ArrayRef<StorageType> types);
+
+struct KernelLaunch;
+
+/// Sets the type of every buffer parameter of `launches` from `types` (as
+/// planStorageTypes gives them), so the signatures name the 16-bit pointers.
+void assignBufferTypes(std::vector<KernelLaunch> &launches,
+                       llvm::ArrayRef<StorageType> types);
+
 /// fp32 -> fp16 / bf16 bits, rounded to nearest even (NaN stays NaN,
 /// overflow gives inf); `out` holds `in.size()` elements.
 void convertFromF32(llvm::ArrayRef<float> in, StorageType type, uint16_t *out);

@@ -15,6 +15,7 @@
 #include "graph/GpuBackendArena.h"
 #include "graph/GraphParser.h"
 #include "graph/ShapeInference.h"
+#include "graph/StorageTypes.h"
 #include "graph/WeightInit.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -52,6 +53,26 @@ PlannedResNet planResNet18(int64_t n, int64_t size, bool tf32) {
   EXPECT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
   planned.launches = std::move(*launches);
   return planned;
+}
+
+TEST(GpuBackendArenaTest, HalfActivationsHalveTheArena) {
+  PlannedResNet net = planResNet18(2, 64, false);
+  const Graph &graph = net.graph;
+  ArenaPlan fp32 = planArena(graph, net.launches);
+  std::vector<StorageType> types = planStorageTypes(graph, StorageType::F16);
+  ArenaPlan fp16 = planArena(graph, net.launches, elementBytes(types));
+  for (size_t v = 0; v < graph.values.size(); ++v) {
+    if (graph.values[v].kind == ValueKind::Param)
+      continue;
+    ASSERT_GE(fp16.offsetOf[v], 0) << graph.values[v].name;
+    EXPECT_EQ(fp16.offsetOf[v] % kArenaAlignment, 0);
+    EXPECT_LE(fp16.offsetOf[v] +
+                  numElements(graph.values[v].shape) * storageBytes(types[v]),
+              fp16.bytes);
+  }
+  // Every activation but the fp32 logits takes 2 bytes an element.
+  EXPECT_LT(fp16.bytes, fp32.bytes * 0.55);
+  EXPECT_GT(fp16.bytes, fp32.bytes * 0.45);
 }
 
 TEST(GpuBackendArenaTest, ResNet18LiveValuesNeverOverlap) {
