@@ -65,6 +65,15 @@ test-relu: configure
 	$(BUILD)/bin/mgp-run tests/conformance/relu.py -k _relu_forward_kernel $(RELU_ARGS)
 	$(BUILD)/bin/mgp-kernels-tests --gtest_filter='Ops/KernelTest.*/relu'
 
+# tools/bench_vs_torch.py on the GPU machine: ResNet18 batch 128 through
+# mgp-run --bench/--profile and PyTorch eager and torch.compile at fp32, tf32,
+# fp16 and bf16 on the same weights and input; ms, ratios, top-1 agreement with
+# PyTorch fp32 and per-kernel TFLOP/s. Fails (exit 2) without PyTorch or a GPU.
+BENCH_TORCH_ARGS ?=
+.PHONY: bench-torch
+bench-torch: mgp-run
+	python3 tools/bench_vs_torch.py --mgp-run $(BUILD)/bin/mgp-run $(BENCH_TORCH_ARGS)
+
 # ResNet18 timing: median ms per batch of 128 at 224x224 after warm-up, images/s
 # and per-kernel GPU times (on the GPU; elsewhere the interpreter at batch 1).
 BENCH_ARGS ?= --batch 128 --bench 20 --profile
@@ -124,6 +133,16 @@ $(FUZZ_BUILD)/build.ninja:
 fuzz: $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target mgp-fuzzers
 	fuzz/run-fuzzers.sh $(FUZZ_BUILD)/bin $(FUZZ_BUILD)/campaign $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# CI's fuzz step: in $(FUZZ_BUILD), only the fuzz targets are built, and
+# `ctest -L fuzz` runs each for FUZZ_CI_SECONDS from the repository's seeds
+# (plus the corpus earlier runs left in $(FUZZ_BUILD)/fuzz/work).
+FUZZ_CI_SECONDS ?= 20
+.PHONY: test-fuzz
+test-fuzz: $(FUZZ_BUILD)/build.ninja
+	cmake -S . -B $(FUZZ_BUILD) -DMGP_FUZZ_TEST_SECONDS=$(FUZZ_CI_SECONDS) > /dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target mgp-fuzzers
+	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_SANITIZE=ON $(CMAKE_FLAGS)

@@ -20,6 +20,8 @@ aptPackages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   # What MLIR's CMake config looks for (find_package(MLIR) fails without).
   libzstd-dev libedit-dev libcurl4-openssl-dev libxml2-dev libz3-dev zlib1g-dev
+  # clang's libFuzzer and sanitizer runtimes (make fuzz, make test-fuzz).
+  libclang-rt-22-dev
   # Libraries and build tools.
   libfmt-dev libgtest-dev libstb-dev ccache ninja-build cmake g++ make
   # make test (file-size check) and make portable (xz archive).
