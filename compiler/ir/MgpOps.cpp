@@ -285,3 +285,48 @@ LogicalResult LocalStoreOp::verify() {
     return emitOpError("destination buffer must be mutable");
   return verifyMatchesBuffer(*this, getSrc().getType(), getDst().getType());
 }
+
+//===----------------------------------------------------------------------===//
+// asynchronous copies
+//===----------------------------------------------------------------------===//
+
+void MemDescSubviewOp::build(OpBuilder &builder, OperationState &state,
+                             Value src, Value index) {
+  auto type = cast<MemDescType>(src.getType());
+  build(builder, state,
+        MemDescType::get(type.getShape().drop_front(), type.getElementType(),
+                         type.getEncoding(), type.getIsMutable()),
+        src, index);
+}
+
+LogicalResult MemDescSubviewOp::verify() {
+  auto src = getSrc().getType();
+  auto res = getResult().getType();
+  auto encoding = cast<SharedEncodingAttr>(src.getEncoding());
+  if (src.getShape().size() != encoding.getOrder().size() + 1)
+    return emitOpError("source must have a leading buffer dimension: ") << src;
+  if (res.getShape() != src.getShape().drop_front() ||
+      res.getElementType() != src.getElementType() ||
+      res.getEncoding() != src.getEncoding() ||
+      res.getIsMutable() != src.getIsMutable())
+    return emitOpError("result must be one buffer of the source: expected ")
+           << MemDescType::get(src.getShape().drop_front(),
+                               src.getElementType(), src.getEncoding(),
+                               src.getIsMutable())
+           << ", got " << res;
+  return success();
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  auto ptr = getPtr().getType();
+  auto dst = getDst().getType();
+  if (!dst.getIsMutable())
+    return emitOpError("destination buffer must be mutable");
+  if (ptr.getShape() != dst.getShape() ||
+      getPointeeLikeType(ptr.getElementType()) != dst.getElementType())
+    return emitOpError("pointers ")
+           << ptr << " must have the shape and pointee type of " << dst;
+  if (getOther() && !getMask())
+    return emitOpError("'other' needs a mask");
+  return success();
+}

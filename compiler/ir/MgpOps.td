@@ -324,4 +324,74 @@ def Mgp_BarrierOp : Mgp_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// GPU stage: asynchronous copies (software pipelining, sm_80+)
+//===----------------------------------------------------------------------===//
+
+def Mgp_MemDescSubviewOp : Mgp_Op<"memdesc_subview", [Pure]> {
+  let summary = "One buffer of a multi-buffered shared-memory allocation";
+  let description = [{
+    Indexes the leading buffer dimension of `src`: the result is buffer
+    `index` (an i32, `0 <= index < src.shape[0]`), with the trailing shape,
+    element type, encoding and mutability of `src`. Example:
+    `%s = mgp.memdesc_subview %m[%i] : !mgp.memdesc<3x64x32xf32, #s, mutable> -> !mgp.memdesc<64x32xf32, #s, mutable>`
+  }];
+  let arguments = (ins Mgp_MemDescType:$src, I32:$index);
+  let results = (outs Mgp_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::mlir::Value":$index)>];
+}
+
+def Mgp_AsyncCopyGlobalToLocalOp : Mgp_Op<"async_copy_global_to_local", [
+    AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
+                   "::mgp::getI1LikeType($_self)",
+                   "(!::llvm::cast<::mgp::AsyncCopyGlobalToLocalOp>(&$_op).getMask()) || std::equal_to<>()">,
+    TypesMatchWith<"other matches the pointee type of ptr", "ptr", "other",
+                   "::mgp::getPointeeLikeType($_self)",
+                   "(!::llvm::cast<::mgp::AsyncCopyGlobalToLocalOp>(&$_op).getOther()) || std::equal_to<>()">]> {
+  let summary = "Starts an asynchronous copy of a block from global to shared memory";
+  let description = [{
+    Issues `cp.async` copies of `*ptr` into the mutable buffer `dst` (same
+    shape and element type). Where `mask` is false the element is
+    zero-filled; `other`, when present, must be zero (a nonzero `other` is
+    applied after the `mgp.local_load` by whoever creates the copy). The data
+    is visible only after an `mgp.async_wait` that covers the copy's commit
+    group, followed by a barrier. Example:
+    `mgp.async_copy_global_to_local %p, %s mask %m : tensor<64x32x!mgp.ptr<f32>, #b> -> !mgp.memdesc<64x32xf32, #s, mutable>`
+  }];
+  let arguments = (ins RankedTensorOf<[Mgp_PtrType]>:$ptr, Mgp_MemDescType:$dst,
+                       Optional<RankedTensorOf<[I1]>>:$mask,
+                       Optional<Mgp_Tensor>:$other);
+  let assemblyFormat = [{
+    $ptr `,` $dst (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Mgp_AsyncCommitGroupOp : Mgp_Op<"async_commit_group", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Closes the group of asynchronous copies issued since the last commit";
+  let description = [{
+    `cp.async.commit_group`: the copies this thread issued since the previous
+    commit form one group, which `mgp.async_wait` counts. Example:
+    `mgp.async_commit_group`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Mgp_AsyncWaitOp : Mgp_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits until at most `num` commit groups are pending";
+  let description = [{
+    `cp.async.wait_group num`: blocks this thread until at most `num` of its
+    most recent commit groups are still in flight. Other threads' copies are
+    visible only after a barrier (mgp-insert-barriers puts one after each
+    wait). Example: `mgp.async_wait 1`
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
+  let assemblyFormat = "$num attr-dict";
+}
+
 #endif // MGP_OPS_TD

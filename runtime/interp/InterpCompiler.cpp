@@ -61,6 +61,9 @@ llvm::Expected<ElemKind> mgp::interp::elemKindOf(mlir::Operation *op,
                                                  mlir::Type type) {
   if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type))
     type = tensor.getElementType();
+  else if (auto buffer = llvm::dyn_cast<mgp::MemDescType>(type);
+           buffer && !buffer.getIsMutable())
+    type = buffer.getElementType(); // a staged copy of a tensor (local_alloc)
   if (llvm::isa<mgp::PointerType>(type))
     return ElemKind::Ptr;
   if (type.isIndex())
@@ -92,6 +95,8 @@ llvm::Expected<ElemKind> mgp::interp::elemKindOf(mlir::Operation *op,
 std::vector<int64_t> mgp::interp::shapeOf(mlir::Type type) {
   if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type))
     return std::vector<int64_t>(tensor.getShape().begin(), tensor.getShape().end());
+  if (auto buffer = llvm::dyn_cast<mgp::MemDescType>(type))
+    return std::vector<int64_t>(buffer.getShape().begin(), buffer.getShape().end());
   return {};
 }
 

@@ -6,6 +6,12 @@
 // lane is checked against the launch's valid ranges first; an access outside
 // them stops the program with an error naming the op, the program, the lane
 // and the address.
+// The software pipeliner's ops run synchronously: a memdesc is a Buf holding
+// its elements row-major (layouts and swizzles mean nothing here);
+// mgp.local_alloc without a source gives zeros, mgp.memdesc_subview copies
+// out buffer `index`, mgp.async_copy_global_to_local loads at once and writes
+// the buffer it views (through a subview: into the multi-buffer too);
+// commit and wait groups do nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/interp/InterpProgram.h"
@@ -70,10 +76,118 @@ template <typename Fn> bool withKind(ElemKind kind, Fn &&fn) {
   llvm_unreachable("unknown element kind");
 }
 
+/// Compiles the pipeliner's ops (see the file comment); false for others.
+llvm::Expected<bool> tryCompileAsyncOp(Compiler &c, mlir::Operation *op,
+                                       std::vector<Instr> &out) {
+  if (llvm::isa<mgp::AsyncCommitGroupOp, mgp::AsyncWaitOp>(op))
+    return true;
+  if (auto alloc = llvm::dyn_cast<mgp::LocalAllocOp>(op)) {
+    if (alloc.getSrc())
+      return false;
+    llvm::Expected<ElemKind> kind = elemKindOf(op, alloc.getType());
+    if (!kind)
+      return kind.takeError();
+    bool isFloat = isFloatKind(*kind);
+    int64_t n = numElements(shapeOf(alloc.getType()));
+    int d = c.slot(alloc.getResult());
+    out.push_back([=](Frame &frame) {
+      Buf &r = frame.slots[d];
+      if (isFloat)
+        r.f.assign(n, 0.0);
+      else
+        r.i.assign(n, 0);
+      return true;
+    });
+    return true;
+  }
+  if (auto view = llvm::dyn_cast<mgp::MemDescSubviewOp>(op)) {
+    llvm::Expected<ElemKind> kind = elemKindOf(op, view.getType());
+    if (!kind)
+      return kind.takeError();
+    bool isFloat = isFloatKind(*kind);
+    int64_t n = numElements(shapeOf(view.getType()));
+    int64_t count = view.getSrc().getType().getShape()[0];
+    int src = c.slot(view.getSrc()), index = c.slot(view.getIndex());
+    int d = c.slot(view.getResult());
+    std::string where = describeOp(op);
+    out.push_back([=](Frame &frame) {
+      int64_t at = frame.slots[index].i[0];
+      if (at < 0 || at >= count)
+        return fail(frame, where,
+                    llvm::formatv("buffer index {0} out of range [0, {1})", at,
+                                  count)
+                        .str());
+      const Buf &from = frame.slots[src];
+      Buf &r = frame.slots[d];
+      if (isFloat)
+        r.f.assign(from.f.begin() + at * n, from.f.begin() + (at + 1) * n);
+      else
+        r.i.assign(from.i.begin() + at * n, from.i.begin() + (at + 1) * n);
+      return true;
+    });
+    return true;
+  }
+  auto copy = llvm::dyn_cast<mgp::AsyncCopyGlobalToLocalOp>(op);
+  if (!copy)
+    return false;
+  llvm::Expected<ElemKind> kind = elemKindOf(op, copy.getDst().getType());
+  if (!kind)
+    return kind.takeError();
+  ElemKind k = *kind;
+  bool isFloat = isFloatKind(k);
+  unsigned bytes = storageBytes(k);
+  int ptr = c.slot(copy.getPtr()), dst = c.slot(copy.getDst());
+  int mask = copy.getMask() ? c.slot(copy.getMask()) : -1;
+  // Through a subview, the multi-buffer and the buffer index too.
+  int parent = -1, index = -1;
+  if (auto view = copy.getDst().getDefiningOp<mgp::MemDescSubviewOp>()) {
+    parent = c.slot(view.getSrc());
+    index = c.slot(view.getIndex());
+  }
+  std::string where = describeOp(op);
+  out.push_back([=](Frame &frame) {
+    const std::vector<int64_t> &p = frame.slots[ptr].i;
+    const std::vector<int64_t> *m =
+        mask >= 0 ? &frame.slots[mask].i : nullptr;
+    size_t n = p.size();
+    Buf &view = frame.slots[dst];
+    Buf *whole = parent >= 0 ? &frame.slots[parent] : nullptr;
+    size_t base = whole ? static_cast<size_t>(frame.slots[index].i[0]) * n : 0;
+    RangeChecker check(*frame.memory);
+    return withKind(k, [&](auto kindConstant) {
+      constexpr ElemKind K = decltype(kindConstant)::value;
+      for (size_t e = 0; e < n; ++e) {
+        double fv = 0;
+        int64_t iv = 0;
+        if (!m || (*m)[e]) {
+          uint64_t addr = static_cast<uint64_t>(p[e]);
+          if (!check.ok(addr, bytes))
+            return fail(frame, where, outOfBounds("copy", bytes, addr, e));
+          loadElement(K, reinterpret_cast<const void *>(addr), fv, iv);
+        }
+        if (isFloat) {
+          view.f[e] = fv;
+          if (whole)
+            whole->f[base + e] = fv;
+        } else {
+          view.i[e] = iv;
+          if (whole)
+            whole->i[base + e] = iv;
+        }
+      }
+      return true;
+    });
+  });
+  return true;
+}
+
 } // namespace
 
 llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operation *op,
                                                      std::vector<Instr> &out) {
+  llvm::Expected<bool> async = tryCompileAsyncOp(c, op, out);
+  if (!async || *async)
+    return async;
   if (auto load = llvm::dyn_cast<mgp::LoadOp>(op)) {
     llvm::Expected<ElemKind> kind = elemKindOf(op, load.getResult().getType());
     if (!kind)

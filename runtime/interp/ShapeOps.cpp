@@ -129,8 +129,11 @@ llvm::Expected<bool> mgp::interp::tryCompileShapeOp(Compiler &c, mlir::Operation
     });
     return true;
   }
+  // A local_alloc of a tensor and the local_load of it (the staging of a
+  // tensor-core operand) copy the tensor: layouts mean nothing here.
   if (llvm::isa<mgp::ExpandDimsOp, mgp::ReshapeOp, mgp::HintOp,
-                mgp::ConvertLayoutOp>(op)) {
+                mgp::ConvertLayoutOp, mgp::LocalAllocOp, mgp::LocalLoadOp>(
+          op)) {
     out.push_back(copyInstr(a, d, isFloat));
     return true;
   }

@@ -72,17 +72,23 @@ private:
     lastIndex[op] = counter - 1;
   }
 
-  /// The last op number at which the memdesc of `alloc` may be used; a use
+  /// The last op number at which the memdesc of `alloc` (or a
+  /// memdesc_subview of it) may be used; a use
   /// inside a loop keeps it alive for the whole loop, and a memdesc that
   /// escapes into control flow (loop-carried, yielded) lives to the end.
   int64_t getLastUse(func::FuncOp func, LocalAllocOp alloc) {
     int64_t last = firstIndex[alloc];
     Block *block = alloc->getBlock();
-    for (Operation *user : alloc->getUsers()) {
-      if (user->getDialect() != alloc->getDialect())
-        return lastIndex[func];
-      Operation *ancestor = block->findAncestorOpInBlock(*user);
-      last = std::max(last, lastIndex[ancestor ? ancestor : user]);
+    SmallVector<Value> views{alloc.getResult()};
+    while (!views.empty()) {
+      for (Operation *user : views.pop_back_val().getUsers()) {
+        if (user->getDialect() != alloc->getDialect())
+          return lastIndex[func];
+        if (auto view = dyn_cast<MemDescSubviewOp>(user))
+          views.push_back(view.getResult()); // views keep the buffer alive
+        Operation *ancestor = block->findAncestorOpInBlock(*user);
+        last = std::max(last, lastIndex[ancestor ? ancestor : user]);
+      }
     }
     return last;
   }

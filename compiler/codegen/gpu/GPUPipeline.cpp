@@ -2,11 +2,13 @@
 //
 // This file implements mgp::runGPUPasses (compiler/pipeline/Pipeline.h): the
 // GPU passes in order (assign layouts, coalesce, remove layout conversions,
-// canonicalize and CSE, stage mma dot operands, allocate shared memory,
-// insert barriers), with the verifier after each and optional pass timing.
-// Diagnostics become the returned error.
+// canonicalize and CSE, stage mma dot operands, software pipelining when
+// numStages >= 2, allocate shared memory, insert barriers), with the
+// verifier after each and optional pass timing. Diagnostics become the
+// returned error.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/AsyncCopyWidth.h"
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/pipeline/Pipeline.h"
 
@@ -51,6 +53,11 @@ llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createMgpStageDotOperands());
+  if (options.numStages >= 2 && supportsAsyncCopy(options.arch)) {
+    MgpPipelineOptions pipelineOptions;
+    pipelineOptions.numStages = options.numStages;
+    pm.addPass(createMgpPipeline(pipelineOptions));
+  }
   pm.addPass(createMgpAllocateShared());
   pm.addPass(createMgpInsertBarriers());
   if (failed(pm.run(module)))

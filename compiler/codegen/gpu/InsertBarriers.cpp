@@ -6,7 +6,13 @@
 // write what was read or written, or read what was written. Offsets come
 // from mgp-allocate-shared. Loops: a barrier before the loop when what is
 // pending conflicts with the body, and one before the back edge when the end
-// of the body conflicts with its beginning; scf.if joins its branches.
+// of the body conflicts with its beginning (the accesses before the body's
+// first barrier); scf.if joins its branches.
+// Asynchronous copies (mgp.async_copy_global_to_local) are checked as writes
+// when issued (against earlier reads and writes: WAR, WAW) but are not
+// pending afterwards: their data lands at an mgp.async_wait, and every wait
+// gets a barrier right after it, which orders the copies of all threads
+// before any later read.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -77,6 +83,14 @@ private:
   void processOp(Operation *op, AccessSet &pending) {
     if (isa<BarrierOp>(op))
       return pending.clear();
+    if (isa<AsyncWaitOp>(op)) {
+      if (!isa_and_nonnull<BarrierOp>(op->getNextNode())) {
+        OpBuilder builder(op->getContext());
+        builder.setInsertionPointAfter(op);
+        BarrierOp::create(builder, op->getLoc());
+      }
+      return pending.clear();
+    }
     if (isa<scf::ForOp, scf::WhileOp>(op))
       return processLoop(op, pending);
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
@@ -93,13 +107,14 @@ private:
       createBarrierBefore(op);
       pending.clear();
     }
-    pending.join(accesses);
+    if (!isa<AsyncCopyGlobalToLocalOp>(op))
+      pending.join(accesses);
   }
 
   void processLoop(Operation *loop, AccessSet &pending) {
-    AccessSet body = getNestedAccesses(loop);
-    if (body.empty())
+    if (getNestedAccesses(loop).empty())
       return;
+    AccessSet body = getLeadingAccesses(loop);
     if (pending.conflictsWith(body)) {
       createBarrierBefore(loop);
       pending.clear();
@@ -126,9 +141,27 @@ private:
     return all;
   }
 
-  /// The buffer a memdesc value views: its local_alloc's range, or all of
-  /// shared memory when it cannot be traced.
+  /// The accesses a loop's regions make before their first top-level
+  /// barrier or async_wait (which gets one): what the start of an iteration
+  /// can conflict with.
+  AccessSet getLeadingAccesses(Operation *loop) {
+    AccessSet leading;
+    for (Region &region : loop->getRegions())
+      for (Operation &op : region.front()) {
+        if (isa<BarrierOp, AsyncWaitOp>(op))
+          break;
+        leading.join(getAccesses(&op));
+        leading.join(getNestedAccesses(&op));
+      }
+    return leading;
+  }
+
+  /// The buffer a memdesc value views: its local_alloc's range (through
+  /// memdesc_subview: the whole multi-buffer), or all of shared memory when
+  /// it cannot be traced.
   Interval getBuffer(Value memdesc) {
+    if (auto view = memdesc.getDefiningOp<MemDescSubviewOp>())
+      return getBuffer(view.getSrc());
     if (auto alloc = memdesc.getDefiningOp<LocalAllocOp>())
       if (auto offset =
               alloc->getAttrOfType<IntegerAttr>("mgp.allocation.offset")) {
@@ -147,6 +180,8 @@ private:
       set.writes.push_back(getBuffer(store.getDst()));
     } else if (auto load = dyn_cast<LocalLoadOp>(op)) {
       set.reads.push_back(getBuffer(load.getSrc()));
+    } else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
+      set.writes.push_back(getBuffer(copy.getDst()));
     } else if (auto offset =
                    op->getAttrOfType<IntegerAttr>("mgp.allocation.offset")) {
       // Scratch: written, then read back inside the op's lowering.

@@ -100,4 +100,25 @@ def MgpInsertBarriers : Pass<"mgp-insert-barriers", "mlir::ModuleOp"> {
   }];
 }
 
+def MgpPipeline : Pass<"mgp-pipeline", "mlir::ModuleOp"> {
+  let summary = "Software-pipeline the loads that feed dots with cp.async";
+  let description = [{
+    In each scf.for, an mgp.load whose block reaches an mgp.dot through
+    shared memory (`local_alloc` + `local_load`, or `convert_layout` to
+    `#mgp.dot_op`) and whose `other` is absent or zero becomes
+    `mgp.async_copy_global_to_local` into one of `num-stages` buffers of a
+    multi-buffered `mgp.local_alloc`, with `mgp.async_commit_group`, and its
+    readers `mgp.async_wait` + `mgp.local_load` of the same slot. The loop is
+    then expanded with scf::pipelineForLoop: the copies of iteration
+    i + num-stages - 1 (and the address and mask arithmetic they need) run
+    while iteration i computes; copies past the end are masked off;
+    `mgp.async_wait 0` follows the loop. Loops whose early ops have side
+    effects or regions are left alone. Needs sm_80 (cp.async).
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", /*default=*/"3",
+           "pipeline depth (buffers per load); below 2 the pass does nothing">,
+  ];
+}
+
 #endif // MGP_CODEGEN_GPU_PASSES_TD

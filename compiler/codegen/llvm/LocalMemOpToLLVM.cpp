@@ -20,12 +20,8 @@
 using namespace mlir;
 using namespace mgp;
 
-namespace {
-
-/// The swizzled element offset of `coords` (already including the memdesc's
-/// start offsets) in a buffer of `type`, as getSharedOffset computes it.
-Value emitSwizzledOffset(OpBuilder &b, Location loc, MemDescType type,
-                         ValueRange coords) {
+Value mgp::emitSwizzledOffset(OpBuilder &b, Location loc, MemDescType type,
+                              ValueRange coords) {
   auto encoding = cast<SharedEncodingAttr>(type.getEncoding());
   ArrayRef<int64_t> shape = type.getShape();
   ArrayRef<unsigned> order = encoding.getOrder();
@@ -62,6 +58,8 @@ Value emitSwizzledOffset(OpBuilder &b, Location loc, MemDescType type,
         offset);
   return offset;
 }
+
+namespace {
 
 /// The base pointer and per-dim start offsets held in a memdesc struct.
 struct MemDescParts {

@@ -53,6 +53,11 @@ void populateConvertLayoutOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 void populateLocalMemOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns,
                                       const TargetInfo &target);
+/// mgp.memdesc_subview, async_copy_global_to_local (cp.async),
+/// async_commit_group and async_wait.
+void populateAsyncCopyOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const TargetInfo &target);
 /// mgp.dot on the FMA path.
 void populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);

@@ -11,6 +11,8 @@
 #ifndef MGP_CODEGEN_LLVM_SHAREDACCESS_H
 #define MGP_CODEGEN_LLVM_SHAREDACCESS_H
 
+#include "compiler/ir/MgpDialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -42,6 +44,12 @@ emitSharedLoads(mlir::OpBuilder &b, mlir::Location loc,
                 const TargetInfo &target, mlir::RankedTensorType type,
                 mlir::Type elementType, mlir::Value base,
                 SharedOffsetFn offsetOf);
+
+/// The swizzled element offset (i32) of `coords` (one per dim of `type`,
+/// start offsets included) in a shared buffer of `type`, as Layout.h's
+/// getSharedOffset computes it (LocalMemOpToLLVM.cpp).
+mlir::Value emitSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
+                               MemDescType type, mlir::ValueRange coords);
 
 } // namespace mgp
 

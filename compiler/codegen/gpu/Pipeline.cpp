@@ -1,0 +1,338 @@
+//===- Pipeline.cpp - software pipelining of loads that feed dots ---------===//
+//
+// This file implements `mgp-pipeline`, a simplified version of Triton's
+// Ampere pipeliner (notes/triton-lowering.md §4). In an scf.for, an
+// mgp.load whose block goes to a dot through shared memory, either
+//   load -> local_alloc -> local_load(s)      (mgp-stage-dot-operands) or
+//   load -> convert_layout(s) to #mgp.dot_op  (the FMA path),
+// becomes an asynchronous copy into one of numStages buffers allocated before
+// the loop:
+//   slot = ((iv - lb) / step) mod numStages
+//   async_copy_global_to_local ptr, memdesc_subview(buf, slot) mask m
+//   async_commit_group                      (one group per iteration)
+//   async_wait N; local_load memdesc_subview(buf, slot)
+// MLIR's scf::pipelineForLoop then expands the loop with two stages: stage
+// 0 (the copies and the ops their pointers and masks need, including the
+// updates of loop-carried values they read) runs numStages - 1 iterations
+// ahead of stage numStages - 1 (everything else). The prologue issues
+// iterations 0..S-2; the kernel waits for iteration i (N = S - 2 groups may
+// stay pending; mgp-insert-barriers puts a barrier after the wait), copies
+// iteration i+S-1 into the slot iteration i-1 read before that barrier, then
+// reads and computes iteration i. Copies past the end are masked off
+// (zero-fill into a slot nobody reads), so no epilogue is peeled.
+// `async_wait 0` (and its barrier) follows the loop.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/AsyncCopyWidth.h"
+#include "compiler/codegen/gpu/Passes.h"
+#include "compiler/ir/Layout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mgp {
+#define GEN_PASS_DEF_MGPPIPELINE
+#include "compiler/codegen/gpu/Passes.h.inc"
+} // namespace mgp
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+constexpr llvm::StringLiteral kWaitMarker = "mgp.pipeline_wait";
+
+/// A load to turn into asynchronous copies, and how its block reaches the
+/// dot: through a local_alloc (`alloc`) or through convert_layouts.
+struct Candidate {
+  LoadOp load;
+  LocalAllocOp alloc;
+  MemDescType bufferType; // one buffer, no leading dim
+  unsigned vectorWidth = 1;
+};
+
+bool isZero(Value value) {
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
+}
+
+bool isDotOperand(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa_and_nonnull<DotOperandEncodingAttr>(tensor.getEncoding());
+}
+
+/// The candidate for `load` (a direct child of a loop body), if any.
+std::optional<Candidate> matchCandidate(LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || !type.getEncoding() || load.getResult().use_empty() ||
+      (load.getOther() && !isZero(load.getOther())))
+    return std::nullopt;
+  Block *body = load->getBlock();
+  Candidate candidate{load, {}, {}, 1};
+  if (auto width = load->getAttrOfType<IntegerAttr>("mgp.vector_width"))
+    candidate.vectorWidth = width.getInt();
+  Operation *user = *load->getUsers().begin();
+  if (auto alloc = dyn_cast<LocalAllocOp>(user)) {
+    if (!load->hasOneUse() || alloc->getBlock() != body)
+      return std::nullopt;
+    for (Operation *reader : alloc->getUsers())
+      if (!isa<LocalLoadOp>(reader) || reader->getBlock() != body)
+        return std::nullopt;
+    auto allocType = alloc.getType();
+    candidate.alloc = alloc;
+    candidate.bufferType =
+        MemDescType::get(allocType.getShape(), allocType.getElementType(),
+                         allocType.getEncoding(), /*isMutable=*/true);
+  } else {
+    for (Operation *reader : load->getUsers())
+      if (!isa<ConvertLayoutOp>(reader) || reader->getBlock() != body ||
+          !isDotOperand(reader->getResult(0).getType()))
+        return std::nullopt;
+    SmallVector<unsigned> order = getOrder(type.getEncoding());
+    auto encoding =
+        SharedEncodingAttr::get(load.getContext(), 1, 1, 1, order);
+    candidate.bufferType = MemDescType::get(
+        type.getShape(), type.getElementType(), encoding, /*isMutable=*/true);
+  }
+  if (!getAsyncCopyWidth(cast<RankedTensorType>(load.getPtr().getType()),
+                         candidate.bufferType, candidate.vectorWidth))
+    return std::nullopt;
+  return candidate;
+}
+
+/// The ops of `body` that `roots` need, following loop-carried values to
+/// the ops that yield them; nullopt when one of them cannot run ahead
+/// (memory effects or regions).
+std::optional<llvm::SetVector<Operation *>>
+getAheadSlice(scf::ForOp loop, ArrayRef<Value> roots) {
+  Block *body = loop.getBody();
+  Operation *yield = body->getTerminator();
+  llvm::SetVector<Operation *> slice;
+  llvm::DenseSet<Value> seen;
+  SmallVector<Value> worklist(roots.begin(), roots.end());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!value || !seen.insert(value).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == body && arg.getArgNumber() > 0)
+        worklist.push_back(yield->getOperand(arg.getArgNumber() - 1));
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    if (op->getBlock() != body)
+      continue;
+    if (op->getNumRegions() || !isMemoryEffectFree(op))
+      return std::nullopt;
+    if (slice.insert(op))
+      worklist.append(op->operand_begin(), op->operand_end());
+  }
+  return slice;
+}
+
+/// The asynchronous form of a loop body: the ops of stage 0, the copies, the
+/// iteration's commit and the wait before the first reader.
+struct AsyncForm {
+  llvm::SetVector<Operation *> ahead;
+  SmallVector<Operation *> copies;
+  Operation *commit = nullptr, *wait = nullptr;
+};
+
+/// Rewrites the candidates of `loop` into the asynchronous form; `ahead`
+/// starts as the slice the copies need.
+AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
+                         llvm::SetVector<Operation *> ahead, int numStages) {
+  AsyncForm form;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> buffers;
+  for (const Candidate &c : candidates) {
+    SmallVector<int64_t> shape{numStages};
+    llvm::append_range(shape, c.bufferType.getShape());
+    auto type = MemDescType::get(shape, c.bufferType.getElementType(),
+                                 c.bufferType.getEncoding(), true);
+    buffers.push_back(LocalAllocOp::create(b, loc, type, Value()));
+  }
+
+  // slot = ((iv - lb) / step) mod numStages, as i32.
+  Block *body = loop.getBody();
+  b.setInsertionPointToStart(body);
+  Value iv = loop.getInductionVar();
+  Value index = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value stages = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(iv.getType(), numStages));
+  Value slot = arith::RemSIOp::create(b, loc, index, stages);
+  for (Operation *op : {index.getDefiningOp(), stages.getDefiningOp(),
+                        slot.getDefiningOp(),
+                        index.getDefiningOp()->getOperand(0).getDefiningOp()})
+    ahead.insert(op);
+  if (!slot.getType().isInteger(32)) {
+    slot = arith::IndexCastOp::create(b, loc, b.getI32Type(), slot);
+    ahead.insert(slot.getDefiningOp());
+  }
+
+  Operation *lastCopy = nullptr;
+  SmallVector<Operation *> consumers;
+  for (auto [cref, buffer] : llvm::zip(candidates, buffers)) {
+    Candidate c = cref;
+    b.setInsertionPoint(c.load);
+    auto view = MemDescSubviewOp::create(b, loc, buffer, slot);
+    auto copy = AsyncCopyGlobalToLocalOp::create(
+        b, c.load.getLoc(), c.load.getPtr(), view, c.load.getMask(), Value());
+    copy->setAttr("mgp.vector_width", b.getI32IntegerAttr(c.vectorWidth));
+    ahead.insert(view);
+    ahead.insert(copy);
+    form.copies.push_back(copy);
+    lastCopy = copy;
+    // Readers: a subview of the same slot, then local_load.
+    auto readView = [&](Operation *reader) {
+      b.setInsertionPoint(reader);
+      return MemDescSubviewOp::create(b, loc, buffer, slot);
+    };
+    if (c.alloc) {
+      for (Operation *reader : llvm::make_early_inc_range(c.alloc->getUsers())) {
+        reader->setOperand(0, readView(reader));
+        consumers.push_back(reader);
+      }
+      c.alloc->erase();
+    } else {
+      for (Operation *reader : llvm::make_early_inc_range(c.load->getUsers())) {
+        Value view = readView(reader);
+        auto local = LocalLoadOp::create(b, reader->getLoc(),
+                                         reader->getResult(0).getType(), view);
+        reader->getResult(0).replaceAllUsesWith(local.getResult());
+        reader->erase();
+        consumers.push_back(local);
+      }
+    }
+    c.load->erase();
+  }
+  b.setInsertionPointAfter(lastCopy);
+  form.commit = AsyncCommitGroupOp::create(b, loc);
+  ahead.insert(form.commit);
+  // The wait goes before the first reader in program order.
+  Operation *first = consumers.front();
+  for (Operation *op : consumers)
+    if (op->isBeforeInBlock(first))
+      first = op;
+  b.setInsertionPoint(first->getOperand(0).getDefiningOp());
+  form.wait = AsyncWaitOp::create(b, loc, 0);
+  form.wait->setAttr(kWaitMarker, b.getUnitAttr());
+  b.setInsertionPointAfter(loop);
+  AsyncWaitOp::create(b, loc, 0);
+  form.ahead = std::move(ahead);
+  return form;
+}
+
+/// When the loop cannot be expanded: each copy completes before anything
+/// after it (commit + `async_wait 0` right after it), which is correct
+/// whatever the order of the loads and their readers.
+void makeSynchronous(AsyncForm &form) {
+  form.commit->erase();
+  form.wait->erase();
+  for (Operation *copy : form.copies) {
+    OpBuilder b(copy->getContext());
+    b.setInsertionPointAfter(copy);
+    AsyncCommitGroupOp::create(b, copy->getLoc());
+    AsyncWaitOp::create(b, copy->getLoc(), 0);
+  }
+}
+
+/// Predicates an op of an early stage with `pred`: copies get it in their
+/// mask (masked-off elements are zero-filled, into a slot nobody reads);
+/// every other early op is side-effect free or a commit and runs as is.
+Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
+  auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op);
+  if (!copy)
+    return op;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(copy);
+  auto ptrType = copy.getPtr().getType();
+  auto maskType = RankedTensorType::get(
+      ptrType.getShape(), rewriter.getI1Type(), ptrType.getEncoding());
+  Value mask = SplatOp::create(rewriter, copy.getLoc(), maskType, pred);
+  if (copy.getMask())
+    mask = arith::AndIOp::create(rewriter, copy.getLoc(), copy.getMask(), mask);
+  rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
+  return op;
+}
+
+/// Pipelines `loop` if it has candidates; leaves it alone otherwise. Fails
+/// only if the expansion failed after changing the IR.
+LogicalResult pipelineLoop(scf::ForOp loop, int numStages) {
+  SmallVector<Candidate> candidates;
+  SmallVector<Value> roots;
+  for (auto load : loop.getBody()->getOps<LoadOp>())
+    if (std::optional<Candidate> c = matchCandidate(load)) {
+      candidates.push_back(*c);
+      roots.push_back(load.getPtr());
+      roots.push_back(load.getMask());
+    }
+  if (candidates.empty())
+    return success();
+  std::optional<llvm::SetVector<Operation *>> slice =
+      getAheadSlice(loop, roots);
+  if (!slice)
+    return success();
+  AsyncForm form = rewriteToAsync(loop, candidates, *slice, numStages);
+  const llvm::SetVector<Operation *> &ahead = form.ahead;
+
+  scf::PipeliningOption options;
+  options.peelEpilogue = false;
+  options.supportDynamicLoops = true;
+  options.predicateFn = predicate;
+  int lastStage = numStages - 1;
+  options.getScheduleFn =
+      [&](scf::ForOp forOp,
+          std::vector<std::pair<Operation *, unsigned>> &schedule) {
+        Block *body = forOp.getBody();
+        for (Operation &op : body->without_terminator())
+          if (op.hasAttr(kWaitMarker))
+            schedule.push_back({&op, lastStage});
+        for (Operation &op : body->without_terminator())
+          if (ahead.contains(&op))
+            schedule.push_back({&op, 0});
+        for (Operation &op : body->without_terminator())
+          if (!ahead.contains(&op) && !op.hasAttr(kWaitMarker))
+            schedule.push_back({&op, lastStage});
+      };
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  bool modified = false;
+  FailureOr<scf::ForOp> pipelined =
+      scf::pipelineForLoop(rewriter, loop, options, &modified);
+  if (failed(pipelined)) {
+    if (modified)
+      return loop.emitError("software pipelining failed half way");
+    makeSynchronous(form);
+    return success();
+  }
+  pipelined->walk([&](AsyncWaitOp wait) {
+    if (wait->hasAttr(kWaitMarker)) {
+      wait.setNum(numStages - 2);
+      wait->removeAttr(kWaitMarker);
+    }
+  });
+  return success();
+}
+
+struct PipelinePass : public mgp::impl::MgpPipelineBase<PipelinePass> {
+  using MgpPipelineBase::MgpPipelineBase;
+
+  void runOnOperation() override {
+    if (numStages < 2)
+      return;
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      if (failed(pipelineLoop(loop, numStages)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,159 @@
+//===- AsyncCopyOpToLLVM.cpp - cp.async, commit and wait groups -----------===//
+//
+// This file implements the lowering of the software-pipelining ops:
+// mgp.memdesc_subview (the base advanced by index * buffer bytes, the leading
+// start offset dropped), mgp.async_copy_global_to_local (one
+// `nvvm.cp.async.shared.global` per group of getAsyncCopyWidth registers:
+// 4, 8 or 16 bytes, `.cg` for 16 and `.ca` otherwise, with src-size 0 where
+// the mask is false so the hardware zero-fills), mgp.async_commit_group and
+// mgp.async_wait (`cp.async.commit_group`, `cp.async.wait_group N`).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/AsyncCopyWidth.h"
+#include "compiler/codegen/llvm/ElementIndices.h"
+#include "compiler/codegen/llvm/Patterns.h"
+#include "compiler/codegen/llvm/RegisterStruct.h"
+#include "compiler/codegen/llvm/SharedAccess.h"
+#include "compiler/ir/Layout.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+struct MemDescSubviewOpConversion : ConvertOpToLLVMPattern<MemDescSubviewOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(MemDescSubviewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemDescType type = op.getResult().getType();
+    Type structType = getTypeConverter()->convertType(type);
+    SmallVector<Value> fields =
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
+    int64_t bufferElems = 1;
+    for (int64_t d : type.getShape())
+      bufferElems *= d;
+    Type memoryType = getSharedMemoryType(
+        getTypeConverter()->convertType(type.getElementType()));
+    // The leading start offset plus the index selects the buffer.
+    Value buffer = LLVM::AddOp::create(rewriter, loc, fields[1],
+                                       adaptor.getIndex());
+    Value elems = LLVM::MulOp::create(rewriter, loc, buffer,
+                                      i32Constant(rewriter, loc, bufferElems));
+    SmallVector<Value> result{LLVM::GEPOp::create(
+        rewriter, loc, fields[0].getType(), memoryType, fields[0], elems)};
+    result.append(fields.begin() + 2, fields.end());
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, result));
+    return success();
+  }
+};
+
+struct AsyncCopyOpConversion
+    : ConvertOpToLLVMPattern<AsyncCopyGlobalToLocalOp> {
+  AsyncCopyOpConversion(MgpLLVMTypeConverter &converter,
+                        const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType ptrType = op.getPtr().getType();
+    MemDescType dstType = op.getDst().getType();
+    if (!getTypeConverter()->convertType(ptrType))
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    auto attr = op->getAttrOfType<IntegerAttr>("mgp.vector_width");
+    unsigned width =
+        getAsyncCopyWidth(ptrType, dstType, attr ? attr.getInt() : 1);
+    if (!width)
+      return op.emitOpError("cp.async needs groups of 4, 8 or 16 bytes; ")
+             << ptrType << " -> " << dstType << " has none";
+    Type memoryType = getSharedMemoryType(
+        getTypeConverter()->convertType(dstType.getElementType()));
+    unsigned bytes = width * memoryType.getIntOrFloatBitWidth() / 8;
+
+    SmallVector<Value> pointers =
+        unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpackRegisters(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> fields =
+        unpackRegisters(rewriter, loc, adaptor.getDst());
+    Value base = fields[0];
+    ArrayRef<Value> starts = ArrayRef<Value>(fields).drop_front();
+
+    BroadcastMasks replicas =
+        getBroadcastMasks(ptrType.getEncoding(), ptrType.getShape());
+    Value lane = target.getLaneId(rewriter, loc);
+    Value warp = target.getWarpId(rewriter, loc);
+    auto indices = emitElementIndices(rewriter, loc, ptrType, lane, warp);
+    auto modifier = bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                : NVVM::LoadCacheModifierKind::CA;
+    Value full = i32Constant(rewriter, loc, bytes);
+    Value none = i32Constant(rewriter, loc, 0);
+    for (unsigned start = 0; start < pointers.size(); start += width) {
+      if (start & replicas.reg)
+        continue; // a replica of a lower register
+      // Lane and warp replicas copy the same bytes to the same place.
+      SmallVector<Value> coords;
+      for (auto [coord, first] : llvm::zip(indices[start], starts))
+        coords.push_back(LLVM::AddOp::create(rewriter, loc, coord, first));
+      Value offset = emitSwizzledOffset(rewriter, loc, dstType, coords);
+      Value dst = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                      memoryType, base, offset);
+      Value srcSize;
+      if (!masks.empty())
+        srcSize =
+            LLVM::SelectOp::create(rewriter, loc, masks[start], full, none);
+      NVVM::CpAsyncOp::create(rewriter, loc, dst, pointers[start],
+                              rewriter.getI32IntegerAttr(bytes),
+                              NVVM::LoadCacheModifierKindAttr::get(
+                                  rewriter.getContext(), modifier),
+                              srcSize);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const TargetInfo &target;
+};
+
+struct AsyncCommitGroupOpConversion
+    : ConvertOpToLLVMPattern<AsyncCommitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitOpConversion : ConvertOpToLLVMPattern<AsyncWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, op.getNum());
+    return success();
+  }
+};
+
+} // namespace
+
+void mgp::populateAsyncCopyOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            const TargetInfo &target) {
+  patterns.add<MemDescSubviewOpConversion, AsyncCommitGroupOpConversion,
+               AsyncWaitOpConversion>(converter, kMgpPatternBenefit);
+  patterns.add<AsyncCopyOpConversion>(converter, target);
+}

@@ -1,0 +1,196 @@
+// RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=3 | FileCheck %s
+// RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=3 -mgp-allocate-shared -mgp-insert-barriers | FileCheck %s --check-prefix=BAR
+// RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=2 | FileCheck %s --check-prefix=TWO
+// RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+
+// The form mgp-stage-dot-operands produces (load -> local_alloc ->
+// local_load -> dot), pointers advanced through iter_args, a dynamic trip
+// count: 3 buffers per load; the prologue copies iterations 0 and 1
+// (predicated on lb + k * step < ub); the kernel waits with 1 group pending,
+// copies iteration i + 2 (pointer updates run ahead with it, masked off past
+// the end), then reads slot i % 3; async_wait 0 after the loop.
+
+#bla = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blb = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #mgp.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+#sh = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: func @staged
+  // CHECK-DAG: %[[BA:.*]] = mgp.local_alloc : () -> !mgp.memdesc<3x32x16xf32, #{{.*}}, mutable>
+  // CHECK-DAG: %[[BB:.*]] = mgp.local_alloc : () -> !mgp.memdesc<3x16x32xf32, #{{.*}}, mutable>
+  // Prologue: iterations 0 and 1, each a predicated copy pair and a commit.
+  // CHECK: arith.cmpi slt
+  // CHECK: mgp.memdesc_subview %[[BA]]
+  // CHECK: mgp.async_copy_global_to_local {{.*}} mask {{.*}} {mgp.vector_width = 4 : i32}
+  // CHECK: mgp.async_copy_global_to_local
+  // CHECK: mgp.async_commit_group
+  // CHECK: arith.cmpi slt
+  // CHECK: mgp.async_copy_global_to_local
+  // CHECK: mgp.async_copy_global_to_local
+  // CHECK: mgp.async_commit_group
+  // CHECK: scf.for
+  // CHECK: mgp.async_wait 1
+  // CHECK: arith.remsi
+  // CHECK: mgp.async_copy_global_to_local {{.*}} mask
+  // CHECK: mgp.async_copy_global_to_local {{.*}} mask
+  // CHECK: mgp.async_commit_group
+  // CHECK: mgp.addptr
+  // CHECK: mgp.memdesc_subview %[[BA]]
+  // CHECK: mgp.local_load
+  // CHECK: mgp.memdesc_subview %[[BB]]
+  // CHECK: mgp.local_load
+  // CHECK: mgp.dot
+  // CHECK: scf.yield
+  // CHECK: mgp.async_wait 0
+  // CHECK-NOT: mgp.load
+
+  // BAR-LABEL: func @staged
+  // BAR: scf.for
+  // BAR: mgp.async_wait 1
+  // BAR-NEXT: mgp.barrier
+  // BAR-NOT: mgp.barrier
+  // BAR: scf.yield
+  // BAR-NEXT: }
+  // BAR-NEXT: mgp.async_wait 0
+  // BAR-NEXT: mgp.barrier
+
+  // TWO-LABEL: func @staged
+  // TWO: mgp.local_alloc : () -> !mgp.memdesc<2x32x16xf32
+  // TWO: mgp.async_commit_group
+  // TWO: scf.for
+  // TWO: mgp.async_wait 0
+
+  // OFF-LABEL: func @staged
+  // OFF-NOT: mgp.async
+  // OFF: mgp.local_alloc %{{.*}} : (tensor<32x16xf32
+  func.func @staged(%a0: tensor<32x16x!mgp.ptr<f32>, #bla>, %b0: tensor<16x32x!mgp.ptr<f32>, #blb>,
+                    %ma: tensor<32x16xi1, #bla>, %n: i32) -> tensor<32x32xf32, #acc> {
+    %c0 = arith.constant 0 : i32
+    %c16 = arith.constant 16 : i32
+    %sa = arith.constant dense<16> : tensor<32x16xi32, #bla>
+    %sb = arith.constant dense<512> : tensor<16x32xi32, #blb>
+    %za = arith.constant dense<0.0> : tensor<32x16xf32, #bla>
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #acc>
+    %r:3 = scf.for %k = %c0 to %n step %c16 iter_args(%acc = %zero, %ap = %a0, %bp = %b0)
+        -> (tensor<32x32xf32, #acc>, tensor<32x16x!mgp.ptr<f32>, #bla>, tensor<16x32x!mgp.ptr<f32>, #blb>) : i32 {
+      %a = mgp.load %ap, %ma, %za {mgp.vector_width = 4 : i32} : tensor<32x16x!mgp.ptr<f32>, #bla>
+      %am = mgp.local_alloc %a : (tensor<32x16xf32, #bla>) -> !mgp.memdesc<32x16xf32, #sh>
+      %av = mgp.local_load %am : !mgp.memdesc<32x16xf32, #sh> -> tensor<32x16xf32, #a>
+      %b = mgp.load %bp {mgp.vector_width = 4 : i32} : tensor<16x32x!mgp.ptr<f32>, #blb>
+      %bm = mgp.local_alloc %b : (tensor<16x32xf32, #blb>) -> !mgp.memdesc<16x32xf32, #sh>
+      %bv = mgp.local_load %bm : !mgp.memdesc<16x32xf32, #sh> -> tensor<16x32xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<32x16xf32, #a> * tensor<16x32xf32, #b> -> tensor<32x32xf32, #acc>
+      %ap2 = mgp.addptr %ap, %sa : tensor<32x16x!mgp.ptr<f32>, #bla>, tensor<32x16xi32, #bla>
+      %bp2 = mgp.addptr %bp, %sb : tensor<16x32x!mgp.ptr<f32>, #blb>, tensor<16x32xi32, #blb>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #acc>, tensor<32x16x!mgp.ptr<f32>, #bla>, tensor<16x32x!mgp.ptr<f32>, #blb>
+    }
+    return %r#0 : tensor<32x32xf32, #acc>
+  }
+}
+
+// -----
+
+// The FMA form (load -> convert_layout to #mgp.dot_op): an unswizzled buffer
+// in the load's order, and a local_load of the slot instead of the convert.
+// A nonzero `other` and a load whose address needs another load stay
+// synchronous.
+
+#bl = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #bl, kWidth = 1}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #bl, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+  // CHECK: #[[SH:.*]] = #mgp.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+  // CHECK-LABEL: func @fma
+  // CHECK: mgp.local_alloc : () -> !mgp.memdesc<3x32x32xf32, #[[SH]], mutable>
+  // CHECK: scf.for
+  // CHECK: mgp.async_wait 1
+  // CHECK: mgp.async_copy_global_to_local
+  // CHECK: mgp.local_load %{{.*}} : !mgp.memdesc<32x32xf32, {{.*}}> -> tensor<32x32xf32, #dot_op>
+  // CHECK-NOT: mgp.convert_layout
+  // CHECK: mgp.load
+  // CHECK: mgp.convert_layout
+  // CHECK: mgp.dot
+  // CHECK-LABEL: func @not_pipelined
+  // CHECK-NOT: mgp.async
+  // CHECK: return
+  func.func @fma(%a0: tensor<32x32x!mgp.ptr<f32>, #bl>, %b0: tensor<32x32x!mgp.ptr<f32>, #bl>, %n: i32) -> tensor<32x32xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant dense<1.0> : tensor<32x32xf32, #bl>
+    %true = arith.constant dense<true> : tensor<32x32xi1, #bl>
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #bl>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #bl>) : i32 {
+      %ks = mgp.splat %k : i32 -> tensor<32x32xi32, #bl>
+      %ap = mgp.addptr %a0, %ks : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
+      %a = mgp.load %ap : tensor<32x32x!mgp.ptr<f32>, #bl>
+      %av = mgp.convert_layout %a : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #a>
+      // other = 1.0: stays a load
+      %bp = mgp.addptr %b0, %ks : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
+      %b = mgp.load %bp, %true, %one : tensor<32x32x!mgp.ptr<f32>, #bl>
+      %bv = mgp.convert_layout %b : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<32x32xf32, #a> * tensor<32x32xf32, #b> -> tensor<32x32xf32, #bl>
+      scf.yield %d : tensor<32x32xf32, #bl>
+    }
+    return %r : tensor<32x32xf32, #bl>
+  }
+
+  func.func @not_pipelined(%a0: tensor<32x32x!mgp.ptr<f32>, #bl>, %idx: tensor<32x32x!mgp.ptr<i32>, #bl>, %n: i32) -> tensor<32x32xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #bl>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #bl>) : i32 {
+      // The address needs a load: it cannot run ahead.
+      %off = mgp.load %idx : tensor<32x32x!mgp.ptr<i32>, #bl>
+      %ap = mgp.addptr %a0, %off : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
+      %a = mgp.load %ap : tensor<32x32x!mgp.ptr<f32>, #bl>
+      %av = mgp.convert_layout %a : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #a>
+      %bv = mgp.convert_layout %a : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<32x32xf32, #a> * tensor<32x32xf32, #b> -> tensor<32x32xf32, #bl>
+      scf.yield %d : tensor<32x32xf32, #bl>
+    }
+    return %r : tensor<32x32xf32, #bl>
+  }
+}
+
+// -----
+
+// A static trip count below the pipeline depth (one iteration, 3 stages):
+// the prologue's second iteration is predicated off (16 < 16 is false),
+// and so are the kernel's copies.
+#bl = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #bl, kWidth = 1}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #bl, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: func @short
+  // CHECK: arith.cmpi slt
+  // CHECK: mgp.async_copy_global_to_local
+  // CHECK: mgp.async_copy_global_to_local
+  // CHECK: mgp.async_commit_group
+  // CHECK: arith.cmpi slt
+  // CHECK: mgp.async_copy_global_to_local {{.*}} mask
+  // CHECK: mgp.async_copy_global_to_local {{.*}} mask
+  // CHECK: mgp.async_commit_group
+  // CHECK: scf.for
+  // CHECK: mgp.async_wait 1
+  // CHECK: scf.yield
+  // CHECK: mgp.async_wait 0
+  func.func @short(%a0: tensor<32x32x!mgp.ptr<f32>, #bl>, %b0: tensor<32x32x!mgp.ptr<f32>, #bl>) -> tensor<32x32xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c16 = arith.constant 16 : i32
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #bl>
+    %r = scf.for %k = %c0 to %c16 step %c16 iter_args(%acc = %zero) -> (tensor<32x32xf32, #bl>) : i32 {
+      %ks = mgp.splat %k : i32 -> tensor<32x32xi32, #bl>
+      %ap = mgp.addptr %a0, %ks : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
+      %a = mgp.load %ap : tensor<32x32x!mgp.ptr<f32>, #bl>
+      %av = mgp.convert_layout %a : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #a>
+      %bp = mgp.addptr %b0, %ks : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
+      %b = mgp.load %bp : tensor<32x32x!mgp.ptr<f32>, #bl>
+      %bv = mgp.convert_layout %b : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<32x32xf32, #a> * tensor<32x32xf32, #b> -> tensor<32x32xf32, #bl>
+      scf.yield %d : tensor<32x32xf32, #bl>
+    }
+    return %r : tensor<32x32xf32, #bl>
+  }
+}
