@@ -14,6 +14,7 @@
 #include "graph/FuseEpilogue.h"
 #include "graph/KernelLaunch.h"
 #include "graph/KernelModuleCache.h"
+#include "graph/NhwcLayout.h"
 
 #include "runtime/interp/Interpreter.h"
 
@@ -26,8 +27,8 @@ using namespace mgp::graph;
 namespace {
 class CpuBackend : public Backend {
 public:
-  CpuBackend(const BackendOptions &options, bool optimizeGraph)
-      : options(options), optimizeGraph(optimizeGraph) {}
+  CpuBackend(const BackendOptions &options, bool optimizeGraph, int numSMs)
+      : options(options), optimizeGraph(optimizeGraph), numSMs(numSMs) {}
 
   llvm::StringRef name() const override { return "cpu"; }
   llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
@@ -37,8 +38,10 @@ public:
 private:
   BackendOptions options;
   bool optimizeGraph;
+  int numSMs;
   Model model;
   std::vector<KernelLaunch> launches;
+  std::vector<bool> nhwc; ///< by value: stored NHWC
   KernelModuleCache modules;
   llvm::StringMap<std::unique_ptr<InterpKernel>> kernels;
 };
@@ -64,8 +67,11 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
   } else {
     model = Model{graph, weights};
   }
+  repackConvWeights(model);
+  nhwc = planNhwcValues(model.graph);
   LaunchOptions launchOptions;
   launchOptions.tf32 = options.precision == Precision::TF32;
+  launchOptions.numSMs = numSMs;
   auto planned = planLaunches(model.graph, launchOptions);
   if (!planned)
     return planned.takeError();
@@ -127,16 +133,25 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
   InterpOptions interpOptions;
   interpOptions.emulateTF32 = options.precision == Precision::TF32;
   std::vector<int> remaining = graph.useCounts();
+  // Split-K partial sums, shared by the launches of one node.
+  std::vector<float> workspace;
   for (const KernelLaunch &launch : launches) {
     const Node &node = graph.nodes[launch.node];
     if (launch.aliasOf >= 0) {
       buffers[node.result] = buffers[launch.aliasOf];
     } else {
-      buffers[node.result] = std::make_shared<std::vector<float>>(
-          numElements(graph.values[node.result].shape));
+      if (!buffers[node.result])
+        buffers[node.result] = std::make_shared<std::vector<float>>(
+            numElements(graph.values[node.result].shape));
+      if (launch.workspace > int64_t(workspace.size()))
+        workspace.resize(launch.workspace);
       std::vector<InterpArg> args;
       for (const LaunchParam &p : launch.params) {
         switch (p.kind) {
+        case LaunchParam::Kind::Workspace:
+          args.push_back(InterpArg::buffer(workspace.data(), workspace.size(),
+                                           DType::F32));
+          break;
         case LaunchParam::Kind::Buffer: {
           std::vector<float> &data = *buffers[p.value];
           args.push_back(
@@ -163,6 +178,8 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
                             launch.kernel +
                             "): " + llvm::toString(std::move(e)));
     }
+    if (!launch.lastOfNode)
+      continue;
     for (int operand : node.operands)
       if (--remaining[operand] == 0 &&
           graph.values[operand].kind == ValueKind::Node)
@@ -173,15 +190,17 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
     Tensor tensor;
     tensor.shape = graph.values[output].shape;
     tensor.data = *buffers[output];
+    if (nhwc[output])
+      nhwcToNchw(tensor);
     outputs.push_back(std::move(tensor));
   }
   return std::move(outputs);
 }
 
 std::unique_ptr<Backend>
-mgp::graph::createCpuBackend(const BackendOptions &options,
-                             bool optimizeGraph) {
-  return std::make_unique<CpuBackend>(options, optimizeGraph);
+mgp::graph::createCpuBackend(const BackendOptions &options, bool optimizeGraph,
+                             int numSMs) {
+  return std::make_unique<CpuBackend>(options, optimizeGraph, numSMs);
 }
 
 void mgp::graph::registerCpuBackend() {

@@ -18,9 +18,12 @@ namespace mgp::graph {
 /// folds BatchNorm and fuses epilogues first; without it every node runs
 /// as written (batchnorm, relu and add kernels included). Precisions: fp32
 /// (dots in "ieee") and tf32 (dot inputs rounded to tf32, as on tensor
-/// cores); fp16 and bf16 are errors.
+/// cores); fp16 and bf16 are errors. `numSMs` > 0 plans the launches as for
+/// a GPU with that many multiprocessors (split-K for convolutions with fewer
+/// output tiles), so the interpreter runs what the gpu device would.
 std::unique_ptr<Backend> createCpuBackend(const BackendOptions &options,
-                                          bool optimizeGraph = true);
+                                          bool optimizeGraph = true,
+                                          int numSMs = 0);
 
 /// Registers createCpuBackend as device `cpu`.
 void registerCpuBackend();

@@ -13,9 +13,11 @@
 
 #include "graph/GpuBackend.h"
 
+#include "graph/ConvTuner.h"
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
 #include "graph/GpuBackendArena.h"
+#include "graph/NhwcLayout.h"
 #include "graph/GpuBackendGraph.h"
 #include "graph/ModelStats.h"
 
@@ -91,6 +93,8 @@ private:
   ArenaPlan arenaPlan;
   GpuCompileStats stats;
   std::optional<DeviceBuffer> weightBuffer, arena;
+  std::vector<bool> nhwc;                ///< by value: stored NHWC
+  std::optional<DeviceBuffer> workspace; ///< split-K partial sums
   std::optional<Stream> stream;
   std::map<std::string, Module> modules; ///< by KernelLaunch::key()
   std::map<std::string, Function> functions;
@@ -197,6 +201,9 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
       case LaunchParam::Kind::Buffer:
         slot = addressOf[p.value];
         break;
+      case LaunchParam::Kind::Workspace:
+        slot = workspace->address();
+        break;
       case LaunchParam::Kind::Int: {
         int32_t value = static_cast<int32_t>(p.intValue);
         std::memcpy(&slot, &value, sizeof(value));
@@ -248,8 +255,27 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     return e;
   model = foldBatchNorm(graph, weights);
   model.graph = fuseEpilogues(model.graph);
+  repackConvWeights(model);
+  nhwc = planNhwcValues(model.graph);
   LaunchOptions launchOptions;
   launchOptions.tf32 = options.precision == Precision::TF32;
+  launchOptions.numSMs = device.properties().smCount;
+  if (convTuningEnabled()) {
+    if (llvm::Error e = device.makeCurrent())
+      return e;
+    ConvTunerOptions tuner;
+    tuner.deviceName = device.properties().name;
+    tuner.compile.arch = targetArch;
+    tuner.compile.tf32 = launchOptions.tf32;
+    tuner.launch = launchOptions;
+    tuner.log = options.progress;
+    ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
+                        llvm::errs());
+    auto tuned = tuneConvolutions(model.graph, tuner, cache);
+    if (!tuned)
+      return tuned.takeError();
+    launchOptions.nodeConv = std::move(*tuned);
+  }
   auto planned = planLaunches(model.graph, launchOptions);
   if (!planned)
     return planned.takeError();
@@ -275,6 +301,14 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   if (!arenaBuffer)
     return arenaBuffer.takeError();
   arena.emplace(std::move(*arenaBuffer));
+  int64_t workspaceFloats = 1;
+  for (const KernelLaunch &launch : launches)
+    workspaceFloats = std::max(workspaceFloats, launch.workspace);
+  auto workspaceBuffer =
+      DeviceBuffer::allocate(workspaceFloats * int64_t(sizeof(float)));
+  if (!workspaceBuffer)
+    return workspaceBuffer.takeError();
+  workspace.emplace(std::move(*workspaceBuffer));
   for (size_t v = 0; v < model.graph.values.size(); ++v)
     if (arenaPlan.offsetOf[v] >= 0)
       addressOf[v] = arena->address() + arenaPlan.offsetOf[v];
@@ -383,6 +417,9 @@ GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
   }
   if (llvm::Error e = stream->synchronize())
     return std::move(e);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (nhwc[graph.outputs[i]])
+      nhwcToNchw(outputs[i]);
   return std::move(outputs);
 }
 

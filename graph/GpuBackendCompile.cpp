@@ -39,7 +39,11 @@ Specialization mgp::graph::launchSpecialization(const KernelLaunch &launch) {
     unsigned position = static_cast<unsigned>(index);
     switch (p.kind) {
     case LaunchParam::Kind::Buffer:
-      spec.argTypes.push_back(("*" + storageTypeName(p.type)).str());
+    case LaunchParam::Kind::Workspace:
+      spec.argTypes.push_back(
+          p.kind == LaunchParam::Kind::Buffer
+              ? ("*" + storageTypeName(p.type)).str()
+              : std::string("*fp32"));
       spec.divisibleBy16.push_back(position);
       break;
     case LaunchParam::Kind::Int:
@@ -142,11 +146,13 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
       pool.async([&, launch] {
         KernelOptions launchOptions = kernelOptions;
         launchOptions.numWarps = launch->numWarps;
+        launchOptions.numStages = launch->numStages;
         std::string key = gpuCacheKey(*launch, launchOptions);
         std::string description =
             (launch->kernel + "[" + launch->signature() + "] " +
              launchOptions.arch + " " + launchOptions.precision + " w" +
-             std::to_string(launchOptions.numWarps));
+             std::to_string(launchOptions.numWarps) + " s" +
+             std::to_string(launchOptions.numStages));
         CacheSource source = CacheSource::Memory;
         auto kernel = cache.getOrCompile(
             key, description,

@@ -17,6 +17,7 @@
 #include "graph/StorageTypes.h"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ struct LaunchParam {
     Int,       ///< a runtime i32
     Float,     ///< a runtime fp32
     Constexpr, ///< a compile-time integer (part of the specialization)
+    Workspace, ///< a pointer to the launch's fp32 scratch (`workspace`)
   };
   std::string name; ///< The kernel's parameter name (`x_ptr`, `BLOCK_M`).
   Kind kind = Kind::Int;
@@ -51,19 +53,26 @@ struct KernelLaunch {
   std::string kernel;              ///< @jit kernel name (`conv2d_3x3_kernel`).
   std::vector<LaunchParam> params; ///< Every kernel parameter, in order.
   std::array<int64_t, 3> grid = {1, 1, 1};
-  int numWarps = 4; ///< block = 32 * numWarps threads
+  int numWarps = 4;  ///< block = 32 * numWarps threads
+  int numStages = 3; ///< software pipelining depth of the kernel's loops
+  /// fp32 elements of scratch the Workspace parameters point to (split-K
+  /// partial sums); the backends give every launch of a node the same one.
+  int64_t workspace = 0;
+  /// False when another launch of the same node follows (a split-K
+  /// convolution is its partial-sum launch and then its epilogue launch).
+  bool lastOfNode = true;
 
   /// The AOT signature: `*fp32:16` (`*fp16:16`, `*bf16:16` as the buffer's
-  /// type says) per buffer (the backends allocate buffers 16-byte aligned),
-  /// `i32` with `:16`/`:1` hints per integer, `fp32` per float, the value
-  /// per constexpr.
+  /// type says) per buffer, `*fp32:16` per workspace (the backends
+  /// allocate buffers 16-byte aligned), `i32` with `:16`/`:1` hints per
+  /// integer, `fp32` per float, the value per constexpr.
   std::string signature() const;
   /// The constexprs as `NAME=value` joined with spaces (for --info).
   std::string specialization() const;
-  /// `file:kernel[signature]/wN`: equal keys share one compiled kernel.
+  /// `file:kernel[signature]/wN/sS`: equal keys share one compiled kernel.
   std::string key() const {
     return file + ":" + kernel + "[" + signature() + "]/w" +
-           std::to_string(numWarps);
+           std::to_string(numWarps) + "/s" + std::to_string(numStages);
   }
 };
 
@@ -74,11 +83,21 @@ struct ConvConfig {
   int64_t blockN = 64; ///< output channels per program, at most
   int64_t blockK = 32; ///< reduction step, at most
   int numWarps = 4;
+  int numStages = 3;
+  /// Split-K: 0 chooses (split when the output tiles are fewer than
+  /// LaunchOptions::numSMs), 1 never splits, n > 1 splits the reduction n
+  /// ways (fewer when it has fewer steps).
+  int splitK = 0;
 };
 
-/// Parses `BM,BN,BK,warps` (the MGP_CONV_CONFIG tuning knob): block sizes
-/// powers of two in [16, 256] (BK in [8, 128]), warps 1, 2, 4, 8 or 16.
+/// Parses `BM,BN,BK,warps[,stages]` (the MGP_CONV_CONFIG tuning knob): block
+/// sizes powers of two in [16, 256] (BK in [8, 128]), warps 1, 2, 4, 8 or
+/// 16, stages 1 to 8.
 llvm::Expected<ConvConfig> parseConvConfig(llvm::StringRef text);
+
+/// MGP_CONV_CONFIG parsed when it is set (an error naming the variable when
+/// it does not parse), else nullopt.
+llvm::Expected<std::optional<ConvConfig>> convConfigFromEnvironment();
 
 /// Options that change which kernels or constexprs are chosen.
 struct LaunchOptions {
@@ -87,12 +106,33 @@ struct LaunchOptions {
   /// when unset, planLaunches takes it from the MGP_CONV_CONFIG environment
   /// variable if that is set.
   std::optional<ConvConfig> conv;
+  /// Per-node configurations (the GPU backend's tuner), by node index;
+  /// `conv` (or MGP_CONV_CONFIG) wins over them.
+  std::map<int, ConvConfig> nodeConv;
+  /// The device's streaming multiprocessors: a convolution with fewer output
+  /// tiles splits its reduction (split-K). 0: never split.
+  int numSMs = 0;
 };
 
-/// The launches of every node of `graph` (shapes inferred), in node order.
-/// An error when a size does not fit the kernels' 32-bit indexing.
+/// The launches of every node of `graph` (shapes inferred), in node order:
+/// one per node, two for a split-K convolution. Activations are stored as
+/// graph/NhwcLayout.h says. An error when a size does not fit the kernels'
+/// 32-bit indexing.
 llvm::Expected<std::vector<KernelLaunch>>
 planLaunches(const Graph &graph, const LaunchOptions &options);
+
+/// The launches of convolution node `node` of `graph` with `config` (what
+/// planLaunches gives it when that is its configuration).
+std::vector<KernelLaunch> planConvLaunches(const Graph &graph, int node,
+                                           const ConvConfig &config,
+                                           const LaunchOptions &options);
+
+/// The configuration planLaunches uses for convolution `node` when neither
+/// an override nor a tuned one is given.
+ConvConfig defaultConvConfig(const Graph &graph, int node);
+
+/// Whether `node` of `graph` is a convolution (conv2d or fused_conv2d).
+bool isConvNode(const Graph &graph, int node);
 
 } // namespace mgp::graph
 

@@ -36,9 +36,11 @@ void run::printLaunches(const Graph &graph,
     std::string grid = std::to_string(launch.grid[0]) + "x" +
                        std::to_string(launch.grid[1]) + "x" +
                        std::to_string(launch.grid[2]);
+    std::string spec = launch.specialization() +
+                       " warps=" + std::to_string(launch.numWarps) +
+                       " stages=" + std::to_string(launch.numStages);
     os << llvm::format("%-4d %-26s %-22s %-12s %s\n", launch.node, name.c_str(),
-                       launch.kernel.c_str(), grid.c_str(),
-                       launch.specialization().c_str());
+                       launch.kernel.c_str(), grid.c_str(), spec.c_str());
   }
   os << "distinct kernel specializations: " << keys.size() << "\n";
 }

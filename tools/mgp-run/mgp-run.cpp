@@ -23,6 +23,7 @@
 #endif
 #include "graph/Diagnostic.h"
 #ifdef MGP_HAVE_GPU_BACKEND
+#include "graph/ConvTuner.h"
 #include "graph/GpuBackend.h"
 #endif
 #include "graph/FoldBatchNorm.h"
@@ -357,6 +358,15 @@ static Error runTool() {
     Graph fused = fuseEpilogues(folded.graph);
     LaunchOptions launchOptions;
     launchOptions.tf32 = options.precision == Precision::TF32;
+#ifdef MGP_HAVE_GPU_BACKEND
+    // The gpu device's plan: its SM count (split-K) and tuned configs.
+    if (device == "gpu" && isGpuAvailable()) {
+      auto gpuOptions = gpuInfoLaunchOptions(fused, launchOptions.tf32);
+      if (!gpuOptions)
+        return gpuOptions.takeError();
+      launchOptions = std::move(*gpuOptions);
+    }
+#endif
     auto launches = planLaunches(fused, launchOptions);
     if (!launches)
       return launches.takeError();

@@ -47,7 +47,8 @@ int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
 }
 
 bool isConv(const KernelLaunch &launch) {
-  return launch.aliasOf < 0 && launch.file == "conv2d.mgp";
+  return launch.aliasOf < 0 && launch.file == "conv2d_nhwc.mgp" &&
+         launch.kernel != "conv2d_splitk_epilogue_kernel";
 }
 
 TEST(ConvConfigTest, ParsesFourFields) {
@@ -61,7 +62,8 @@ TEST(ConvConfigTest, ParsesFourFields) {
 
 TEST(ConvConfigTest, RejectsMalformedConfigs) {
   const std::pair<const char *, const char *> cases[] = {
-      {"64,64", "four comma-separated integers"},
+      {"64,64", "four or five comma-separated integers"},
+      {"64,64,32,4,9", "stages must be in [1, 8]"},
       {"64,x,32,4", "'x' is not an integer"},
       {"48,64,32,4", "BM and BN must be powers of two"},
       {"64,512,32,4", "BM and BN must be powers of two"},
@@ -88,7 +90,7 @@ TEST(ConvConfigTest, DefaultsArePerKernel) {
     if (!isConv(launch))
       continue;
     ++convs;
-    bool is3x3 = launch.kernel == "conv2d_3x3_kernel";
+    bool is3x3 = constexprOf(launch, "R") == 3;
     EXPECT_EQ(launch.numWarps, is3x3 ? 8 : 4) << launch.kernel;
     EXPECT_LE(constexprOf(launch, "BLOCK_M"), is3x3 ? 128 : 64);
     EXPECT_LE(constexprOf(launch, "BLOCK_N"), 64);
@@ -120,11 +122,13 @@ TEST(ConvConfigTest, OverrideReachesEveryConvolution) {
 
 TEST(ConvConfigTest, KeyNamesTheWarps) {
   KernelLaunch a;
-  a.file = "conv2d.mgp";
-  a.kernel = "conv2d_1x1_kernel";
-  KernelLaunch b = a;
+  a.file = "conv2d_nhwc.mgp";
+  a.kernel = "conv2d_nhwc_kernel";
+  KernelLaunch b = a, c = a;
   b.numWarps = 8;
+  c.numStages = 2;
   EXPECT_NE(a.key(), b.key());
+  EXPECT_NE(a.key(), c.key());
   EXPECT_EQ(a.signature(), b.signature());
 }
 
@@ -153,7 +157,7 @@ TEST(ConvConfigTest, WarpsReachTheCompiledKernel) {
   ASSERT_TRUE(bool(launches));
   const KernelLaunch *oneByOne = nullptr;
   for (const KernelLaunch &launch : *launches)
-    if (launch.kernel == "conv2d_1x1_kernel")
+    if (isConv(launch) && constexprOf(launch, "R") == 1)
       oneByOne = &launch;
   ASSERT_NE(oneByOne, nullptr);
   KernelLaunch two = *oneByOne, eight = *oneByOne;

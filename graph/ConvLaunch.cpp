@@ -1,0 +1,188 @@
+//===- ConvLaunch.cpp - Which kernels run a convolution -------------------===//
+//
+// This file implements the convolution launch rules: the NHWC implicit-GEMM
+// kernels of kernels_dsl/conv2d_nhwc.mgp (the tap x channel-chunk kernel, or
+// the gather kernel for few input channels such as the 7x7 stem), block sizes
+// from a ConvConfig (powers of two, clamped to the problem), the input,
+// weight and residual layouts, split-K (a partial-sum launch over grid z into
+// a workspace, then the epilogue launch), and the MGP_CONV_CONFIG knob.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/KernelLaunch.h"
+
+#include "graph/LaunchBuilder.h"
+#include "graph/NhwcLayout.h"
+
+#include <cstdlib>
+
+using namespace mgp::graph;
+
+/// A split-K slice reduces at least this many loop steps.
+static constexpr int64_t kMinSplitSteps = 4;
+/// At most this many slices (grid z).
+static constexpr int64_t kMaxSplits = 32;
+
+bool mgp::graph::isConvNode(const Graph &graph, int node) {
+  OpKind op = graph.nodes[node].op;
+  return op == OpKind::Conv2d || op == OpKind::FusedConv2d;
+}
+
+llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 5> fields;
+  text.split(fields, ',');
+  auto bad = [&](const llvm::Twine &why) {
+    return llvm::createStringError(
+        "bad conv config '" + text +
+        "' (expected BM,BN,BK,warps[,stages]): " + why);
+  };
+  if (fields.size() != 4 && fields.size() != 5)
+    return bad("four or five comma-separated integers");
+  int64_t values[5] = {0, 0, 0, 0, 3};
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].trim().getAsInteger(10, values[i]))
+      return bad("'" + fields[i] + "' is not an integer");
+  auto isPow2In = [](int64_t v, int64_t lo, int64_t hi) {
+    return v >= lo && v <= hi && llvm::isPowerOf2_64(uint64_t(v));
+  };
+  if (!isPow2In(values[0], 16, 256) || !isPow2In(values[1], 16, 256))
+    return bad("BM and BN must be powers of two in [16, 256]");
+  if (!isPow2In(values[2], 8, 128))
+    return bad("BK must be a power of two in [8, 128]");
+  if (!isPow2In(values[3], 1, 16))
+    return bad("warps must be 1, 2, 4, 8 or 16");
+  if (values[4] < 1 || values[4] > 8)
+    return bad("stages must be in [1, 8]");
+  ConvConfig config{values[0], values[1], values[2], int(values[3])};
+  config.numStages = int(values[4]);
+  return config;
+}
+
+llvm::Expected<std::optional<ConvConfig>>
+mgp::graph::convConfigFromEnvironment() {
+  const char *env = std::getenv("MGP_CONV_CONFIG");
+  if (!env)
+    return std::nullopt;
+  auto config = parseConvConfig(env);
+  if (!config)
+    return llvm::createStringError("MGP_CONV_CONFIG: " +
+                                   llvm::toString(config.takeError()));
+  return std::optional<ConvConfig>(*config);
+}
+
+/// The untuned configuration: the NCHW kernels' measured best (H200,
+/// ResNet18 batch 128, tf32; docs/kernels.md): 128x64 tiles over 8 warps for
+/// 3x3 convolutions, 64x64 over 4 warps otherwise, BLOCK_K = 16.
+ConvConfig mgp::graph::defaultConvConfig(const Graph &graph, int node) {
+  const Shape &w = graph.values[graph.nodes[node].operands[1]].shape;
+  if (w[2] == 3 && w[3] == 3)
+    return ConvConfig{128, 64, 16, 8};
+  return ConvConfig{64, 64, 16, 4};
+}
+
+std::vector<KernelLaunch>
+mgp::graph::planConvLaunches(const Graph &graph, int index,
+                             const ConvConfig &config,
+                             const LaunchOptions &options) {
+  const Node &node = graph.nodes[index];
+  std::vector<bool> nhwc = planNhwcValues(graph);
+  std::vector<bool> repacked = planRepackedWeights(graph);
+  const Shape &x = graph.values[node.operands[0]].shape;
+  const Shape &w = graph.values[node.operands[1]].shape;
+  const Shape &y = graph.values[node.result].shape;
+  bool fused = node.op == OpKind::FusedConv2d;
+  int out = node.result;
+  bool hasBias = node.operands.size() > 2;
+  bool hasResidual = fused && node.operands.size() > 3;
+  bool relu = fused && node.intAttr("relu") != 0;
+  int64_t r = w[2], s = w[3], c = x[1];
+  int64_t m = y[0] * y[2] * y[3], k = y[1];
+  // Few input channels (the stem's 3): chunks of the whole R*S*C reduction.
+  bool gather = c < 16 && r * s > 1;
+  int64_t reduction = gather ? c * r * s : c;
+  int64_t blockM = blockFor(m, 16, config.blockM),
+          blockN = blockFor(k, 16, config.blockN);
+  int64_t blockK =
+      blockFor(reduction, std::min<int64_t>(16, config.blockK), config.blockK);
+  int64_t chunks = cdiv(c, blockK);
+  int64_t steps = gather ? cdiv(c * r * s, blockK) : r * s * chunks;
+  int64_t tiles = cdiv(m, blockM) * cdiv(k, blockN);
+  int64_t split = 1;
+  if (config.splitK > 1)
+    split = config.splitK;
+  else if (config.splitK == 0 && options.numSMs > 0 && tiles < options.numSMs)
+    split = std::min(cdiv(options.numSMs, tiles), steps / kMinSplitSteps);
+  split = std::clamp<int64_t>(split, 1, std::min(steps, kMaxSplits));
+  int64_t stepsPerSplit = cdiv(steps, split);
+  split = cdiv(steps, stepsPerSplit);
+  bool splitK = split > 1;
+  int residual = hasResidual ? node.operands[3] : out;
+
+  LaunchBuilder b(index, "conv2d_nhwc.mgp",
+                  gather ? "conv2d_nhwc_gather_kernel" : "conv2d_nhwc_kernel");
+  b.buffer("x_ptr", node.operands[0])
+      .buffer("w_ptr", node.operands[1])
+      .buffer("b_ptr", hasBias ? node.operands[2] : out)
+      .buffer("r_ptr", residual)
+      .buffer("y_ptr", out);
+  if (splitK)
+    b.workspace("ws_ptr");
+  else
+    b.buffer("ws_ptr", out);
+  b.integer("M", m)
+      .integer("C", c)
+      .integer("H", x[2])
+      .integer("W", x[3])
+      .integer("K", k)
+      .integer("P", y[2])
+      .integer("Q", y[3]);
+  if (!gather)
+    b.integer("CB", chunks);
+  // T_SPLIT is unused without split-K: 1 keeps one specialization.
+  b.integer("T_SPLIT", splitK ? stepsPerSplit : 1)
+      .constexpr_("R", r)
+      .constexpr_("S", s)
+      .constexpr_("STRIDE", node.intAttr("stride"))
+      .constexpr_("PAD", node.intAttr("padding"))
+      .constexpr_("X_NCHW", !nhwc[node.operands[0]])
+      .constexpr_("W_KCRS", !repacked[node.operands[1]])
+      .constexpr_("RES_NCHW", hasResidual && !nhwc[residual])
+      .constexpr_("HAS_BIAS", hasBias)
+      .constexpr_("HAS_RESIDUAL", hasResidual)
+      .constexpr_("RELU", relu)
+      .constexpr_("TF32", options.tf32)
+      .constexpr_("SPLIT_K", splitK)
+      .constexpr_("BLOCK_M", blockM)
+      .constexpr_("BLOCK_N", blockN)
+      .constexpr_("BLOCK_K", blockK);
+  std::vector<KernelLaunch> launches;
+  launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
+  launches.back().numWarps = config.numWarps;
+  launches.back().numStages = config.numStages;
+  if (!splitK)
+    return launches;
+
+  // The slices' sum and the epilogue, over the same output tiles.
+  int64_t workspace = split * m * k;
+  launches.back().workspace = workspace;
+  launches.back().lastOfNode = false;
+  int64_t epilogueM = blockFor(m, 16, 64), epilogueN = blockFor(k, 16, 64);
+  LaunchBuilder e(index, "conv2d_nhwc.mgp", "conv2d_splitk_epilogue_kernel");
+  e.workspace("ws_ptr")
+      .buffer("b_ptr", hasBias ? node.operands[2] : out)
+      .buffer("r_ptr", residual)
+      .buffer("y_ptr", out)
+      .integer("M", m)
+      .integer("K", k)
+      .integer("PQ", y[2] * y[3])
+      .integer("SPLITS", split)
+      .constexpr_("HAS_BIAS", hasBias)
+      .constexpr_("HAS_RESIDUAL", hasResidual)
+      .constexpr_("RES_NCHW", hasResidual && !nhwc[residual])
+      .constexpr_("RELU", relu)
+      .constexpr_("BLOCK_M", epilogueM)
+      .constexpr_("BLOCK_N", epilogueN);
+  launches.push_back(e.grid(cdiv(m, epilogueM), cdiv(k, epilogueN)));
+  launches.back().workspace = workspace;
+  return launches;
+}

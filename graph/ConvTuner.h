@@ -1,0 +1,58 @@
+//===- ConvTuner.h - Per-layer convolution configs on the GPU ---*- C++ -*-===//
+//
+// This file implements the GPU backend's convolution tuner: the first time a
+// convolution problem (graph/ConvTuneCache.h's key: device, kernel, shapes,
+// flags, precision) is seen, a small candidate set of block configurations
+// (BM, BN, BK, warps, stages) is compiled in parallel (the compile phase's
+// ThreadPool and kernel cache), each candidate is timed with CUDA events on
+// scratch buffers, and the fastest is stored under MGP_CACHE_DIR/conv-tune/.
+// MGP_TUNE=off keeps the defaults; MGP_CONV_CONFIG overrides everything.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGP_GRAPH_CONVTUNER_H
+#define MGP_GRAPH_CONVTUNER_H
+
+#include "graph/ConvTuneCache.h"
+#include "graph/GpuBackendCompile.h"
+
+#include <map>
+
+namespace mgp::graph {
+
+/// What the tuner needs to know about the device and the run.
+struct ConvTunerOptions {
+  std::string deviceName; ///< part of every key (`NVIDIA H200`)
+  GpuCompileOptions compile;
+  LaunchOptions launch; ///< tf32 and numSMs as the real plan has them
+  llvm::raw_ostream *log = nullptr; ///< progress and warnings; may be null
+};
+
+/// Whether tuning is on: MGP_TUNE is not off|0|false|no and MGP_CONV_CONFIG
+/// is not set.
+bool convTuningEnabled();
+
+/// The candidate configurations timed for every problem.
+llvm::ArrayRef<ConvConfig> convTuneCandidates();
+
+/// The tuned configuration of every convolution of `graph` (folded and
+/// fused, shapes inferred), by node index: from `cache`, else timed now on
+/// the current context's device and stored. A node whose candidates all fail
+/// keeps the default (not stored). Errors: compiling the candidates.
+llvm::Expected<std::map<int, ConvConfig>>
+tuneConvolutions(const Graph &graph, const ConvTunerOptions &options,
+                 ConvTuneCache &cache);
+
+/// The stored configurations only (no timing), for `mgp-run --info`.
+std::map<int, ConvConfig> cachedConvConfigs(const Graph &graph,
+                                            llvm::StringRef deviceName,
+                                            bool tf32, ConvTuneCache &cache);
+
+/// The launch options the gpu backend plans with on GPU 0 (its SM count, the
+/// stored tuned configurations), for `mgp-run --info` without timing.
+llvm::Expected<LaunchOptions> gpuInfoLaunchOptions(const Graph &graph,
+                                                   bool tf32);
+
+} // namespace mgp::graph
+
+#endif // MGP_GRAPH_CONVTUNER_H

@@ -1,0 +1,294 @@
+//===- ConvNhwcTest.cpp - NHWC convolutions and split-K on the interpreter ===//
+//
+// This file implements the tests of the kernel backends' NHWC storage
+// (graph/NhwcLayout.h) and the convolution launch rules (ConvLaunch.cpp):
+// every convolution variant (3x3 stride 1 and 2, 1x1 stride-2 downsample,
+// 7x7 stride-2 stem, with and without residual and ReLU, reading NCHW graph
+// inputs and NHWC activations, weights repacked or not), the layout kernels
+// (pools, global average pool, flatten, mixed-layout add, batchnorm), and
+// split-K, all run on the `cpu` backend and compared with the reference
+// executor at fp32 on random inputs whose sizes are not multiples of the
+// blocks; and the layout and split-K decisions of the plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/CpuBackend.h"
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GraphParser.h"
+#include "graph/KernelLaunch.h"
+#include "graph/NhwcLayout.h"
+#include "graph/ShapeInference.h"
+#include "graph/WeightInit.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mgp::graph;
+
+namespace {
+
+Graph parse(llvm::StringRef text) {
+  auto graph = parseGraphString(text);
+  EXPECT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
+  llvm::Error e = inferShapes(*graph);
+  EXPECT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  return std::move(*graph);
+}
+
+/// max |got - want| / max |want| over every output.
+double relativeError(llvm::ArrayRef<Tensor> got, llvm::ArrayRef<Tensor> want) {
+  EXPECT_EQ(got.size(), want.size());
+  double err = 0, scale = 0;
+  for (size_t t = 0; t < want.size() && t < got.size(); ++t) {
+    EXPECT_EQ(got[t].shape, want[t].shape);
+    for (int64_t i = 0; i < want[t].size(); ++i) {
+      err = std::max(err, std::fabs(double(got[t].data[i]) - want[t].data[i]));
+      scale = std::max(scale, std::fabs(double(want[t].data[i])));
+    }
+  }
+  EXPECT_GT(scale, 0.0);
+  return err / scale;
+}
+
+/// Runs `graph` on the reference executor and on the cpu backend planned for
+/// `numSMs` multiprocessors; returns the relative error of the outputs.
+double compare(const Graph &graph, bool optimize, int numSMs,
+               Precision precision = Precision::FP32, uint64_t seed = 7) {
+  WeightMap weights = initWeights(graph, seed);
+  std::vector<Tensor> inputs;
+  for (int input : graph.inputs)
+    inputs.push_back(
+        randomNormalTensor(graph.values[input].shape, seed + inputs.size()));
+  auto reference = createReferenceBackend(BackendOptions());
+  EXPECT_FALSE(bool(reference->prepare(graph, weights)));
+  auto want = reference->run(inputs);
+  EXPECT_TRUE(bool(want));
+  BackendOptions options;
+  options.precision = precision;
+  auto cpu = createCpuBackend(options, optimize, numSMs);
+  if (llvm::Error e = cpu->prepare(graph, weights)) {
+    ADD_FAILURE() << llvm::toString(std::move(e));
+    return INFINITY;
+  }
+  auto got = cpu->run(inputs);
+  if (!got) {
+    ADD_FAILURE() << llvm::toString(got.takeError());
+    return INFINITY;
+  }
+  return relativeError(*got, *want);
+}
+
+struct ConvCase {
+  const char *name;
+  const char *graph;
+};
+
+// `t = conv2d(x, w0)` (a 1x1 convolution of the NCHW input) makes an NHWC
+// activation for the convolution under test to read.
+const ConvCase kConvCases[] = {
+    {"stem_7x7_s2_nchw_input",
+     "input x: f32[2, 3, 37, 29]\nparam w: f32[24, 3, 7, 7]\n"
+     "param b: f32[24]\ny = fused_conv2d(x, w, b, stride=2, padding=3, "
+     "relu=1)\noutput y"},
+    {"stem_7x7_s2_nhwc_input_nobias",
+     "input x: f32[1, 5, 23, 19]\nparam w0: f32[6, 5, 1, 1]\n"
+     "param w: f32[20, 6, 7, 7]\nt = conv2d(x, w0)\n"
+     "y = conv2d(t, w, stride=2, padding=3)\noutput y"},
+    {"3x3_s1_relu",
+     "input x: f32[2, 20, 11, 9]\nparam w0: f32[40, 20, 1, 1]\n"
+     "param w: f32[36, 40, 3, 3]\nparam b: f32[36]\nt = conv2d(x, w0)\n"
+     "y = fused_conv2d(t, w, b, stride=1, padding=1, relu=1)\noutput y"},
+    {"3x3_s1_residual_relu",
+     "input x: f32[2, 20, 11, 9]\nparam w0: f32[40, 20, 1, 1]\n"
+     "param w: f32[40, 40, 3, 3]\nparam b: f32[40]\nt = conv2d(x, w0)\n"
+     "y = fused_conv2d(t, w, b, t, stride=1, padding=1, relu=1)\noutput y"},
+    {"3x3_s1_residual_norelu",
+     "input x: f32[1, 20, 7, 13]\nparam w0: f32[33, 20, 1, 1]\n"
+     "param w: f32[33, 33, 3, 3]\nparam b: f32[33]\nt = conv2d(x, w0)\n"
+     "y = fused_conv2d(t, w, b, t, stride=1, padding=1, relu=0)\noutput y"},
+    {"3x3_s2_residual_relu",
+     "input x: f32[2, 20, 12, 10]\nparam w0: f32[40, 20, 1, 1]\n"
+     "param w: f32[72, 40, 3, 3]\nparam b: f32[72]\n"
+     "param wd: f32[72, 40, 1, 1]\nt = conv2d(x, w0)\n"
+     "r = conv2d(t, wd, stride=2)\n"
+     "y = fused_conv2d(t, w, b, r, stride=2, padding=1, relu=1)\noutput y"},
+    {"3x3_s2_plain", "input x: f32[2, 17, 9, 11]\nparam w0: f32[24, 17, 1, 1]\n"
+                     "param w: f32[18, 24, 3, 3]\nt = conv2d(x, w0)\n"
+                     "y = conv2d(t, w, stride=2, padding=1)\noutput y"},
+    {"1x1_s2_downsample",
+     "input x: f32[2, 20, 13, 11]\nparam w0: f32[40, 20, 1, 1]\n"
+     "param w: f32[48, 40, 1, 1]\nparam b: f32[48]\nt = conv2d(x, w0)\n"
+     "y = fused_conv2d(t, w, b, stride=2, padding=0, relu=0)\noutput y"},
+    {"1x1_residual_nchw_input",
+     "input x: f32[2, 24, 5, 6]\nparam w: f32[24, 24, 1, 1]\n"
+     "param b: f32[24]\n"
+     "y = fused_conv2d(x, w, b, x, stride=1, padding=0, relu=1)\noutput y"},
+    {"weight_not_a_parameter",
+     "input x: f32[1, 16, 6, 7]\nparam w: f32[20, 16, 3, 3]\n"
+     "param w0: f32[16, 16, 1, 1]\nt = conv2d(x, w0)\nv = relu(w)\n"
+     "y = conv2d(t, v, stride=1, padding=1)\noutput y"},
+    {"weight_also_an_output",
+     "input x: f32[1, 18, 6, 5]\nparam w: f32[20, 18, 3, 3]\n"
+     "y = conv2d(x, w, stride=1, padding=1)\noutput y\noutput w"},
+    {"two_outputs_nhwc",
+     "input x: f32[2, 16, 9, 7]\nparam w0: f32[17, 16, 1, 1]\n"
+     "param w: f32[19, 17, 3, 3]\nt = conv2d(x, w0)\n"
+     "y = conv2d(t, w, stride=1, padding=1)\noutput t\noutput y"},
+    {"maxpool_avgpool_nhwc",
+     "input x: f32[2, 3, 21, 17]\nparam w: f32[20, 3, 7, 7]\n"
+     "c = conv2d(x, w, stride=2, padding=3)\n"
+     "m = maxpool2d(c, kernel=3, stride=2, padding=1)\n"
+     "y = avgpool2d(m, kernel=2)\noutput y"},
+    {"global_avgpool_nhwc_head",
+     "input x: f32[3, 16, 6, 5]\nparam w0: f32[40, 16, 1, 1]\n"
+     "param w: f32[11, 40]\nparam b: f32[11]\nt = conv2d(x, w0)\n"
+     "g = global_avgpool(t)\nf = flatten(g)\ny = linear(f, w, b)\noutput y"},
+    {"flatten_nhwc", "input x: f32[2, 16, 4, 3]\nparam w0: f32[5, 16, 1, 1]\n"
+                     "param w: f32[7, 60]\nt = conv2d(x, w0)\nf = flatten(t)\n"
+                     "y = linear(f, w)\noutput y"},
+    {"add_nhwc_nchw", "input x: f32[2, 16, 5, 7]\nparam w: f32[16, 16, 3, 3]\n"
+                      "c = conv2d(x, w, stride=1, padding=1)\na = add(x, c)\n"
+                      "y = relu(a)\noutput y"},
+    {"batchnorm_relu_nhwc",
+     "input x: f32[2, 16, 5, 7]\nparam w: f32[21, 16, 3, 3]\n"
+     "param g: f32[21]\nparam b: f32[21]\nparam m: f32[21]\n"
+     "param v: f32[21]\nc = conv2d(x, w, stride=1, padding=1)\n"
+     "n = batchnorm(c, g, b, m, v, eps=0.00001)\ny = relu(n)\noutput y"},
+};
+
+class ConvNhwcTest : public ::testing::TestWithParam<ConvCase> {};
+
+TEST_P(ConvNhwcTest, MatchesReferenceFP32) {
+  EXPECT_LT(compare(parse(GetParam().graph), false, 0), 1e-5);
+}
+
+TEST_P(ConvNhwcTest, SplitKMatchesReferenceFP32) {
+  // 132 multiprocessors (an H200): every layer here has fewer tiles.
+  EXPECT_LT(compare(parse(GetParam().graph), false, 132), 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Convs, ConvNhwcTest, ::testing::ValuesIn(kConvCases),
+                         [](const auto &info) {
+                           return std::string(info.param.name);
+                         });
+
+int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
+  for (const LaunchParam &p : launch.params)
+    if (p.name == name)
+      return p.intValue;
+  ADD_FAILURE() << "no parameter " << name.str();
+  return -1;
+}
+
+TEST(ConvNhwcPlanTest, LayoutsOfValues) {
+  Graph graph = parse(kConvCases[5].graph); // 3x3_s2_residual_relu
+  std::vector<bool> nhwc = planNhwcValues(graph);
+  std::vector<bool> repacked = planRepackedWeights(graph);
+  for (size_t v = 0; v < graph.values.size(); ++v) {
+    const Value &value = graph.values[v];
+    EXPECT_EQ(nhwc[v], value.kind == ValueKind::Node) << value.name;
+    EXPECT_EQ(repacked[v], value.kind == ValueKind::Param && value.name != "b")
+        << value.name;
+  }
+  auto launches = planLaunches(graph, LaunchOptions());
+  ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+  ASSERT_EQ(launches->size(), 3u);
+  EXPECT_EQ(constexprOf((*launches)[0], "X_NCHW"), 1);
+  EXPECT_EQ(constexprOf((*launches)[2], "X_NCHW"), 0);
+  EXPECT_EQ(constexprOf((*launches)[2], "RES_NCHW"), 0);
+  EXPECT_EQ(constexprOf((*launches)[2], "W_KCRS"), 0);
+  EXPECT_EQ((*launches)[2].kernel, "conv2d_nhwc_kernel");
+}
+
+TEST(ConvNhwcPlanTest, SplitKWhenTilesAreFewerThanSMs) {
+  Graph graph = parse(kConvCases[2].graph); // 3x3_s1_relu
+  LaunchOptions options;
+  auto plain = planLaunches(graph, options);
+  options.numSMs = 132;
+  auto split = planLaunches(graph, options);
+  ASSERT_TRUE(bool(plain) && bool(split));
+  ASSERT_EQ(plain->size(), 2u);
+  ASSERT_EQ(split->size(), 3u);
+  const KernelLaunch &partial = (*split)[1], &epilogue = (*split)[2];
+  EXPECT_EQ(partial.kernel, "conv2d_nhwc_kernel");
+  EXPECT_EQ(constexprOf(partial, "SPLIT_K"), 1);
+  EXPECT_FALSE(partial.lastOfNode);
+  EXPECT_GT(partial.grid[2], 1);
+  // 2*11*9 = 198 pixels x 36 channels of 128x64 tiles, 9 taps x 3 chunks.
+  EXPECT_EQ(partial.grid[0] * partial.grid[1], 2);
+  EXPECT_EQ(partial.workspace, partial.grid[2] * 198 * 36);
+  EXPECT_EQ(epilogue.kernel, "conv2d_splitk_epilogue_kernel");
+  EXPECT_EQ(epilogue.node, partial.node);
+  EXPECT_TRUE(epilogue.lastOfNode);
+  EXPECT_EQ(epilogue.workspace, partial.workspace);
+  EXPECT_EQ(constexprOf((*plain)[1], "SPLIT_K"), 0);
+  EXPECT_EQ((*plain)[1].grid[2], 1);
+  // A forced split, and no split when it is turned off.
+  ConvConfig config{32, 32, 16, 4};
+  config.splitK = 5;
+  auto forced = planConvLaunches(graph, 1, config, LaunchOptions());
+  ASSERT_EQ(forced.size(), 2u);
+  EXPECT_EQ(forced[0].grid[2], 5);
+  config.splitK = 1;
+  LaunchOptions many;
+  many.numSMs = 1000;
+  EXPECT_EQ(planConvLaunches(graph, 1, config, many).size(), 1u);
+}
+
+TEST(ConvNhwcPlanTest, SplitKSlicesCoverTheReduction) {
+  // 7 steps (a 1x1 conv over 100 channels in chunks of 16) in 3 slices of 3.
+  Graph graph = parse("input x: f32[1, 100, 4, 4]\n"
+                      "param w: f32[20, 100, 1, 1]\n"
+                      "y = conv2d(x, w)\noutput y");
+  ConvConfig config{64, 64, 16, 4};
+  config.splitK = 3;
+  auto launches = planConvLaunches(graph, 0, config, LaunchOptions());
+  ASSERT_EQ(launches.size(), 2u);
+  int64_t perSplit = -1, chunks = -1;
+  for (const LaunchParam &p : launches[0].params) {
+    if (p.name == "CB")
+      chunks = p.intValue;
+    if (p.name == "T_SPLIT")
+      perSplit = p.intValue;
+  }
+  EXPECT_EQ(chunks, 7);
+  EXPECT_EQ(perSplit, 3);
+  EXPECT_EQ(launches[0].grid[2], 3);
+  EXPECT_LT(compare(graph, false, 0), 1e-5);
+}
+
+Graph resnet18(int64_t batch, int64_t size) {
+  auto graph = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  EXPECT_TRUE(bool(graph));
+  DimBindings bindings;
+  bindings["N"] = batch;
+  bindings["H"] = size;
+  bindings["W"] = size;
+  EXPECT_FALSE(bool(inferShapes(*graph, bindings)));
+  return std::move(*graph);
+}
+
+TEST(ConvNhwcModelTest, ResNet18SplitKMatchesReference) {
+  // Folded and fused, planned for 132 multiprocessors: the small layers at
+  // batch 1, 32x32 split their reduction.
+  Graph graph = resnet18(1, 32);
+  WeightMap weights = initWeights(graph, 0);
+  Graph fused = fuseEpilogues(foldBatchNorm(graph, weights).graph);
+  LaunchOptions options;
+  options.numSMs = 132;
+  auto launches = planLaunches(fused, options);
+  ASSERT_TRUE(bool(launches));
+  int splits = 0;
+  for (const KernelLaunch &launch : *launches)
+    splits += launch.kernel == "conv2d_splitk_epilogue_kernel";
+  EXPECT_GT(splits, 10);
+  EXPECT_LT(compare(graph, true, 132), 1e-5);
+}
+
+TEST(ConvNhwcModelTest, ResNet18SplitKTF32) {
+  EXPECT_LT(compare(resnet18(1, 32), true, 132, Precision::TF32), 5e-3);
+}
+
+} // namespace

@@ -1,0 +1,229 @@
+//===- ConvTuneCacheTest.cpp - The convolution tuner's files and choices --===//
+//
+// This file implements the tests of the GPU backend's tuning memory (no GPU
+// needed): problem keys (device, kernel, shapes, precision; equal for equal
+// layers), the round trip of a stored configuration, corrupt and mismatched
+// files reported by path and ignored, an unwritable directory's error, the
+// switches (MGP_TUNE, MGP_CONV_CONFIG), the candidate set, and tuned
+// per-node configurations reaching the plan (and losing to an override).
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/ConvTuner.h"
+#include "graph/FoldBatchNorm.h"
+#include "graph/FuseEpilogue.h"
+#include "graph/GraphParser.h"
+#include "graph/ShapeInference.h"
+#include "graph/WeightInit.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+namespace {
+
+Graph fusedResNet18(int64_t batch) {
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Graph graph = std::move(*parsed);
+  DimBindings bindings;
+  bindings["N"] = batch;
+  bindings["H"] = 64;
+  bindings["W"] = 64;
+  EXPECT_FALSE(bool(inferShapes(graph, bindings)));
+  return fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph);
+}
+
+int nodeNamed(const Graph &graph, llvm::StringRef name) {
+  for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
+    if (graph.values[graph.nodes[i].result].name == name)
+      return i;
+  ADD_FAILURE() << "no node " << name.str();
+  return 0;
+}
+
+/// A fresh directory for one test.
+std::string tempDir() {
+  llvm::SmallString<128> dir;
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-tune", dir));
+  return dir.str().str();
+}
+
+void writeFile(llvm::StringRef path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  ASSERT_FALSE(ec);
+  os << text;
+}
+
+TEST(ConvTuneKeyTest, NamesDeviceKernelShapeAndPrecision) {
+  Graph graph = fusedResNet18(2);
+  int a = nodeNamed(graph, "layer1.0.relu1");
+  int b = nodeNamed(graph, "layer1.1.relu1");
+  int c = nodeNamed(graph, "layer2.0.relu1");
+  std::string key = convTuneKey(graph, a, "NVIDIA H200", true);
+  EXPECT_EQ(key, "NVIDIA H200|conv2d_nhwc_kernel|x=2,64,16,16 w=64,64,3,3 "
+                 "s=1 p=1 bias=1 res=0 relu=1 x_nchw=0 w_kcrs=0 "
+                 "res_nchw=0|tf32");
+  EXPECT_EQ(convTuneKey(graph, b, "NVIDIA H200", true), key);
+  EXPECT_NE(convTuneKey(graph, c, "NVIDIA H200", true), key);
+  EXPECT_NE(convTuneKey(graph, a, "NVIDIA H100", true), key);
+  EXPECT_NE(convTuneKey(graph, a, "NVIDIA H200", false), key);
+  EXPECT_NE(convTuneKey(fusedResNet18(4), a, "NVIDIA H200", true), key);
+  EXPECT_NE(
+      convTuneKey(graph, 0, "NVIDIA H200", true)
+          .find("conv2d_nhwc_gather_kernel|x=2,3,64,64 w=64,3,7,7 s=2 p=3"),
+      std::string::npos);
+}
+
+TEST(ConvTuneCacheTest, StoresAndFindsAConfig) {
+  std::string dir = tempDir();
+  std::string log;
+  llvm::raw_string_ostream os(log);
+  ConvTuneCache cache(dir + "/conv-tune", os);
+  EXPECT_FALSE(cache.lookup("k1").has_value());
+  ConvConfig config{64, 128, 32, 8};
+  config.numStages = 4;
+  config.splitK = 2;
+  ASSERT_FALSE(bool(cache.store("k1", config)));
+  auto found = cache.lookup("k1");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(formatConvConfig(*found), "64,128,32,8,4,2");
+  EXPECT_FALSE(cache.lookup("k2").has_value());
+  auto text = llvm::MemoryBuffer::getFile(cache.pathFor("k1"));
+  ASSERT_TRUE(bool(text));
+  EXPECT_EQ((*text)->getBuffer(), "mgp-conv-tune 1\nk1\n64,128,32,8,4,2\n");
+  EXPECT_EQ(log, "");
+  // Overwriting replaces the file (no temporary left behind).
+  ASSERT_FALSE(bool(cache.store("k1", ConvConfig{32, 32, 16, 2})));
+  EXPECT_EQ(formatConvConfig(*cache.lookup("k1")), "32,32,16,2,3,0");
+  std::error_code ec;
+  int files = 0;
+  for (llvm::sys::fs::directory_iterator it(dir + "/conv-tune", ec), end;
+       it != end && !ec; it.increment(ec))
+    ++files;
+  EXPECT_EQ(files, 1);
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(ConvTuneCacheTest, CorruptFilesAreReportedByNameAndIgnored) {
+  std::string dir = tempDir();
+  const std::pair<const char *, const char *> cases[] = {
+      {"garbage\x01\x02", "expected 'mgp-conv-tune 1'"},
+      {"mgp-conv-tune 1\nother key\n64,64,16,4,3,0\n",
+       "it holds another problem ('other key')"},
+      {"mgp-conv-tune 1\nkey\n64,64,16\n", "bad config line '64,64,16'"},
+      {"mgp-conv-tune 1\nkey\n48,64,16,4,3,0\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,-1\n", "bad config line"},
+      {"", "expected 'mgp-conv-tune 1'"},
+  };
+  for (auto [text, why] : cases) {
+    std::string log;
+    llvm::raw_string_ostream os(log);
+    ConvTuneCache cache(dir, os);
+    writeFile(cache.pathFor("key"), text);
+    EXPECT_FALSE(cache.lookup("key").has_value()) << text;
+    EXPECT_NE(log.find("mgp: warning: ignoring corrupt tuning file '" +
+                       cache.pathFor("key") + "': "),
+              std::string::npos)
+        << log;
+    EXPECT_NE(log.find(why), std::string::npos) << log;
+    // A new result replaces the corrupt file.
+    ASSERT_FALSE(bool(cache.store("key", ConvConfig{64, 64, 16, 4})));
+    EXPECT_TRUE(cache.lookup("key").has_value());
+  }
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(ConvTuneCacheTest, UnwritableDirectoryIsAnError) {
+  std::string dir = tempDir();
+  writeFile(dir + "/file", "x");
+  ConvTuneCache cache(dir + "/file/conv-tune", llvm::nulls());
+  llvm::Error e = cache.store("k", ConvConfig{});
+  ASSERT_TRUE(bool(e));
+  std::string message = llvm::toString(std::move(e));
+  EXPECT_NE(
+      message.find("cannot write tuning file '" + dir + "/file/conv-tune/"),
+      std::string::npos)
+      << message;
+  EXPECT_FALSE(cache.lookup("k").has_value());
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(ConvTuneCacheTest, DirectoryFromEnvironment) {
+  ASSERT_EQ(setenv("MGP_CACHE_DIR", "/tmp/mgp-x", 1), 0);
+  EXPECT_EQ(ConvTuneCache::directoryFromEnvironment(), "/tmp/mgp-x/conv-tune");
+  ASSERT_EQ(setenv("MGP_CACHE", "off", 1), 0);
+  EXPECT_EQ(ConvTuneCache::directoryFromEnvironment(), "");
+  unsetenv("MGP_CACHE");
+  unsetenv("MGP_CACHE_DIR");
+}
+
+TEST(ConvTunerTest, SwitchesAndCandidates) {
+  unsetenv("MGP_CONV_CONFIG");
+  unsetenv("MGP_TUNE");
+  EXPECT_TRUE(convTuningEnabled());
+  ASSERT_EQ(setenv("MGP_TUNE", "off", 1), 0);
+  EXPECT_FALSE(convTuningEnabled());
+  ASSERT_EQ(setenv("MGP_TUNE", "1", 1), 0);
+  EXPECT_TRUE(convTuningEnabled());
+  ASSERT_EQ(setenv("MGP_CONV_CONFIG", "64,64,16,4", 1), 0);
+  EXPECT_FALSE(convTuningEnabled()) << "a forced config is not tuned";
+  unsetenv("MGP_CONV_CONFIG");
+  unsetenv("MGP_TUNE");
+  llvm::ArrayRef<ConvConfig> candidates = convTuneCandidates();
+  EXPECT_GE(candidates.size(), 6u);
+  EXPECT_LE(candidates.size(), 10u);
+  for (const ConvConfig &c : candidates)
+    EXPECT_EQ(c.blockK % 16, 0) << formatConvConfig(c);
+}
+
+TEST(ConvTunerTest, StoredConfigsReachThePlan) {
+  Graph graph = fusedResNet18(2);
+  std::string dir = tempDir();
+  ConvTuneCache cache(dir, llvm::nulls());
+  int node = nodeNamed(graph, "layer1.0.relu1");
+  ConvConfig tuned{32, 32, 32, 2};
+  tuned.numStages = 2;
+  ASSERT_FALSE(
+      bool(cache.store(convTuneKey(graph, node, "GPU X", true), tuned)));
+  std::map<int, ConvConfig> configs =
+      cachedConvConfigs(graph, "GPU X", true, cache);
+  // layer1's two 3x3 convolutions without a residual share the problem.
+  EXPECT_EQ(configs.size(), 2u);
+  ASSERT_TRUE(configs.count(node));
+  EXPECT_TRUE(cachedConvConfigs(graph, "GPU Y", true, cache).empty());
+
+  LaunchOptions options;
+  options.tf32 = true;
+  options.nodeConv = configs;
+  auto launches = planLaunches(graph, options);
+  ASSERT_TRUE(bool(launches));
+  for (const KernelLaunch &launch : *launches) {
+    if (launch.node != node)
+      continue;
+    EXPECT_EQ(launch.numWarps, 2);
+    EXPECT_EQ(launch.numStages, 2);
+    EXPECT_NE(launch.specialization().find("BLOCK_M=32 BLOCK_N=32 BLOCK_K=32"),
+              std::string::npos)
+        << launch.specialization();
+  }
+  options.conv = ConvConfig{64, 64, 16, 4};
+  auto forced = planLaunches(graph, options);
+  ASSERT_TRUE(bool(forced));
+  for (const KernelLaunch &launch : *forced) {
+    if (launch.node == node) {
+      EXPECT_EQ(launch.numWarps, 4) << "an override wins over tuning";
+    }
+  }
+  llvm::sys::fs::remove_directories(dir);
+}
+
+} // namespace
