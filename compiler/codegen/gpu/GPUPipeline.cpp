@@ -21,7 +21,7 @@ using namespace mlir;
 namespace mgp {
 
 /// 80 for "sm_80", 90 for "sm_90a"; 0 when `arch` is not sm_<digits>.
-[[maybe_unused]] static int getComputeCapability(llvm::StringRef arch) {
+static int getComputeCapability(llvm::StringRef arch) {
   int version = 0;
   if (!arch.consume_front("sm_"))
     return 0;
@@ -45,8 +45,7 @@ llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
     pm.enableTiming();
   MgpAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
-  // Tensor cores stay off until the mma.sync lowering lands:
-  // layoutOptions.computeCapability = getComputeCapability(options.arch);
+  layoutOptions.computeCapability = getComputeCapability(options.arch);
   pm.addPass(createMgpAssignLayouts(layoutOptions));
   pm.addPass(createMgpCoalesce());
   pm.addPass(createMgpRemoveLayoutConversions());

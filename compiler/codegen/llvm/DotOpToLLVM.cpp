@@ -141,4 +141,5 @@ struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
 void mgp::populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                       RewritePatternSet &patterns) {
   patterns.add<DotOpConversion>(converter, kMgpPatternBenefit);
+  populateMmaDotOpToLLVMPatterns(converter, patterns);
 }

@@ -61,6 +61,9 @@ void populateAsyncCopyOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 /// mgp.dot on the FMA path.
 void populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+/// mgp.dot with an #mgp.mma (v2) accumulator: mma.sync (MmaDotOpToLLVM.cpp).
+void populateMmaDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 /// mgp.program_id and mgp.num_programs.
 void populateProgramIdOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,

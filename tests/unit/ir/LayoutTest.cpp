@@ -300,6 +300,44 @@ TEST_F(LayoutTest, SharedSwizzleIsAPermutationPerRow) {
   EXPECT_EQ(getSharedOffset(plain, {4, 8}, {3, 5}), 5 * 4 + 3);
 }
 
+TEST_F(LayoutTest, DotOperandSharedSwizzleAvoidsBankConflicts) {
+  // The notes' examples (§1.5): fp16 A 128x32 K-major, tf32 A 128x32.
+  auto f16 = getDotOperandSharedEncoding(&ctx, {128, 32}, {1, 0}, 16);
+  EXPECT_EQ(f16.getVec(), 8u);
+  EXPECT_EQ(f16.getPerPhase(), 2u);
+  EXPECT_EQ(f16.getMaxPhase(), 4u);
+  auto tf32 = getDotOperandSharedEncoding(&ctx, {128, 32}, {1, 0}, 32);
+  EXPECT_EQ(tf32.getVec(), 4u);
+  EXPECT_EQ(tf32.getPerPhase(), 1u);
+  EXPECT_EQ(tf32.getMaxPhase(), 8u);
+  // For every operand shape: the 8 consecutive rows one ldmatrix 8x8 matrix
+  // reads (one 16-byte chunk each, any chunk column) hit 8 different 16-byte
+  // bank groups of the 128-byte bank window, and each chunk stays
+  // contiguous (vec elements in a row).
+  for (unsigned bits : {16u, 32u})
+    for (int64_t cols : {16, 32, 64, 128}) {
+      if (cols * bits / 8 < 32)
+        continue;
+      Coords shape = {64, cols};
+      auto enc = getDotOperandSharedEncoding(&ctx, shape, {1, 0}, bits);
+      int64_t chunkElems = 128 / bits;
+      for (int64_t r0 = 0; r0 < 64; r0 += 8)
+        for (int64_t c = 0; c < cols; c += chunkElems) {
+          std::set<int64_t> groups;
+          for (int64_t r = r0; r < r0 + 8; ++r) {
+            int64_t off = getSharedOffset(enc, shape, {r, c});
+            for (int64_t e = 1; e < chunkElems; ++e)
+              EXPECT_EQ(getSharedOffset(enc, shape, {r, c + e}), off + e);
+            groups.insert((off * bits / 8 / 16) % 8);
+          }
+          // Rows of 32 or 64 bytes share a 128-byte window 4 or 2 at a time:
+          // still 8 distinct groups once the swizzle spreads them.
+          EXPECT_EQ(groups.size(), 8u)
+              << bits << "-bit, " << cols << " columns, rows " << r0;
+        }
+    }
+}
+
 TEST_F(LayoutTest, DumpLayoutListsEveryOwner) {
   auto enc = blocked({1, 2}, {2, 16}, {1, 1}, {1, 0});
   std::string dump = dumpLayout(enc, {2, 4});

@@ -1,0 +1,186 @@
+//===- JitGpuDotTest.cpp - tensor-core dots on the GPU vs a C++ reference -===//
+//
+// This file implements the GPU tests of mgp.dot on tensor cores (label gpu;
+// "skipped: no GPU" without one): a tiled matmul kernel C = A @ B (with
+// masks for ragged M, N, K and a K loop) in tf32, fp16 and bf16 (operands
+// loaded as fp32 and cast), for several block shapes and 4 or 8 warps,
+// against a double-precision C++ reference. The tolerance is the
+// componentwise bound of the operand rounding: |C - ref| <= 2u * sum_k
+// |a_ik||b_kj| + 1e-5, u = 2^-10 (tf32), 2^-11 (fp16), 2^-8 (bf16).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Device.h"
+#include "runtime/jit/Jit.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <random>
+#include <string>
+
+using namespace mgp;
+
+namespace {
+
+bool haveGpu() {
+  llvm::Expected<int> count = getDeviceCount();
+  if (!count) {
+    llvm::consumeError(count.takeError());
+    return false;
+  }
+  return *count > 0;
+}
+
+/// The kernel; CAST becomes the operand cast (empty for tf32).
+const char *kMatmulSource = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                  BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        ka = k0 + rk
+        a = tl.load(a_ptr + rm[:, None] * K + ka[None, :],
+                    mask=(rm[:, None] < M) & (ka[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + ka[:, None] * N + rn[None, :],
+                    mask=(ka[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(aCAST, bCAST)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+)";
+
+struct DotCase {
+  const char *precision; ///< tf32, fp16 or bf16
+  int m, n, k;           ///< problem size
+  int blockM, blockN, blockK;
+  int warps;
+};
+
+/// gtest prints each case by name instead of its bytes.
+void PrintTo(const DotCase &c, std::ostream *os) {
+  *os << c.precision << " " << c.m << "x" << c.n << "x" << c.k << " blocks "
+      << c.blockM << "x" << c.blockN << "x" << c.blockK << ", " << c.warps
+      << " warps";
+}
+
+std::string sourceFor(const std::string &precision) {
+  std::string cast = precision == "fp16"   ? ".to(tl.float16)"
+                     : precision == "bf16" ? ".to(tl.bfloat16)"
+                                           : "";
+  std::string src = kMatmulSource;
+  for (size_t at; (at = src.find("CAST")) != std::string::npos;)
+    src.replace(at, 4, cast);
+  return src;
+}
+
+double unitRoundoff(const std::string &precision) {
+  if (precision == "fp16")
+    return std::ldexp(1.0, -11);
+  if (precision == "bf16")
+    return std::ldexp(1.0, -8);
+  return std::ldexp(1.0, -10); // tf32: 10 mantissa bits, truncated or rounded
+}
+
+void runDotCase(const DotCase &c) {
+  SCOPED_TRACE(std::string(c.precision) + " " + std::to_string(c.m) + "x" +
+               std::to_string(c.n) + "x" + std::to_string(c.k));
+  JitOptions options;
+  options.numWarps = c.warps;
+  options.fileName = "matmul.py";
+  auto kernel = jit(sourceFor(c.precision), "matmul_kernel", options);
+  ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+
+  std::mt19937 gen(11 + c.m * 7 + c.n * 3 + c.k);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> a(size_t(c.m) * c.k), b(size_t(c.k) * c.n),
+      out(size_t(c.m) * c.n, 0.0f);
+  for (float &v : a)
+    v = dist(gen);
+  for (float &v : b)
+    v = dist(gen);
+  auto upload = [](const std::vector<float> &host) {
+    auto buf = DeviceBuffer::allocate(host.size() * sizeof(float));
+    EXPECT_TRUE(bool(buf));
+    if (buf)
+      llvm::cantFail(buf->copyFromHost(host.data(), host.size() * 4));
+    return buf;
+  };
+  auto da = upload(a), db = upload(b), dc = upload(out);
+  ASSERT_TRUE(da && db && dc);
+  Grid grid((c.m + c.blockM - 1) / c.blockM, (c.n + c.blockN - 1) / c.blockN);
+  llvm::Error err =
+      kernel->launch(grid, nullptr, buffer<float>(*da), buffer<float>(*db),
+                     buffer<float>(*dc), c.m, c.n, c.k, kw("BLOCK_M", c.blockM),
+                     kw("BLOCK_N", c.blockN), kw("BLOCK_K", c.blockK));
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  ASSERT_FALSE(bool(dc->copyToHost(out.data(), out.size() * 4)));
+
+  double u = unitRoundoff(c.precision), worst = 0, maxAbs = 0;
+  for (int i = 0; i < c.m; ++i)
+    for (int j = 0; j < c.n; ++j) {
+      double ref = 0, mag = 0;
+      for (int kk = 0; kk < c.k; ++kk) {
+        double p = double(a[size_t(i) * c.k + kk]) * b[size_t(kk) * c.n + j];
+        ref += p;
+        mag += std::fabs(p);
+      }
+      double got = out[size_t(i) * c.n + j];
+      double bound = 2 * u * mag + 1e-5;
+      double e = std::fabs(got - ref);
+      maxAbs = std::max(maxAbs, e);
+      worst = std::max(worst, e / bound);
+      ASSERT_LE(e, bound) << "C[" << i << ", " << j << "]: gpu " << got
+                          << ", reference " << ref;
+    }
+  std::printf("%-5s %4dx%-4d x%4d blocks %3dx%-3dx%3d %d warps: max abs err "
+              "%.3g (%.2f of the bound)\n",
+              c.precision, c.m, c.n, c.k, c.blockM, c.blockN, c.blockK, c.warps,
+              maxAbs, worst);
+}
+
+class JitGpuDot : public ::testing::TestWithParam<DotCase> {};
+
+TEST_P(JitGpuDot, MatchesReference) {
+  if (!haveGpu())
+    GTEST_SKIP() << "skipped: no GPU";
+  runDotCase(GetParam());
+}
+
+// One tile (dot needs every dim >= 16), single K step; more warps than
+// tiles (replicated warps); square tiles with a K loop; ragged (masked) M, N
+// and K; 8 warps; the conformance-like 128x64 tile.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, JitGpuDot,
+    ::testing::Values(DotCase{"tf32", 16, 16, 16, 16, 16, 16, 4},
+                      DotCase{"fp16", 16, 16, 16, 16, 16, 16, 4},
+                      DotCase{"bf16", 16, 16, 16, 16, 16, 16, 4},
+                      DotCase{"tf32", 32, 16, 48, 32, 16, 16, 8},
+                      DotCase{"tf32", 64, 64, 64, 32, 32, 16, 4},
+                      DotCase{"fp16", 64, 64, 64, 32, 32, 32, 4},
+                      DotCase{"bf16", 64, 64, 64, 32, 32, 32, 4},
+                      DotCase{"tf32", 100, 70, 45, 64, 32, 16, 4},
+                      DotCase{"fp16", 100, 70, 45, 64, 32, 32, 4},
+                      DotCase{"bf16", 100, 70, 45, 64, 32, 32, 4},
+                      DotCase{"tf32", 256, 256, 128, 128, 128, 32, 8},
+                      DotCase{"fp16", 256, 256, 128, 128, 128, 64, 8},
+                      DotCase{"tf32", 200, 130, 96, 128, 64, 16, 8},
+                      DotCase{"fp16", 128, 128, 64, 128, 128, 64, 4}),
+    [](const ::testing::TestParamInfo<DotCase> &info) {
+      const DotCase &c = info.param;
+      return std::string(c.precision) + "_" + std::to_string(c.m) + "x" +
+             std::to_string(c.n) + "x" + std::to_string(c.k) + "_b" +
+             std::to_string(c.blockM) + "x" + std::to_string(c.blockN) + "x" +
+             std::to_string(c.blockK) + "_w" + std::to_string(c.warps);
+    });
+
+} // namespace
