@@ -61,9 +61,8 @@ llvm::Expected<ElemKind> mgp::interp::elemKindOf(mlir::Operation *op,
                                                  mlir::Type type) {
   if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type))
     type = tensor.getElementType();
-  else if (auto buffer = llvm::dyn_cast<mgp::MemDescType>(type);
-           buffer && !buffer.getIsMutable())
-    type = buffer.getElementType(); // a staged copy of a tensor (local_alloc)
+  else if (auto buffer = llvm::dyn_cast<mgp::MemDescType>(type))
+    type = buffer.getElementType(); // a buffer held as its elements
   if (llvm::isa<mgp::PointerType>(type))
     return ElemKind::Ptr;
   if (type.isIndex())

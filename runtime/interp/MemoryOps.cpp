@@ -113,10 +113,10 @@ llvm::Expected<bool> tryCompileAsyncOp(Compiler &c, mlir::Operation *op,
     out.push_back([=](Frame &frame) {
       int64_t at = frame.slots[index].i[0];
       if (at < 0 || at >= count)
-        return fail(frame, where,
-                    llvm::formatv("buffer index {0} out of range [0, {1})", at,
-                                  count)
-                        .str());
+        return fail(
+            frame, where,
+            llvm::formatv("buffer index {0} out of range [0, {1})", at, count)
+                .str());
       const Buf &from = frame.slots[src];
       Buf &r = frame.slots[d];
       if (isFloat)

@@ -61,7 +61,8 @@ bool isZero(Value value) {
 
 bool isDotOperand(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa_and_nonnull<DotOperandEncodingAttr>(tensor.getEncoding());
+  return tensor &&
+         isa_and_nonnull<DotOperandEncodingAttr>(tensor.getEncoding());
 }
 
 /// The candidate for `load` (a direct child of a loop body), if any.
@@ -92,8 +93,7 @@ std::optional<Candidate> matchCandidate(LoadOp load) {
           !isDotOperand(reader->getResult(0).getType()))
         return std::nullopt;
     SmallVector<unsigned> order = getOrder(type.getEncoding());
-    auto encoding =
-        SharedEncodingAttr::get(load.getContext(), 1, 1, 1, order);
+    auto encoding = SharedEncodingAttr::get(load.getContext(), 1, 1, 1, order);
     candidate.bufferType = MemDescType::get(
         type.getShape(), type.getElementType(), encoding, /*isMutable=*/true);
   }
@@ -167,9 +167,9 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
   Value stages = arith::ConstantOp::create(
       b, loc, b.getIntegerAttr(iv.getType(), numStages));
   Value slot = arith::RemSIOp::create(b, loc, index, stages);
-  for (Operation *op : {index.getDefiningOp(), stages.getDefiningOp(),
-                        slot.getDefiningOp(),
-                        index.getDefiningOp()->getOperand(0).getDefiningOp()})
+  for (Operation *op :
+       {index.getDefiningOp(), stages.getDefiningOp(), slot.getDefiningOp(),
+        index.getDefiningOp()->getOperand(0).getDefiningOp()})
     ahead.insert(op);
   if (!slot.getType().isInteger(32)) {
     slot = arith::IndexCastOp::create(b, loc, b.getI32Type(), slot);
@@ -195,7 +195,8 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
       return MemDescSubviewOp::create(b, loc, buffer, slot);
     };
     if (c.alloc) {
-      for (Operation *reader : llvm::make_early_inc_range(c.alloc->getUsers())) {
+      for (Operation *reader :
+           llvm::make_early_inc_range(c.alloc->getUsers())) {
         reader->setOperand(0, readView(reader));
         consumers.push_back(reader);
       }

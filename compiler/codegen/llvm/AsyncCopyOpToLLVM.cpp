@@ -43,8 +43,8 @@ struct MemDescSubviewOpConversion : ConvertOpToLLVMPattern<MemDescSubviewOp> {
     Type memoryType = getSharedMemoryType(
         getTypeConverter()->convertType(type.getElementType()));
     // The leading start offset plus the index selects the buffer.
-    Value buffer = LLVM::AddOp::create(rewriter, loc, fields[1],
-                                       adaptor.getIndex());
+    Value buffer =
+        LLVM::AddOp::create(rewriter, loc, fields[1], adaptor.getIndex());
     Value elems = LLVM::MulOp::create(rewriter, loc, buffer,
                                       i32Constant(rewriter, loc, bufferElems));
     SmallVector<Value> result{LLVM::GEPOp::create(
@@ -106,17 +106,17 @@ struct AsyncCopyOpConversion
       for (auto [coord, first] : llvm::zip(indices[start], starts))
         coords.push_back(LLVM::AddOp::create(rewriter, loc, coord, first));
       Value offset = emitSwizzledOffset(rewriter, loc, dstType, coords);
-      Value dst = LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                                      memoryType, base, offset);
+      Value dst = LLVM::GEPOp::create(rewriter, loc, base.getType(), memoryType,
+                                      base, offset);
       Value srcSize;
       if (!masks.empty())
         srcSize =
             LLVM::SelectOp::create(rewriter, loc, masks[start], full, none);
-      NVVM::CpAsyncOp::create(rewriter, loc, dst, pointers[start],
-                              rewriter.getI32IntegerAttr(bytes),
-                              NVVM::LoadCacheModifierKindAttr::get(
-                                  rewriter.getContext(), modifier),
-                              srcSize);
+      NVVM::CpAsyncOp::create(
+          rewriter, loc, dst, pointers[start],
+          rewriter.getI32IntegerAttr(bytes),
+          NVVM::LoadCacheModifierKindAttr::get(rewriter.getContext(), modifier),
+          srcSize);
     }
     rewriter.eraseOp(op);
     return success();

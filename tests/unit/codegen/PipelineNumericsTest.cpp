@@ -136,7 +136,8 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
       return v;
     };
     // Pad A and B so the masked-off lanes of the last tile point inside.
-    std::vector<float> a = random(32 * size_t(K) + 64), b = random(size_t(K + 16) * 32);
+    std::vector<float> a = random(32 * size_t(K) + 64),
+                       b = random(size_t(K + 16) * 32);
     std::vector<float> c(32 * 32, 7.0f);
     llvm::Error err = mgp::runKernel(
         kernel, {1, 1, 1},

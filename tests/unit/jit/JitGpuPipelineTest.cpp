@@ -99,10 +99,10 @@ void runCase(const PipelineCase &c) {
   auto da = upload(a), db = upload(b), dc = upload(out);
   ASSERT_TRUE(da && db && dc);
   Grid grid((c.m + c.blockM - 1) / c.blockM, (c.n + c.blockN - 1) / c.blockN);
-  llvm::Error err = kernel->launch(
-      grid, nullptr, buffer<float>(*da), buffer<float>(*db),
-      buffer<float>(*dc), c.m, c.n, c.k, kw("BLOCK_M", c.blockM),
-      kw("BLOCK_N", c.blockN), kw("BLOCK_K", c.blockK));
+  llvm::Error err =
+      kernel->launch(grid, nullptr, buffer<float>(*da), buffer<float>(*db),
+                     buffer<float>(*dc), c.m, c.n, c.k, kw("BLOCK_M", c.blockM),
+                     kw("BLOCK_N", c.blockN), kw("BLOCK_K", c.blockK));
   ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
   ASSERT_FALSE(bool(dc->copyToHost(out.data(), out.size() * 4)));
 
