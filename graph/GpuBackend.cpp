@@ -33,6 +33,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -171,7 +172,11 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     std::string key = launch.key();
     if (!functions.count(key)) {
       const CompiledKernel &kernel = *set.kernels.find(key)->second;
+      auto loadStart = std::chrono::steady_clock::now();
       auto module = Module::loadPTX(kernel.ptx);
+      stats.loadSeconds += std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - loadStart)
+                               .count();
       if (!module)
         return backendError("loading kernel '" + launch.kernel + "' [" +
                             launch.signature() +

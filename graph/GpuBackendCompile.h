@@ -43,6 +43,9 @@ struct GpuCompileStats {
   unsigned compiled = 0; ///< compiled now
   unsigned fromDisk = 0; ///< read from the disk cache
   double seconds = 0;    ///< wall time of the phase
+  /// Wall time of loading the modules into the context afterwards (the
+  /// driver's PTX JIT; GpuBackend::prepare fills it in).
+  double loadSeconds = 0;
 };
 
 /// The compiled kernels of a plan, by KernelLaunch::key().

@@ -441,8 +441,9 @@ static Error runTool() {
         static_cast<GpuBackend *>(gpu)->compileStats();
     llvm::errs() << llvm::format(
         "mgp-run: prepare's compile phase: %u kernels (%u from the disk "
-        "cache, %u compiled) in %.1f ms\n",
-        stats.kernels, stats.fromDisk, stats.compiled, stats.seconds * 1e3);
+        "cache, %u compiled) in %.1f ms; module loads %.1f ms\n",
+        stats.kernels, stats.fromDisk, stats.compiled, stats.seconds * 1e3,
+        stats.loadSeconds * 1e3);
   }
 #endif
 
