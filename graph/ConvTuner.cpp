@@ -271,8 +271,16 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   GpuCompileOptions compileOptions = options.compile;
   compileOptions.progress = nullptr;
   auto set = compileGpuKernels(all, compileOptions);
-  if (!set)
-    return set.takeError();
+  if (!set) {
+    // A candidate the compiler rejects must not stop the run: the untuned
+    // layers keep the defaults (whose own compile reports real errors).
+    if (options.log)
+      *options.log << "mgp: warning: convolution tuning skipped: "
+                   << llvm::toString(set.takeError()) << "\n";
+    else
+      llvm::consumeError(set.takeError());
+    return std::move(chosen);
+  }
   auto stream = Stream::create();
   if (!stream)
     return stream.takeError();

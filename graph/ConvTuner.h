@@ -38,7 +38,9 @@ llvm::ArrayRef<ConvConfig> convTuneCandidates();
 /// The tuned configuration of every convolution of `graph` (folded and
 /// fused, shapes inferred), by node index: from `cache`, else timed now on
 /// the current context's device and stored. A node whose candidates all fail
-/// keeps the default (not stored). Errors: compiling the candidates.
+/// to launch keeps the default (not stored); when the candidates do not
+/// compile, a warning and every untuned node keeps the default. Errors:
+/// device allocation and stream creation.
 llvm::Expected<std::map<int, ConvConfig>>
 tuneConvolutions(const Graph &graph, const ConvTunerOptions &options,
                  ConvTuneCache &cache);
