@@ -265,6 +265,10 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   LaunchOptions launchOptions;
   launchOptions.tf32 = options.precision == Precision::TF32;
   launchOptions.numSMs = device.properties().smCount;
+  // Sizes the kernels cannot index (a huge --batch) are errors before the
+  // tuner runs any kernel on them.
+  if (auto checked = planLaunches(model.graph, launchOptions); !checked)
+    return checked.takeError();
   if (convTuningEnabled()) {
     if (llvm::Error e = device.makeCurrent())
       return e;
