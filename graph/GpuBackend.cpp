@@ -37,6 +37,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <utility>
 
 using namespace mgp;
 using namespace mgp::graph;
@@ -191,7 +192,9 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     ReadyLaunch r;
     r.function = &functions.find(key)->second;
     r.label = graph.values[graph.nodes[launch.node].result].name;
-    r.flops = flopsOf[launch.node];
+    // A node's FLOPs go to its first launch (a split-K convolution's
+    // partial-sum GEMM; its epilogue launch adds none).
+    r.flops = std::exchange(flopsOf[launch.node], 0.0);
     for (int i = 0; i < 3; ++i) {
       assert(launch.grid[i] >= 1 && launch.grid[i] <= (i ? 65535 : INT32_MAX) &&
              "planLaunches keeps grids within the GPU's limits");
