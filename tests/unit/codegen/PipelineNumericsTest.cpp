@@ -3,7 +3,10 @@
 // This file runs a K loop of dots whose loads the software pipeliner turns
 // into multi-buffered asynchronous copies (mgp::runGPUPasses with num_stages
 // 1..4) on the CPU interpreter, which executes the copies synchronously,
-// against a C++ reference on random non-zero data. The loop has a dynamic
+// against a C++ reference on random non-zero data, with ieee dots (the FMA
+// path: load -> convert_layout) and tf32 dots (tensor cores on sm_90: load ->
+// local_alloc -> local_load through swizzled buffers; the interpreter rounds
+// the inputs to tf32). The loop has a dynamic
 // trip count (0, 1, fewer than the stages, many), masked (ragged) K tiles
 // and pointers carried by the loop, so a wrong prologue, a wrong slot, a
 // loop-carried value off by an iteration or a copy not predicated off past
@@ -90,7 +93,8 @@ func.func @matmul(%a: !mgp.ptr<f32> {mgp.divisibility = 16 : i32},
 }
 )mlir";
 
-class PipelineNumericsTest : public ::testing::TestWithParam<int> {
+class PipelineNumericsTest
+    : public ::testing::TestWithParam<std::tuple<int, bool>> {
 protected:
   PipelineNumericsTest() {
     DialectRegistry registry;
@@ -102,8 +106,12 @@ protected:
 };
 
 TEST_P(PipelineNumericsTest, MatchesReference) {
-  int stages = GetParam();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kSource, &context);
+  auto [stages, tf32] = GetParam();
+  std::string source = kSource;
+  if (tf32)
+    source.replace(source.find("inputPrecision = ieee"), 21,
+                   "inputPrecision = tf32");
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   ASSERT_TRUE(module);
   mgp::CompileOptions options;
   options.numStages = stages;
@@ -124,8 +132,8 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
   func::FuncOp kernel = *module->getOps<func::FuncOp>().begin();
 
   for (int K : {0, 16, 40, 83, 160}) {
-    SCOPED_TRACE("num_stages " + std::to_string(stages) + ", K " +
-                 std::to_string(K));
+    SCOPED_TRACE("num_stages " + std::to_string(stages) +
+                 (tf32 ? ", tf32" : ", ieee") + ", K " + std::to_string(K));
     std::mt19937 gen(stages * 1000 + K);
     std::uniform_real_distribution<float> dist(0.25f, 2.0f);
     std::bernoulli_distribution negative(0.5);
@@ -139,13 +147,15 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
     std::vector<float> a = random(32 * size_t(K) + 64),
                        b = random(size_t(K + 16) * 32);
     std::vector<float> c(32 * 32, 7.0f);
+    mgp::InterpOptions run;
+    run.emulateTF32 = tf32;
     llvm::Error err = mgp::runKernel(
         kernel, {1, 1, 1},
         {mgp::InterpArg::buffer(a.data(), a.size(), mgp::DType::F32),
          mgp::InterpArg::buffer(b.data(), b.size(), mgp::DType::F32),
          mgp::InterpArg::buffer(c.data(), c.size(), mgp::DType::F32),
          mgp::InterpArg::integer(K)},
-        {});
+        run);
     ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
     for (int i = 0; i < 32; ++i)
       for (int j = 0; j < 32; ++j) {
@@ -155,12 +165,15 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
           ref += p;
           mag += std::fabs(p);
         }
-        ASSERT_NEAR(c[i * 32 + j], ref, 1e-5 * mag + 1e-6) << i << "," << j;
+        // fp32 accumulation; tf32 inputs: 2 * 2^-11 per product.
+        double tol = (tf32 ? std::ldexp(1.0, -10) : 1e-5) * mag + 1e-6;
+        ASSERT_NEAR(c[i * 32 + j], ref, tol) << i << "," << j;
       }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Stages, PipelineNumericsTest,
-                         ::testing::Values(1, 2, 3, 4));
+                         ::testing::Combine(::testing::Values(1, 2, 3, 4),
+                                            ::testing::Bool()));
 
 } // namespace

@@ -6,8 +6,10 @@
 // double-precision C++ reference on fresh random inputs. Cases cover pointers
 // advanced through loop-carried values, masked (ragged) tiles, trip counts
 // below the pipeline depth and zero, and 16-byte aligned rows (cp.async of
-// 16 bytes). Dots use input_precision="ieee", so the tolerance is fp32's:
-// |C - ref| <= 1e-5 * sum_k |a_ik||b_kj| + 1e-6.
+// 16 bytes). ieee dots (the FMA path) are held to fp32's tolerance,
+// |C - ref| <= 1e-5 * sum_k |a_ik||b_kj| + 1e-6; tf32 dots (mma.sync, operands
+// staged through swizzled shared buffers) to 2 * 2^-10 * sum_k |a_ik||b_kj|
+// + 1e-5.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
@@ -64,6 +66,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
 
 struct PipelineCase {
   int stages;
+  bool tf32;
   int m, n, k;
   int blockM, blockN, blockK;
   int warps;
@@ -73,9 +76,13 @@ void runCase(const PipelineCase &c) {
   JitOptions options;
   options.numWarps = c.warps;
   options.numStages = c.stages;
-  options.precision = "ieee";
+  options.precision = c.tf32 ? "tf32" : "ieee";
   options.fileName = "pipelined_matmul.py";
-  auto kernel = jit(kMatmulSource, "matmul_kernel", options);
+  std::string source = kMatmulSource;
+  const std::string ieee = ", input_precision=\"ieee\"";
+  if (c.tf32)
+    source.erase(source.find(ieee), ieee.size());
+  auto kernel = jit(source, "matmul_kernel", options);
   ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
 
   std::mt19937 gen(97 + c.stages * 13 + c.m * 7 + c.n * 3 + c.k);
@@ -116,16 +123,18 @@ void runCase(const PipelineCase &c) {
         mag += std::fabs(p);
       }
       double got = out[size_t(i) * c.n + j];
-      double bound = 1e-5 * mag + 1e-6;
+      double bound =
+          c.tf32 ? 2 * std::ldexp(1.0, -10) * mag + 1e-5 : 1e-5 * mag + 1e-6;
       double e = std::fabs(got - ref);
       worst = std::max(worst, e / bound);
       ASSERT_LE(e, bound) << "C[" << i << ", " << j << "]: gpu " << got
                           << ", reference " << ref;
     }
-  std::printf("stages %d %4dx%-4d x%4d blocks %3dx%-3dx%3d %d warps: %.2f of "
-              "the bound\n",
-              c.stages, c.m, c.n, c.k, c.blockM, c.blockN, c.blockK, c.warps,
-              worst);
+  std::printf(
+      "%s stages %d %4dx%-4d x%4d blocks %3dx%-3dx%3d %d warps: %.2f of "
+      "the bound\n",
+      c.tf32 ? "tf32" : "ieee", c.stages, c.m, c.n, c.k, c.blockM, c.blockN,
+      c.blockK, c.warps, worst);
 }
 
 class JitGpuPipeline : public ::testing::TestWithParam<PipelineCase> {};
@@ -142,13 +151,14 @@ TEST_P(JitGpuPipeline, MatchesReference) {
 // 8 warps on a larger tile.
 std::vector<PipelineCase> cases() {
   std::vector<PipelineCase> all;
-  for (int stages : {1, 2, 3, 4}) {
-    all.push_back({stages, 64, 64, 256, 32, 32, 16, 4});
-    all.push_back({stages, 70, 45, 83, 32, 32, 16, 4});
-    all.push_back({stages, 32, 32, 16, 32, 32, 16, 4});
-    all.push_back({stages, 32, 32, 0, 32, 32, 16, 4});
-    all.push_back({stages, 128, 64, 96, 64, 64, 32, 8});
-  }
+  for (bool tf32 : {false, true})
+    for (int stages : {1, 2, 3, 4}) {
+      all.push_back({stages, tf32, 64, 64, 256, 32, 32, 16, 4});
+      all.push_back({stages, tf32, 70, 45, 83, 32, 32, 16, 4});
+      all.push_back({stages, tf32, 32, 32, 16, 32, 32, 16, 4});
+      all.push_back({stages, tf32, 32, 32, 0, 32, 32, 16, 4});
+      all.push_back({stages, tf32, 128, 64, 96, 64, 64, 32, 8});
+    }
   return all;
 }
 
@@ -156,7 +166,8 @@ INSTANTIATE_TEST_SUITE_P(
     Stages, JitGpuPipeline, ::testing::ValuesIn(cases()),
     [](const ::testing::TestParamInfo<PipelineCase> &info) {
       const PipelineCase &c = info.param;
-      return "s" + std::to_string(c.stages) + "_" + std::to_string(c.m) + "x" +
+      return std::string(c.tf32 ? "tf32" : "ieee") + "_s" +
+             std::to_string(c.stages) + "_" + std::to_string(c.m) + "x" +
              std::to_string(c.n) + "x" + std::to_string(c.k) + "_b" +
              std::to_string(c.blockM) + "x" + std::to_string(c.blockN) + "x" +
              std::to_string(c.blockK) + "_w" + std::to_string(c.warps);
