@@ -15,6 +15,7 @@
 #include "graph/KernelLaunch.h"
 #include "graph/KernelModuleCache.h"
 #include "graph/NhwcLayout.h"
+#include "graph/StorageTypes.h"
 
 #include "runtime/interp/Interpreter.h"
 
@@ -41,7 +42,10 @@ private:
   int numSMs;
   Model model;
   std::vector<KernelLaunch> launches;
-  std::vector<bool> nhwc; ///< by value: stored NHWC
+  std::vector<bool> nhwc;         ///< by value: stored NHWC
+  std::vector<StorageType> types; ///< by value: fp32, or fp16/bf16
+  /// The parameters' buffers, converted once (by value index).
+  std::vector<std::shared_ptr<HostBuffer>> params;
   KernelModuleCache modules;
   llvm::StringMap<std::unique_ptr<InterpKernel>> kernels;
 };
@@ -52,11 +56,6 @@ static llvm::Error backendError(const llvm::Twine &msg) {
 }
 
 llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
-  if (options.precision != Precision::FP32 &&
-      options.precision != Precision::TF32)
-    return backendError("the cpu device computes in fp32 or tf32 (got "
-                        "--precision " +
-                        precisionName(options.precision) + ")");
   for (int param : graph.params)
     if (!weights.count(graph.values[param].name))
       return backendError("no weights for parameter '" +
@@ -76,6 +75,20 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
   if (!planned)
     return planned.takeError();
   launches = std::move(*planned);
+  // fp16/bf16: activations and weights in the 16-bit type (StorageTypes.h),
+  // the weights converted here, once.
+  types = planStorageTypes(model.graph, activationType(options.precision));
+  assignBufferTypes(launches, types);
+  params.assign(model.graph.values.size(), nullptr);
+  for (int param : model.graph.params) {
+    Tensor &weight = model.weights.find(model.graph.values[param].name)->second;
+    auto buffer = std::make_shared<HostBuffer>();
+    if (types[param] == StorageType::F32)
+      buffer->f32 = std::move(weight.data); // kernels only read parameters
+    else
+      *buffer = HostBuffer::fromF32(weight.data, types[param]);
+    params[param] = std::move(buffer);
+  }
 
   std::vector<const KernelLaunch *> distinct;
   llvm::StringMap<bool> seen;
@@ -113,7 +126,7 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
     return backendError("the graph has " + llvm::Twine(graph.inputs.size()) +
                         " inputs, got " + llvm::Twine(inputs.size()));
   // One buffer per value; aliases (flatten) share their operand's storage.
-  using Buffer = std::shared_ptr<std::vector<float>>;
+  using Buffer = std::shared_ptr<HostBuffer>;
   std::vector<Buffer> buffers(graph.values.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Value &input = graph.values[graph.inputs[i]];
@@ -121,14 +134,11 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
       return backendError("input '" + input.name + "' has shape " +
                           formatShape(inputs[i].shape) + ", expected " +
                           formatShape(input.shape));
-    buffers[graph.inputs[i]] =
-        std::make_shared<std::vector<float>>(inputs[i].data);
+    buffers[graph.inputs[i]] = std::make_shared<HostBuffer>(
+        HostBuffer::fromF32(inputs[i].data, types[graph.inputs[i]]));
   }
-  for (int param : graph.params) {
-    // Kernels only read parameters: alias the weights without copying.
-    Tensor &weight = model.weights.find(graph.values[param].name)->second;
-    buffers[param] = Buffer(Buffer(), &weight.data);
-  }
+  for (int param : graph.params)
+    buffers[param] = params[param];
 
   InterpOptions interpOptions;
   interpOptions.emulateTF32 = options.precision == Precision::TF32;
@@ -141,8 +151,8 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
       buffers[node.result] = buffers[launch.aliasOf];
     } else {
       if (!buffers[node.result])
-        buffers[node.result] = std::make_shared<std::vector<float>>(
-            numElements(graph.values[node.result].shape));
+        buffers[node.result] = std::make_shared<HostBuffer>(
+            types[node.result], numElements(graph.values[node.result].shape));
       if (launch.workspace > int64_t(workspace.size()))
         workspace.resize(launch.workspace);
       std::vector<InterpArg> args;
@@ -153,9 +163,12 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
                                            DType::F32));
           break;
         case LaunchParam::Kind::Buffer: {
-          std::vector<float> &data = *buffers[p.value];
-          args.push_back(
-              InterpArg::buffer(data.data(), data.size(), DType::F32));
+          HostBuffer &data = *buffers[p.value];
+          args.push_back(InterpArg::buffer(
+              data.data(), data.size() * storageBytes(data.type),
+              data.type == StorageType::F32   ? DType::F32
+              : data.type == StorageType::F16 ? DType::F16
+                                              : DType::BF16));
           break;
         }
         case LaunchParam::Kind::Int:
@@ -189,7 +202,7 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
   for (int output : graph.outputs) {
     Tensor tensor;
     tensor.shape = graph.values[output].shape;
-    tensor.data = *buffers[output];
+    tensor.data = buffers[output]->toF32(); // fp16/bf16 logits widen
     if (nhwc[output])
       nhwcToNchw(tensor);
     outputs.push_back(std::move(tensor));

@@ -17,10 +17,13 @@ namespace mgp::graph {
 /// The interpreter backend. With `optimizeGraph` (the `cpu` device) prepare()
 /// folds BatchNorm and fuses epilogues first; without it every node runs
 /// as written (batchnorm, relu and add kernels included). Precisions: fp32
-/// (dots in "ieee") and tf32 (dot inputs rounded to tf32, as on tensor
-/// cores); fp16 and bf16 are errors. `numSMs` > 0 plans the launches as for
-/// a GPU with that many multiprocessors (split-K for convolutions with fewer
-/// output tiles), so the interpreter runs what the gpu device would.
+/// (dots in "ieee"), tf32 (dot inputs rounded to tf32, as on tensor cores),
+/// fp16 and bf16 (activations and conv/linear weights stored 16-bit, the
+/// weights converted once in prepare(), the input at the start of run(),
+/// biases and logits fp32; graph/StorageTypes.h). `numSMs` > 0 plans the
+/// launches as for a GPU with that many multiprocessors (split-K for
+/// convolutions with fewer output tiles), so the interpreter runs what the gpu
+/// device would.
 std::unique_ptr<Backend> createCpuBackend(const BackendOptions &options,
                                           bool optimizeGraph = true,
                                           int numSMs = 0);

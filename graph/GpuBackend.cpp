@@ -17,9 +17,10 @@
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
 #include "graph/GpuBackendArena.h"
-#include "graph/NhwcLayout.h"
 #include "graph/GpuBackendGraph.h"
 #include "graph/ModelStats.h"
+#include "graph/NhwcLayout.h"
+#include "graph/StorageTypes.h"
 
 #include "compiler/pipeline/Pipeline.h"
 
@@ -96,6 +97,8 @@ private:
   GpuCompileStats stats;
   std::optional<DeviceBuffer> weightBuffer, arena;
   std::vector<bool> nhwc;                ///< by value: stored NHWC
+  std::vector<StorageType> types;        ///< by value: fp32 or fp16/bf16
+  std::vector<HostBuffer> inputStaging;  ///< 16-bit inputs being uploaded
   std::optional<DeviceBuffer> workspace; ///< split-K partial sums
   std::optional<Stream> stream;
   std::map<std::string, Module> modules; ///< by KernelLaunch::key()
@@ -131,9 +134,9 @@ llvm::Error GpuBackendImpl::uploadWeights(const WeightMap &weights,
   std::vector<int64_t> offsetOf(graph.values.size(), -1);
   for (int param : graph.params) {
     offsetOf[param] = total;
-    total += static_cast<int64_t>(
-        llvm::alignTo(numElements(graph.values[param].shape) * sizeof(float),
-                      kArenaAlignment));
+    total += static_cast<int64_t>(llvm::alignTo(
+        numElements(graph.values[param].shape) * storageBytes(types[param]),
+        kArenaAlignment));
   }
   double needed = double(total) + double(arenaPlan.bytes);
   if (needed > double(device.properties().totalMemory))
@@ -150,8 +153,13 @@ llvm::Error GpuBackendImpl::uploadWeights(const WeightMap &weights,
   std::vector<char> host(total, 0);
   for (int param : graph.params) {
     const Tensor &weight = weights.find(graph.values[param].name)->second;
-    std::memcpy(host.data() + offsetOf[param], weight.data.data(),
-                weight.data.size() * sizeof(float));
+    if (types[param] == StorageType::F32)
+      std::memcpy(host.data() + offsetOf[param], weight.data.data(),
+                  weight.data.size() * sizeof(float));
+    else // converted once, here (round to nearest even)
+      convertFromF32(
+          weight.data, types[param],
+          reinterpret_cast<uint16_t *>(host.data() + offsetOf[param]));
     addressOf[param] = weightBuffer->address() + offsetOf[param];
   }
   if (total > 0)
@@ -242,19 +250,8 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
   return llvm::Error::success();
 }
 
-/// fp32 and tf32 only, for now.
-static llvm::Error checkPrecision(Precision precision) {
-  if (precision == Precision::FP32 || precision == Precision::TF32)
-    return llvm::Error::success();
-  return backendError("--precision " + precisionName(precision) +
-                      " is not supported yet on the gpu device (issue 6); "
-                      "use fp32 or tf32");
-}
-
 llvm::Error GpuBackendImpl::prepare(const Graph &graph,
                                     const WeightMap &weights) {
-  if (llvm::Error e = checkPrecision(options.precision))
-    return e;
   for (int param : graph.params)
     if (!weights.count(graph.values[param].name))
       return backendError("no weights for parameter '" +
@@ -292,7 +289,10 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   if (!planned)
     return planned.takeError();
   launches = std::move(*planned);
-  arenaPlan = planArena(model.graph, launches);
+  // fp16/bf16: activations and conv/linear weights 16-bit (StorageTypes.h).
+  types = planStorageTypes(model.graph, activationType(options.precision));
+  assignBufferTypes(launches, types);
+  arenaPlan = planArena(model.graph, launches, elementBytes(types));
 
   GpuCompileOptions compileOptions;
   compileOptions.arch = targetArch;
@@ -397,6 +397,7 @@ GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
   auto driver = CudaDriver::get();
   if (!driver)
     return driver.takeError();
+  inputStaging.resize(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     int value = graph.inputs[i];
     const Value &input = graph.values[value];
@@ -404,31 +405,45 @@ GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
       return backendError("input '" + input.name + "' has shape " +
                           formatShape(inputs[i].shape) + ", expected " +
                           formatShape(input.shape));
-    if (llvm::Error e = driver->check(
-            driver->cuMemcpyHtoDAsync(
-                arena->address() + arenaPlan.offsetOf[value],
-                inputs[i].data.data(), inputs[i].data.size() * sizeof(float),
-                stream->handle()),
-            "cuMemcpyHtoDAsync"))
+    // fp16/bf16: the input is converted on the host first.
+    const void *source = inputs[i].data.data();
+    size_t bytes = inputs[i].data.size() * sizeof(float);
+    if (types[value] != StorageType::F32) {
+      inputStaging[i] = HostBuffer::fromF32(inputs[i].data, types[value]);
+      source = inputStaging[i].data();
+      bytes = inputStaging[i].size() * storageBytes(types[value]);
+    }
+    if (llvm::Error e =
+            driver->check(driver->cuMemcpyHtoDAsync(
+                              arena->address() + arenaPlan.offsetOf[value],
+                              source, bytes, stream->handle()),
+                          "cuMemcpyHtoDAsync"))
       return std::move(e);
   }
   if (!ready.empty())
     if (llvm::Error e = launchAll())
       return std::move(e);
   std::vector<Tensor> outputs;
+  std::vector<HostBuffer> fetched;
   for (int output : graph.outputs) {
-    Tensor tensor(graph.values[output].shape);
+    fetched.emplace_back(types[output],
+                         numElements(graph.values[output].shape));
+    HostBuffer &buffer = fetched.back();
     if (llvm::Error e = driver->check(
             driver->cuMemcpyDtoHAsync(
-                tensor.data.data(),
-                arena->address() + arenaPlan.offsetOf[output],
-                tensor.data.size() * sizeof(float), stream->handle()),
+                buffer.data(), arena->address() + arenaPlan.offsetOf[output],
+                buffer.size() * storageBytes(buffer.type), stream->handle()),
             "cuMemcpyDtoHAsync"))
       return std::move(e);
-    outputs.push_back(std::move(tensor));
   }
   if (llvm::Error e = stream->synchronize())
     return std::move(e);
+  for (size_t i = 0; i < graph.outputs.size(); ++i) {
+    Tensor tensor;
+    tensor.shape = graph.values[graph.outputs[i]].shape;
+    tensor.data = fetched[i].toF32(); // 16-bit outputs (aliases) widen
+    outputs.push_back(std::move(tensor));
+  }
   for (size_t i = 0; i < outputs.size(); ++i)
     if (nhwc[graph.outputs[i]])
       nhwcToNchw(outputs[i]);
@@ -448,8 +463,6 @@ std::vector<KernelProfileEntry> GpuBackendImpl::profile() const {
 
 llvm::Expected<std::unique_ptr<GpuBackend>>
 mgp::graph::createGpuBackend(const BackendOptions &options) {
-  if (llvm::Error e = checkPrecision(options.precision))
-    return std::move(e);
   auto device = Device::open(0);
   if (!device)
     return backendError("the gpu device is not available here: " +

@@ -21,8 +21,10 @@
 
 namespace mgp::graph {
 
-/// The `gpu` device. Precisions: fp32 (every dot "ieee") and tf32 (dot inputs
-/// rounded to tf32 on the tensor cores); fp16 and bf16 are errors for now.
+/// The `gpu` device. Precisions: fp32 (every dot "ieee"), tf32 (dot inputs
+/// rounded to tf32 on the tensor cores), fp16 and bf16 (activations and
+/// conv/linear weights stored 16-bit, converted once at upload; the input
+/// converted on the host; fp32 logits; graph/StorageTypes.h).
 class GpuBackend : public Backend {
 public:
   llvm::StringRef name() const override { return "gpu"; }
