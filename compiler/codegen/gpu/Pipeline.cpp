@@ -21,10 +21,13 @@
 // reads and computes iteration i. Copies past the end are masked off
 // (zero-fill into a slot nobody reads), so no epilogue is peeled.
 // `async_wait 0` (and its barrier) follows the loop.
+// A loop whose buffers would pass kSharedBudget with numStages copies gets
+// fewer stages (down to 2; none below).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/AsyncCopyWidth.h"
 #include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/Layout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,6 +48,11 @@ using namespace mgp;
 namespace {
 
 constexpr llvm::StringLiteral kWaitMarker = "mgp.pipeline_wait";
+
+/// The most shared memory the multi-buffers of one loop may take: below the
+/// 99 KiB per block of sm_86/sm_89 (sm_80: 163 KiB, sm_90: 227 KiB), leaving
+/// room for scratch.
+constexpr int64_t kSharedBudget = 96 * 1024;
 
 /// A load to turn into asynchronous copies, and how its block reaches the
 /// dot: through a local_alloc (`alloc`) or through convert_layouts.
@@ -275,6 +283,12 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages) {
       roots.push_back(load.getMask());
     }
   if (candidates.empty())
+    return success();
+  int64_t bytesPerStage = 0;
+  for (const Candidate &c : candidates)
+    bytesPerStage += getBufferSizeInBytes(c.bufferType);
+  numStages = std::min<int64_t>(numStages, kSharedBudget / bytesPerStage);
+  if (numStages < 2)
     return success();
   std::optional<llvm::SetVector<Operation *>> slice =
       getAheadSlice(loop, roots);

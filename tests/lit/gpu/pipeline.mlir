@@ -2,6 +2,7 @@
 // RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=3 -mgp-allocate-shared -mgp-insert-barriers | FileCheck %s --check-prefix=BAR
 // RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=2 | FileCheck %s --check-prefix=TWO
 // RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+// RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=4 | FileCheck %s --check-prefix=BUDGET
 
 // The form mgp-stage-dot-operands produces (load -> local_alloc ->
 // local_load -> dot), pointers advanced through iter_args, a dynamic trip
@@ -192,5 +193,53 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
       scf.yield %d : tensor<32x32xf32, #bl>
     }
     return %r : tensor<32x32xf32, #bl>
+  }
+}
+
+// -----
+
+// The shared-memory budget (96 KiB of multi-buffers per loop): 32 KiB per
+// stage gets 3 buffers when 4 are asked for; 64 KiB per stage is not
+// pipelined.
+#bl = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #bl, kWidth = 1}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #bl, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+  // BUDGET-LABEL: func @budget
+  // BUDGET: mgp.local_alloc : () -> !mgp.memdesc<3x128x32xf32
+  // BUDGET: mgp.local_alloc : () -> !mgp.memdesc<3x32x128xf32
+  // BUDGET: scf.for
+  // BUDGET: mgp.async_wait 1
+  // BUDGET-LABEL: func @too_big
+  // BUDGET-NOT: mgp.async
+  // BUDGET: return
+  func.func @budget(%a0: tensor<128x32x!mgp.ptr<f32>, #bl>, %b0: tensor<32x128x!mgp.ptr<f32>, #bl>, %n: i32) -> tensor<128x128xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #bl>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #bl>) : i32 {
+      %a = mgp.load %a0 {mgp.vector_width = 4 : i32} : tensor<128x32x!mgp.ptr<f32>, #bl>
+      %av = mgp.convert_layout %a : tensor<128x32xf32, #bl> -> tensor<128x32xf32, #a>
+      %b = mgp.load %b0 {mgp.vector_width = 4 : i32} : tensor<32x128x!mgp.ptr<f32>, #bl>
+      %bv = mgp.convert_layout %b : tensor<32x128xf32, #bl> -> tensor<32x128xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<128x32xf32, #a> * tensor<32x128xf32, #b> -> tensor<128x128xf32, #bl>
+      scf.yield %d : tensor<128x128xf32, #bl>
+    }
+    return %r : tensor<128x128xf32, #bl>
+  }
+
+  func.func @too_big(%a0: tensor<128x64x!mgp.ptr<f32>, #bl>, %b0: tensor<64x128x!mgp.ptr<f32>, #bl>, %n: i32) -> tensor<128x128xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #bl>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #bl>) : i32 {
+      %a = mgp.load %a0 {mgp.vector_width = 4 : i32} : tensor<128x64x!mgp.ptr<f32>, #bl>
+      %av = mgp.convert_layout %a : tensor<128x64xf32, #bl> -> tensor<128x64xf32, #a>
+      %b = mgp.load %b0 {mgp.vector_width = 4 : i32} : tensor<64x128x!mgp.ptr<f32>, #bl>
+      %bv = mgp.convert_layout %b : tensor<64x128xf32, #bl> -> tensor<64x128xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<128x64xf32, #a> * tensor<64x128xf32, #b> -> tensor<128x128xf32, #bl>
+      scf.yield %d : tensor<128x128xf32, #bl>
+    }
+    return %r : tensor<128x128xf32, #bl>
   }
 }
