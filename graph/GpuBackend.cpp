@@ -409,9 +409,13 @@ GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
     const void *source = inputs[i].data.data();
     size_t bytes = inputs[i].data.size() * sizeof(float);
     if (types[value] != StorageType::F32) {
-      inputStaging[i] = HostBuffer::fromF32(inputs[i].data, types[value]);
-      source = inputStaging[i].data();
-      bytes = inputStaging[i].size() * storageBytes(types[value]);
+      HostBuffer &staged = inputStaging[i]; // reused from run to run
+      if (staged.type != types[value] ||
+          int64_t(staged.size()) != inputs[i].size())
+        staged = HostBuffer(types[value], inputs[i].size());
+      convertFromF32(inputs[i].data, types[value], staged.half.data());
+      source = staged.data();
+      bytes = staged.size() * storageBytes(types[value]);
     }
     if (llvm::Error e =
             driver->check(driver->cuMemcpyHtoDAsync(

@@ -11,6 +11,9 @@
 
 #include "graph/KernelLaunch.h"
 
+#include "llvm/Support/Parallel.h"
+
+#include <algorithm>
 #include <cstring>
 
 using namespace mgp::graph;
@@ -140,14 +143,50 @@ static float fromHalf(uint16_t h) {
   return floatOf(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/// fp32 -> fp16 with the F16C instruction (vcvtps2ph, round to nearest
+/// even), 8 at a time; the tail through toHalf.
+__attribute__((target("avx,f16c"))) static void
+toHalfF16C(const float *in, uint16_t *out, size_t count) {
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m128i half =
+        _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + i), half);
+  }
+  for (; i < count; ++i)
+    out[i] = toHalf(in[i]);
+}
+
+static bool hasF16C() {
+  static const bool has = __builtin_cpu_supports("f16c");
+  return has;
+}
+#endif
+
 void mgp::graph::convertFromF32(llvm::ArrayRef<float> in, StorageType type,
                                 uint16_t *out) {
-  if (type == StorageType::F16)
-    for (size_t i = 0; i < in.size(); ++i)
-      out[i] = toHalf(in[i]);
-  else
-    for (size_t i = 0; i < in.size(); ++i)
-      out[i] = toBF16(in[i]);
+  // Chunks of 1M elements on all cores: a batch-128 224x224 input (19M
+  // elements) is converted before every gpu run.
+  constexpr size_t kChunk = size_t(1) << 20;
+  size_t chunks = (in.size() + kChunk - 1) / kChunk;
+  llvm::parallelFor(0, chunks, [&](size_t chunk) {
+    size_t begin = chunk * kChunk, end = std::min(in.size(), begin + kChunk);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (type == StorageType::F16 && hasF16C()) {
+      toHalfF16C(in.data() + begin, out + begin, end - begin);
+      return;
+    }
+#endif
+    if (type == StorageType::F16)
+      for (size_t i = begin; i < end; ++i)
+        out[i] = toHalf(in[i]);
+    else
+      for (size_t i = begin; i < end; ++i)
+        out[i] = toBF16(in[i]);
+  });
 }
 
 void mgp::graph::convertToF32(const uint16_t *in, size_t count,
