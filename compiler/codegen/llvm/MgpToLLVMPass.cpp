@@ -54,6 +54,7 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     populateReduceOpToLLVMPatterns(converter, patterns, *target);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns, *target);
     populateLocalMemOpToLLVMPatterns(converter, patterns, *target);
+    populateDotOperandLoadToLLVMPatterns(converter, patterns, *target);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, *target);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateProgramIdOpToLLVMPatterns(converter, patterns, *target);

@@ -5,9 +5,9 @@
 // `mma.sync.aligned.m16n8k8` (tf32) or `m16n8k16` (f16, bf16) per 16x8 tile
 // of the accumulator a warp owns and per K step, fp32 accumulation, emitted
 // as inline PTX. Operands are packed into 32-bit registers per the fragment
-// tables of compiler/ir/Layout.h (notes §1.4); which register holds an
-// element is read off the layout function at lane 0 / warp 0 (every other
-// thread holds its fragment at the same registers), never assumed.
+// tables of compiler/ir/Layout.h (notes §1.4; tf32 rounded by cvt.rna); which
+// register holds an element is read off the layout function at lane 0 / warp 0
+// (every other thread holds its fragment at the same registers), never assumed.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/Patterns.h"
@@ -123,13 +123,29 @@ struct MmaDotOpConversion : ConvertOpToLLVMPattern<DotOp> {
       return regs[it->second];
     };
     Type i32 = rewriter.getI32Type();
+    // tf32 operands are rounded once per register (cvt.rna.tf32.f32, ties
+    // away from zero, as the interpreter's roundTF32) instead of letting the
+    // tensor core drop the low 13 bits.
+    DenseMap<Value, Value> tf32Cache;
+    auto toTF32 = [&](Value f) -> Value {
+      Value &cached = tf32Cache[f];
+      if (!cached)
+        cached = LLVM::InlineAsmOp::create(
+                     rewriter, loc, i32, ValueRange{f},
+                     "cvt.rna.tf32.f32 $0, $1;", "=r,f",
+                     /*has_side_effects=*/false, /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     LLVM::AsmDialectAttr(), ArrayAttr())
+                     .getResult(0);
+      return cached;
+    };
     // One 32-bit operand register: (row, col) and, for 16-bit elements, its
     // K neighbour (col + 1 for A, row + 1 for B) in the high half.
     auto pack = [&](const RegisterTable &table, ArrayRef<Value> regs,
                     int64_t row, int64_t col, bool isA) -> Value {
       Value lo = reg(table, regs, row, col);
       if (shape.elemsPerReg == 1)
-        return LLVM::BitcastOp::create(rewriter, loc, i32, lo);
+        return toTF32(lo);
       Value hi =
           isA ? reg(table, regs, row, col + 1) : reg(table, regs, row + 1, col);
       auto vecType = VectorType::get({2}, lo.getType());

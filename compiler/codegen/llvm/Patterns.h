@@ -64,6 +64,11 @@ void populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 /// mgp.dot with an #mgp.mma (v2) accumulator: mma.sync (MmaDotOpToLLVM.cpp).
 void populateMmaDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+/// local_load of a K-contiguous buffer into an mma operand: ldmatrix
+/// (DotOperandLoadToLLVM.cpp).
+void populateDotOperandLoadToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns,
+                                          const TargetInfo &target);
 /// mgp.program_id and mgp.num_programs.
 void populateProgramIdOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,

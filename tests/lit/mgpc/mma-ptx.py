@@ -1,7 +1,8 @@
 # mgp.dot on tensor cores end to end: a tiled matmul with masks and a K loop
 # compiles for sm_90 to mma.sync (m16n8k8 for tf32, m16n8k16 for f16/bf16
 # operands cast from fp32 loads), with the operands staged through shared
-# memory (st.shared, bar.sync, ld.shared), and ptxas accepts the PTX. An ieee
+# memory and read back with ldmatrix (K-contiguous buffers: tf32 A and B,
+# f16 A), tf32 operands rounded by cvt.rna, and ptxas accepts the PTX. An ieee
 # dot stays on the FMA path.
 # REQUIRES: ptxas
 # RUN: mgpc %s -k mm_tf32 --signature "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,64,64,32" -o %t.tf32.ptx
@@ -24,8 +25,10 @@
 # TF32-COUNT-32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 # TF32-NOT: mma.sync
 # STAGED-DAG: bar.sync
-# STAGED-DAG: ld.shared
-# CVT16: cvt.rn.f16.f32
+# STAGED-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# STAGED-DAG: cvt.rna.tf32.f32
+# CVT16-DAG: cvt.rn.f16.f32
+# CVT16-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # CVTBF: cvt.rn.bf16.f32
 # 128x128 over 8 warps (4x2): 2x8 tiles per warp, 2 K steps of 16.
 # F16: .visible .entry mm_f16(
