@@ -230,10 +230,13 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   std::map<int, ConvConfig> chosen;
   std::map<std::string, Problem> problems;
   bool tf32 = options.launch.tf32;
+  std::vector<StorageType> types = planStorageTypes(graph, options.activation);
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i) {
     if (!isConvNode(graph, i))
       continue;
     std::string key = convTuneKey(graph, i, options.deviceName, tf32);
+    if (options.activation != StorageType::F32)
+      key += ("|" + storageTypeName(options.activation)).str();
     auto [it, inserted] = problems.try_emplace(key);
     it->second.nodes.push_back(i);
     if (!inserted)
@@ -254,6 +257,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     for (const ConvConfig &config : convTuneCandidates()) {
       std::vector<KernelLaunch> launches =
           planConvLaunches(graph, problem.node, config, options.launch);
+      assignBufferTypes(launches, types);
       std::string id;
       for (const KernelLaunch &launch : launches)
         id += launch.key() + ";";

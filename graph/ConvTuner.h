@@ -25,6 +25,9 @@ struct ConvTunerOptions {
   std::string deviceName; ///< part of every key (`NVIDIA H200`)
   GpuCompileOptions compile;
   LaunchOptions launch; ///< tf32 and numSMs as the real plan has them
+  /// The activations' type (fp16/bf16 under --precision fp16|bf16): the
+  /// candidates are timed with 16-bit buffers, under keys ending `|fp16`.
+  StorageType activation = StorageType::F32;
   llvm::raw_ostream *log = nullptr; ///< progress and warnings; may be null
 };
 

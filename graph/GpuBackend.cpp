@@ -277,6 +277,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     tuner.compile.arch = targetArch;
     tuner.compile.tf32 = launchOptions.tf32;
     tuner.launch = launchOptions;
+    tuner.activation = activationType(options.precision);
     tuner.log = options.progress;
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
