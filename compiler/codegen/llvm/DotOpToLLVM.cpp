@@ -47,6 +47,9 @@ struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
     Type structType = getTypeConverter()->convertType(cType);
     if (!structType || aType.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "needs 2-D tensors with layouts");
+    if (isa<MmaEncodingAttr>(cType.getEncoding()))
+      return rewriter.notifyMatchFailure(op, "an mma accumulator (mma.sync "
+                                             "lowering, MmaDotOpToLLVM.cpp)");
     auto aEncoding = dyn_cast<DotOperandEncodingAttr>(aType.getEncoding());
     auto bEncoding = dyn_cast<DotOperandEncodingAttr>(bType.getEncoding());
     if (!aEncoding || !bEncoding ||
