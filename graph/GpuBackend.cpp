@@ -55,6 +55,7 @@ struct ReadyLaunch {
   std::vector<uint64_t> slots; ///< one per non-constexpr parameter
   std::vector<void *> args;    ///< pointers into `slots`
   int profileIndex = -1;       ///< entry in `profileTotals`
+  int layerIndex = -1;         ///< entry in `layerTotals`
   double flops = 0;            ///< 2 x the node's MACs (ModelStats)
   std::string label;           ///< the node's value name, for errors
 };
@@ -75,6 +76,7 @@ public:
   unsigned graphReplays() const override { return forward.replays(); }
   size_t graphNodes() const override { return forward.nodes(); }
   std::vector<KernelProfileEntry> profile() const override;
+  std::vector<KernelProfileEntry> layerProfile() const override;
   double lastKernelMs() const override { return kernelMs; }
   const GpuCompileStats &compileStats() const override { return stats; }
   llvm::StringRef arch() const override { return targetArch; }
@@ -106,6 +108,7 @@ private:
   std::vector<ReadyLaunch> ready;
   std::vector<Event> launchEvents; ///< launches + 1 (profiling)
   std::vector<KernelProfileEntry> profileTotals;
+  std::vector<KernelProfileEntry> layerTotals; ///< per node, in node order
   bool profiling = false;
   double kernelMs = 0;
   ForwardGraph forward;
@@ -172,6 +175,7 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
                               llvm::ArrayRef<CUdeviceptr> addressOf) {
   const Graph &graph = model.graph;
   std::map<std::string, int> profileIndex;
+  int layerNode = -1; ///< the node of layerTotals.back()
   std::vector<double> flopsOf(graph.nodes.size(), 0);
   for (const LayerStats &layer : computeStats(graph).layers)
     flopsOf[layer.node] = 2.0 * double(layer.macs);
@@ -241,6 +245,11 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     if (inserted)
       profileTotals.push_back({profileName, 0, 0});
     r.profileIndex = it->second;
+    if (layerTotals.empty() || layerNode != launch.node) {
+      layerNode = launch.node;
+      layerTotals.push_back({r.label + " (" + launch.kernel + ")", 0, 0});
+    }
+    r.layerIndex = static_cast<int>(layerTotals.size()) - 1;
     ready.push_back(std::move(r));
   }
   // Pointers into the slots once `ready` no longer moves.
@@ -383,6 +392,10 @@ llvm::Error GpuBackendImpl::launchAll() {
     entry.launches += 1;
     entry.ms += *ms;
     entry.flops += ready[i].flops;
+    KernelProfileEntry &layer = layerTotals[ready[i].layerIndex];
+    layer.launches += 1;
+    layer.ms += *ms;
+    layer.flops += ready[i].flops;
   }
   return llvm::Error::success();
 }
@@ -464,6 +477,14 @@ std::vector<KernelProfileEntry> GpuBackendImpl::profile() const {
                    [](const KernelProfileEntry &a,
                       const KernelProfileEntry &b) { return a.ms > b.ms; });
   return sorted;
+}
+
+std::vector<KernelProfileEntry> GpuBackendImpl::layerProfile() const {
+  std::vector<KernelProfileEntry> layers;
+  for (const KernelProfileEntry &entry : layerTotals)
+    if (entry.launches > 0)
+      layers.push_back(entry);
+  return layers;
 }
 
 llvm::Expected<std::unique_ptr<GpuBackend>>

@@ -40,6 +40,9 @@ public:
   /// Graph replays so far (the capturing run counts) and the graph's nodes.
   virtual unsigned graphReplays() const = 0;
   virtual size_t graphNodes() const = 0;
+  /// Per-node totals since prepare() (the node's value name and kernel; a
+  /// split-K convolution's two launches count as its node), in node order.
+  virtual std::vector<KernelProfileEntry> layerProfile() const = 0;
   /// Per-specialization totals since prepare(), largest first.
   virtual std::vector<KernelProfileEntry> profile() const = 0;
   /// GPU milliseconds from the first to the last launch of the last run()

@@ -13,7 +13,8 @@ One run on the GPU machine, same GPU, weights, input and batch for everyone:
 3. Prints ms per batch and the ratios (torch / mgp: above 1 means mgp is
    faster), the top-1 agreement of every result with PyTorch fp32 (TF32 off),
    and mgp's per-kernel achieved TFLOP/s from --profile against the measured
-   peaks (tf32 377, fp16 726, bf16 750 TFLOP/s; fp32 FMA 51).
+   peaks (tf32 377, fp16 726, bf16 750 TFLOP/s; fp32 FMA 51), per kernel
+   specialization and per layer.
 
     bench_vs_torch.py [--mgp-run build/bin/mgp-run] [--batch 128] [--size 224]
                       [--precisions fp32,tf32,fp16,bf16] [--runs 30]
@@ -98,21 +99,28 @@ BENCH_RE = re.compile(r"^bench \(gpu\): median ([0-9.]+) ms per batch")
 KERNELS_RE = re.compile(r"^bench \(gpu\): kernels alone: median ([0-9.]+) ms")
 PROFILE_RE = re.compile(
     r"^\s+([0-9.]+)\s+([0-9.]+)%\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S.*)$")
+LAYER_RE = re.compile(
+    r"^\s+layer\s+([0-9.]+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S.*)$")
 
 
 def parse_mgp(stdout):
-    """(median ms, kernel ms, [(ms, launches, gflop, tflops, kernel)])."""
+    """(median ms, kernel ms, per kernel [(ms, launches, gflop, tflops,
+    kernel)], per layer [(ms, launches, gflop, tflops, layer (kernel))]),
+    all per run."""
     wall = kernels = None
-    profile = []
+    profile, layers = [], []
     for line in stdout.splitlines():
         if m := BENCH_RE.match(line):
             wall = float(m.group(1))
         elif m := KERNELS_RE.match(line):
             kernels = float(m.group(1))
+        elif m := LAYER_RE.match(line):
+            layers.append((float(m.group(1)), int(m.group(2)), float(m.group(3)),
+                           float(m.group(4)), m.group(5)))
         elif m := PROFILE_RE.match(line):
             profile.append((float(m.group(1)), int(m.group(3)), float(m.group(4)),
                             float(m.group(5)), m.group(6)))
-    return wall, kernels, profile
+    return wall, kernels, profile, layers
 
 
 def torch_setup(torch, precision, model, x):
@@ -188,11 +196,11 @@ def main():
             failures.append(f"mgp {p}: {err.strip().splitlines()[-1] if err.strip() else rc}")
             print(f"mgp {p}: failed: {cmd}\n{err.strip()}")
             continue
-        wall, kernels, profile = parse_mgp(out)
+        wall, kernels, profile, layers = parse_mgp(out)
         if wall is None:
             failures.append(f"mgp {p}: no bench line in mgp-run's output")
             continue
-        mgp[p] = (wall, kernels, profile, np.load(logits))
+        mgp[p] = (wall, kernels, profile, np.load(logits), layers)
     if not os.path.exists(xfile):
         fail("no mgp-run GPU run succeeded, so there is no input batch to time "
              "PyTorch on:\n  " + "\n  ".join(failures), 1)
@@ -249,6 +257,11 @@ def main():
         for ms, launches, gflop, tflops, kernel in profile:
             pct = f"{100 * tflops / peak:6.1f}%" if gflop > 0 else f"{'-':>7}"
             print(f"  {ms:8.3f} {launches:8d} {gflop:8.2f} {tflops:8.1f} {pct}  {kernel}")
+        print(f"mgp {p}: per layer")
+        print(f"  {'ms/run':>8} {'launches':>8} {'GFLOP':>8} {'TFLOP/s':>8} {'% peak':>7}  layer (kernel)")
+        for ms, launches, gflop, tflops, layer in mgp[p][4]:
+            pct = f"{100 * tflops / peak:6.1f}%" if gflop > 0 else f"{'-':>7}"
+            print(f"  {ms:8.3f} {launches:8d} {gflop:8.2f} {tflops:8.1f} {pct}  {layer}")
 
     if failures:
         print(f"\n{PROG}: {len(failures)} run(s) failed:\n  " + "\n  ".join(failures),

@@ -67,6 +67,20 @@ void run::printBench(const BenchResult &result, int runs, int64_t batch,
                        double(batch) * 1000.0 / result.medianKernelMs);
 }
 
+void run::printLayerProfile(llvm::ArrayRef<graph::KernelProfileEntry> layers,
+                            int runs, llvm::raw_ostream &os) {
+  os << llvm::format("profile: per layer over %d run(s)\n", runs);
+  os << llvm::format("  %5s %10s %9s %10s %9s  %s\n", "", "ms/run", "launches",
+                     "GFLOP/run", "TFLOP/s", "layer (kernel)");
+  for (const graph::KernelProfileEntry &layer : layers)
+    os << llvm::format("  layer %10.3f %9u %10.3f %9.2f  %s\n",
+                       runs ? layer.ms / runs : 0.0,
+                       runs ? layer.launches / unsigned(runs) : 0u,
+                       runs ? layer.flops / runs / 1e9 : 0.0,
+                       layer.ms > 0 ? layer.flops / layer.ms / 1e9 : 0.0,
+                       layer.kernel.c_str());
+}
+
 void run::printProfile(llvm::ArrayRef<graph::KernelProfileEntry> entries,
                        int runs, llvm::raw_ostream &os) {
   double total = 0, flops = 0;

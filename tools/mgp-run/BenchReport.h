@@ -44,6 +44,11 @@ void printBench(const BenchResult &result, int runs, int64_t batch,
 void printProfile(llvm::ArrayRef<graph::KernelProfileEntry> entries, int runs,
                   llvm::raw_ostream &os);
 
+/// Prints --profile's per-layer table (rows start with `layer`): ms, launches
+/// and GFLOP per run and the achieved TFLOP/s of each node, in order.
+void printLayerProfile(llvm::ArrayRef<graph::KernelProfileEntry> layers,
+                       int runs, llvm::raw_ostream &os);
+
 } // namespace mgp::run
 
 #endif // MGP_TOOLS_MGPRUN_BENCHREPORT_H

@@ -266,6 +266,7 @@ static Error runTimings(Backend &backend, void *gpuHandle, const Tensor &x) {
     if (!result)
       return result.takeError();
     run::printProfile(gpu->profile(), runs, llvm::outs());
+    run::printLayerProfile(gpu->layerProfile(), runs, llvm::outs());
   }
 #endif
   return Error::success();

@@ -174,6 +174,25 @@ TEST_F(GpuBackendTest, ResNet18GraphReplayEqualsEager) {
   // The profile's FLOPs are 2 x the model's multiply-adds (BatchNorm folding
   // and fusion do not change the convolutions' and the linear layer's MACs).
   EXPECT_DOUBLE_EQ(flopsPerRun, 2.0 * double(computeStats(graph).macs));
+  // Per layer: the same launches, FLOPs and time, one entry per fused node
+  // (20 convolutions, the pool, the head), named by the node's value.
+  unsigned layerLaunches = 0;
+  double layerFlops = 0, layerMs = 0, kernelMsTotal = 0;
+  for (const KernelProfileEntry &entry : (*eager)->profile())
+    kernelMsTotal += entry.ms;
+  std::vector<KernelProfileEntry> layers = (*eager)->layerProfile();
+  for (const KernelProfileEntry &layer : layers) {
+    layerLaunches += layer.launches;
+    layerFlops += layer.flops;
+    layerMs += layer.ms;
+  }
+  EXPECT_GE(layers.size(), 20u);
+  EXPECT_LE(layers.size(), size_t(launchesPerRun));
+  EXPECT_EQ(layerLaunches, launchesPerRun);
+  EXPECT_DOUBLE_EQ(layerFlops, flopsPerRun);
+  EXPECT_NEAR(layerMs, kernelMsTotal, 1e-6 * kernelMsTotal + 1e-9);
+  EXPECT_NE(layers.front().kernel.find(" ("), std::string::npos)
+      << layers.front().kernel;
 
   auto graphed = createGpuBackend(options);
   ASSERT_TRUE(bool(graphed)) << llvm::toString(graphed.takeError());
