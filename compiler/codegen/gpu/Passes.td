@@ -105,7 +105,7 @@ def MgpPipeline : Pass<"mgp-pipeline", "mlir::ModuleOp"> {
   let description = [{
     In each scf.for, an mgp.load whose block reaches an mgp.dot through
     shared memory (`local_alloc` + `local_load`, or `convert_layout` to
-    `#mgp.dot_op`) and whose `other` is absent or zero becomes
+    `#mgp.dot_op`) becomes
     `mgp.async_copy_global_to_local` into one of `num-stages` buffers of a
     multi-buffered `mgp.local_alloc`, with `mgp.async_commit_group`, and its
     readers `mgp.async_wait` + `mgp.local_load` of the same slot. The loop is
@@ -113,7 +113,9 @@ def MgpPipeline : Pass<"mgp-pipeline", "mlir::ModuleOp"> {
     i + num-stages - 1 (and the address and mask arithmetic they need) run
     while iteration i computes; copies past the end are masked off;
     `mgp.async_wait 0` follows the loop. Loops whose early ops have side
-    effects or regions are left alone. Needs sm_80 (cp.async).
+    effects or regions are left alone. Masked-off elements are zero-filled;
+    a nonzero `other` is put back by a select on the slot read in the load's
+    layout. Needs sm_80 (cp.async).
   }];
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",

@@ -6,7 +6,8 @@
 //   load -> local_alloc -> local_load(s)      (mgp-stage-dot-operands) or
 //   load -> convert_layout(s) to #mgp.dot_op  (the FMA path),
 // becomes an asynchronous copy into one of numStages buffers allocated before
-// the loop:
+// the loop (a nonzero `other` comes back as a select on the slot read in the
+// load's layout, which the readers then stage as before):
 //   slot = ((iv - lb) / step) mod numStages
 //   async_copy_global_to_local ptr, memdesc_subview(buf, slot) mask m
 //   async_commit_group                      (one group per iteration)
@@ -76,8 +77,7 @@ bool isDotOperand(Type type) {
 /// The candidate for `load` (a direct child of a loop body), if any.
 std::optional<Candidate> matchCandidate(LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || !type.getEncoding() || load.getResult().use_empty() ||
-      (load.getOther() && !isZero(load.getOther())))
+  if (!type || !type.getEncoding() || load.getResult().use_empty())
     return std::nullopt;
   Block *body = load->getBlock();
   Candidate candidate{load, {}, {}, 1};
@@ -202,6 +202,23 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
       b.setInsertionPoint(reader);
       return MemDescSubviewOp::create(b, loc, buffer, slot);
     };
+    Value other = c.load.getOther();
+    if (other && !isZero(other)) {
+      // The copy zero-fills masked-off elements: read the slot back in the
+      // load's layout, put `other` there, and let the readers stage that.
+      Operation *firstUse = nullptr;
+      for (Operation *user : c.load->getUsers())
+        if (!firstUse || user->isBeforeInBlock(firstUse))
+          firstUse = user;
+      auto local = LocalLoadOp::create(b, c.load.getLoc(), c.load.getType(),
+                                       readView(firstUse));
+      Value filled = arith::SelectOp::create(b, c.load.getLoc(),
+                                             c.load.getMask(), local, other);
+      c.load.getResult().replaceAllUsesWith(filled);
+      consumers.push_back(local);
+      c.load->erase();
+      continue;
+    }
     if (c.alloc) {
       for (Operation *reader :
            llvm::make_early_inc_range(c.alloc->getUsers())) {

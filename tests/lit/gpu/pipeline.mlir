@@ -95,8 +95,9 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
 
 // The FMA form (load -> convert_layout to #mgp.dot_op): an unswizzled buffer
 // in the load's order, and a local_load of the slot instead of the convert.
-// A nonzero `other` and a load whose address needs another load stay
-// synchronous.
+// A nonzero `other` (b) comes back as a select on the slot read in the load's
+// layout, which the convert then takes. A load whose address needs another
+// load stays synchronous.
 
 #bl = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #a = #mgp.dot_op<{opIdx = 0, parent = #bl, kWidth = 1}>
@@ -109,9 +110,9 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
   // CHECK: mgp.async_wait 1
   // CHECK: mgp.async_copy_global_to_local
   // CHECK: mgp.local_load %{{.*}} : !mgp.memdesc<32x32xf32, {{.*}}> -> tensor<32x32xf32, #dot_op>
-  // CHECK-NOT: mgp.convert_layout
-  // CHECK: mgp.load
-  // CHECK: mgp.convert_layout
+  // CHECK: %[[B:.*]] = mgp.local_load %{{.*}} : !mgp.memdesc<32x32xf32, {{.*}}> -> tensor<32x32xf32, #blocked>
+  // CHECK: %[[SEL:.*]] = arith.select %{{.*}}, %[[B]], %{{.*}} : tensor<32x32xi1, #blocked>, tensor<32x32xf32, #blocked>
+  // CHECK: mgp.convert_layout %[[SEL]] : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #dot_op1>
   // CHECK: mgp.dot
   // CHECK-LABEL: func @not_pipelined
   // CHECK-NOT: mgp.async
@@ -127,7 +128,7 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
       %ap = mgp.addptr %a0, %ks : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
       %a = mgp.load %ap : tensor<32x32x!mgp.ptr<f32>, #bl>
       %av = mgp.convert_layout %a : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #a>
-      // other = 1.0: stays a load
+      // other = 1.0: a select after the slot is read
       %bp = mgp.addptr %b0, %ks : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
       %b = mgp.load %bp, %true, %one : tensor<32x32x!mgp.ptr<f32>, #bl>
       %bv = mgp.convert_layout %b : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #b>

@@ -6,7 +6,9 @@
 // against a C++ reference on random non-zero data, with ieee dots (the FMA
 // path: load -> convert_layout) and tf32 dots (tensor cores on sm_90: load ->
 // local_alloc -> local_load through swizzled buffers; the interpreter rounds
-// the inputs to tf32). The loop has a dynamic
+// the inputs to tf32), and with `other` 0 (the copies' zero fill) or 1 (a
+// select after the slot is read; each padded k of the last tile then adds
+// 1 * 1). The loop has a dynamic
 // trip count (0, 1, fewer than the stages, many), masked (ragged) K tiles
 // and pointers carried by the loop, so a wrong prologue, a wrong slot, a
 // loop-carried value off by an iteration or a copy not predicated off past
@@ -56,8 +58,8 @@ func.func @matmul(%a: !mgp.ptr<f32> {mgp.divisibility = 16 : i32},
   %bs = mgp.splat %b : !mgp.ptr<f32> -> tensor<16x32x!mgp.ptr<f32>>
   %bp0 = mgp.addptr %bs, %boffs : tensor<16x32x!mgp.ptr<f32>>, tensor<16x32xi32>
   %zero = arith.constant dense<0.0> : tensor<32x32xf32>
-  %za = arith.constant dense<0.0> : tensor<32x16xf32>
-  %zb = arith.constant dense<0.0> : tensor<16x32xf32>
+  %za = arith.constant dense<OTHER> : tensor<32x16xf32>
+  %zb = arith.constant dense<OTHER> : tensor<16x32xf32>
   %ainc = arith.constant dense<16> : tensor<32x16xi32>
   %binc = arith.constant dense<512> : tensor<16x32xi32>
   %c0 = arith.constant 0 : i32
@@ -94,7 +96,7 @@ func.func @matmul(%a: !mgp.ptr<f32> {mgp.divisibility = 16 : i32},
 )mlir";
 
 class PipelineNumericsTest
-    : public ::testing::TestWithParam<std::tuple<int, bool>> {
+    : public ::testing::TestWithParam<std::tuple<int, bool, bool>> {
 protected:
   PipelineNumericsTest() {
     DialectRegistry registry;
@@ -106,8 +108,10 @@ protected:
 };
 
 TEST_P(PipelineNumericsTest, MatchesReference) {
-  auto [stages, tf32] = GetParam();
+  auto [stages, tf32, otherOne] = GetParam();
   std::string source = kSource;
+  for (size_t at; (at = source.find("OTHER")) != std::string::npos;)
+    source.replace(at, 5, otherOne ? "1.0" : "0.0");
   if (tf32)
     source.replace(source.find("inputPrecision = ieee"), 21,
                    "inputPrecision = tf32");
@@ -132,8 +136,9 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
   func::FuncOp kernel = *module->getOps<func::FuncOp>().begin();
 
   for (int K : {0, 16, 40, 83, 160}) {
-    SCOPED_TRACE("num_stages " + std::to_string(stages) +
-                 (tf32 ? ", tf32" : ", ieee") + ", K " + std::to_string(K));
+    SCOPED_TRACE(
+        "num_stages " + std::to_string(stages) + (tf32 ? ", tf32" : ", ieee") +
+        (otherOne ? ", other 1" : ", other 0") + ", K " + std::to_string(K));
     std::mt19937 gen(stages * 1000 + K);
     std::uniform_real_distribution<float> dist(0.25f, 2.0f);
     std::bernoulli_distribution negative(0.5);
@@ -167,6 +172,9 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
         }
         // fp32 accumulation; tf32 inputs: 2 * 2^-11 per product.
         double tol = (tf32 ? std::ldexp(1.0, -10) : 1e-5) * mag + 1e-6;
+        // The masked-off k of the last tile (up to a multiple of 16).
+        if (otherOne)
+          ref += (K + 15) / 16 * 16 - K;
         ASSERT_NEAR(c[i * 32 + j], ref, tol) << i << "," << j;
       }
   }
@@ -174,6 +182,7 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(Stages, PipelineNumericsTest,
                          ::testing::Combine(::testing::Values(1, 2, 3, 4),
+                                            ::testing::Bool(),
                                             ::testing::Bool()));
 
 } // namespace
