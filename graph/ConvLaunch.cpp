@@ -2,7 +2,8 @@
 //
 // This file implements the convolution launch rules: the NHWC implicit-GEMM
 // kernels of kernels_dsl/conv2d_nhwc.mgp (the tap x channel-chunk kernel, or
-// the gather kernel for few input channels such as the 7x7 stem), block sizes
+// the stem kernels over a padded NHWC copy for C <= 4 such as the 7x7 stem,
+// or the gather kernel for other few-channel cases), block sizes
 // from a ConvConfig (powers of two, clamped to the problem), the input,
 // weight and residual layouts, split-K (a partial-sum launch over grid z into
 // a workspace, then the epilogue launch), and the MGP_CONV_CONFIG knob.
@@ -72,12 +73,107 @@ mgp::graph::convConfigFromEnvironment() {
 
 /// The untuned configuration: the NCHW kernels' measured best (H200,
 /// ResNet18 batch 128, tf32; docs/kernels.md): 128x64 tiles over 8 warps for
-/// 3x3 convolutions, 64x64 over 4 warps otherwise, BLOCK_K = 16.
+/// 3x3 convolutions, 64x64 over 4 warps otherwise, BLOCK_K = 16. The stem
+/// kernel (C <= 4, S <= 8; not measured yet) takes 128x64 over 8 warps with
+/// BLOCK_K = 32, a whole padded row of 8 taps per step.
 ConvConfig mgp::graph::defaultConvConfig(const Graph &graph, int node) {
   const Shape &w = graph.values[graph.nodes[node].operands[1]].shape;
-  if (w[2] == 3 && w[3] == 3)
+  if (w[2] == 3 && w[3] == 3 && w[1] > 4)
     return ConvConfig{128, 64, 16, 8};
+  if (w[1] <= 4 && w[3] <= 8 && w[2] * w[3] > 1)
+    return ConvConfig{128, 64, 32, 8};
   return ConvConfig{64, 64, 16, 4};
+}
+
+/// The padded taps per row of the stem kernel (a power of two >= S, at
+/// least 4 so that a row is at least one 16-float chunk), or 0 when the
+/// stem kernel does not apply: C <= 4 and S <= 8 with R*S > 1, and the
+/// padded input copy plus weights within 32-bit indexing.
+static int64_t stemPaddedTaps(const Shape &x, const Shape &w) {
+  int64_t c = x[1], r = w[2], s = w[3];
+  if (c > 4 || s > 8 || r * s <= 1)
+    return 0;
+  int64_t sp = std::max<int64_t>(4, int64_t(llvm::PowerOf2Ceil(s)));
+  int64_t floats = (w[0] * r * sp + x[0] * x[2] * x[3]) * 4;
+  return floats <= INT32_MAX ? sp : 0;
+}
+
+/// The stem: conv_stem_pack_kernel writes the padded weights and the NHWC4
+/// input copy into the workspace, conv2d_stem_kernel reduces over it.
+static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
+                                                  const ConvConfig &config,
+                                                  const LaunchOptions &options,
+                                                  int64_t sp) {
+  const Node &node = graph.nodes[index];
+  std::vector<bool> nhwc = planNhwcValues(graph);
+  std::vector<bool> repacked = planRepackedWeights(graph);
+  const Shape &x = graph.values[node.operands[0]].shape;
+  const Shape &w = graph.values[node.operands[1]].shape;
+  const Shape &y = graph.values[node.result].shape;
+  bool fused = node.op == OpKind::FusedConv2d;
+  int out = node.result;
+  bool hasBias = node.operands.size() > 2;
+  bool hasResidual = fused && node.operands.size() > 3;
+  int residual = hasResidual ? node.operands[3] : out;
+  int64_t r = w[2], k = y[1], m = y[0] * y[2] * y[3];
+  int64_t pixels = x[0] * x[2] * x[3], wrows = k * r * sp;
+  int64_t workspace = (wrows + pixels) * 4;
+  int64_t packBlock = 256;
+
+  LaunchBuilder p(index, "conv2d_nhwc.mgp", "conv_stem_pack_kernel");
+  p.buffer("x_ptr", node.operands[0])
+      .buffer("w_ptr", node.operands[1])
+      .workspace("ws_ptr")
+      .integer("NP", pixels)
+      .integer("C", x[1])
+      .integer("HW", x[2] * x[3])
+      .integer("WROWS", wrows)
+      .constexpr_("R", r)
+      .constexpr_("S", w[3])
+      .constexpr_("SP", sp)
+      .constexpr_("X_NCHW", !nhwc[node.operands[0]])
+      .constexpr_("W_KCRS", !repacked[node.operands[1]])
+      .constexpr_("BLOCK", packBlock);
+  std::vector<KernelLaunch> launches;
+  launches.push_back(p.grid(cdiv(wrows + pixels, packBlock)));
+  launches.back().workspace = workspace;
+  launches.back().lastOfNode = false;
+  launches.back().auxiliary = true;
+
+  // One reduction step: 16 floats (4 taps) or 32 (8 taps) of a padded row.
+  int64_t blockK = std::min<int64_t>(config.blockK >= 32 ? 32 : 16, sp * 4);
+  int64_t blockM = blockFor(m, 16, config.blockM),
+          blockN = blockFor(k, 16, config.blockN);
+  LaunchBuilder b(index, "conv2d_nhwc.mgp", "conv2d_stem_kernel");
+  b.workspace("ws_ptr")
+      .buffer("b_ptr", hasBias ? node.operands[2] : out)
+      .buffer("r_ptr", residual)
+      .buffer("y_ptr", out)
+      .integer("M", m)
+      .integer("H", x[2])
+      .integer("W", x[3])
+      .integer("K", k)
+      .integer("P", y[2])
+      .integer("Q", y[3])
+      .constexpr_("R", r)
+      .constexpr_("S", w[3])
+      .constexpr_("SP", sp)
+      .constexpr_("STRIDE", node.intAttr("stride"))
+      .constexpr_("PAD", node.intAttr("padding"))
+      .constexpr_("X_OFF", wrows * 4)
+      .constexpr_("RES_NCHW", hasResidual && !nhwc[residual])
+      .constexpr_("HAS_BIAS", hasBias)
+      .constexpr_("HAS_RESIDUAL", hasResidual)
+      .constexpr_("RELU", fused && node.intAttr("relu") != 0)
+      .constexpr_("TF32", options.tf32)
+      .constexpr_("BLOCK_M", blockM)
+      .constexpr_("BLOCK_N", blockN)
+      .constexpr_("BLOCK_K", blockK);
+  launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN)));
+  launches.back().numWarps = config.numWarps;
+  launches.back().numStages = config.numStages;
+  launches.back().workspace = workspace;
+  return launches;
 }
 
 std::vector<KernelLaunch>
@@ -85,10 +181,12 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
                              const ConvConfig &config,
                              const LaunchOptions &options) {
   const Node &node = graph.nodes[index];
-  std::vector<bool> nhwc = planNhwcValues(graph);
-  std::vector<bool> repacked = planRepackedWeights(graph);
   const Shape &x = graph.values[node.operands[0]].shape;
   const Shape &w = graph.values[node.operands[1]].shape;
+  if (int64_t sp = stemPaddedTaps(x, w))
+    return planStemLaunches(graph, index, config, options, sp);
+  std::vector<bool> nhwc = planNhwcValues(graph);
+  std::vector<bool> repacked = planRepackedWeights(graph);
   const Shape &y = graph.values[node.result].shape;
   bool fused = node.op == OpKind::FusedConv2d;
   int out = node.result;

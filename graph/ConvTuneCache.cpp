@@ -38,13 +38,14 @@ std::string mgp::graph::convTuneKey(const Graph &graph, int index,
   // Only the kernel choice of the plan, not its blocks, enters the key.
   std::vector<KernelLaunch> launches =
       planConvLaunches(graph, index, defaultConvConfig(graph, index), {});
+  const KernelLaunch &gemm =
+      launches.front().auxiliary ? launches[1] : launches.front();
   bool fused = node.op == OpKind::FusedConv2d;
   bool hasResidual = fused && node.operands.size() > 3;
   return llvm::formatv(
       "{0}|{1}|x={2} w={3} s={4} p={5} bias={6} res={7} relu={8} x_nchw={9} "
       "w_kcrs={10} res_nchw={11}|{12}",
-      deviceName, launches.front().kernel,
-      joinShape(graph.values[node.operands[0]].shape),
+      deviceName, gemm.kernel, joinShape(graph.values[node.operands[0]].shape),
       joinShape(graph.values[node.operands[1]].shape), node.intAttr("stride"),
       node.intAttr("padding"), node.operands.size() > 2 ? 1 : 0,
       hasResidual ? 1 : 0, fused && node.intAttr("relu") != 0 ? 1 : 0,

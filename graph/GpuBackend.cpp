@@ -175,7 +175,8 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
                               llvm::ArrayRef<CUdeviceptr> addressOf) {
   const Graph &graph = model.graph;
   std::map<std::string, int> profileIndex;
-  int layerNode = -1; ///< the node of layerTotals.back()
+  int layerNode = -1;          ///< the node of layerTotals.back()
+  bool layerAuxiliary = false; ///< the node's launches so far are auxiliary
   std::vector<double> flopsOf(graph.nodes.size(), 0);
   for (const LayerStats &layer : computeStats(graph).layers)
     flopsOf[layer.node] = 2.0 * double(layer.macs);
@@ -204,9 +205,11 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     ReadyLaunch r;
     r.function = &functions.find(key)->second;
     r.label = graph.values[graph.nodes[launch.node].result].name;
-    // A node's FLOPs go to its first launch (a split-K convolution's
-    // partial-sum GEMM; its epilogue launch adds none).
-    r.flops = std::exchange(flopsOf[launch.node], 0.0);
+    // A node's FLOPs go to its first launch that is not auxiliary (a
+    // split-K convolution's partial-sum GEMM, not its epilogue launch; the
+    // stem's GEMM, not its packing launch).
+    if (!launch.auxiliary)
+      r.flops = std::exchange(flopsOf[launch.node], 0.0);
     for (int i = 0; i < 3; ++i) {
       assert(launch.grid[i] >= 1 && launch.grid[i] <= (i ? 65535 : INT32_MAX) &&
              "planLaunches keeps grids within the GPU's limits");
@@ -248,7 +251,11 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     if (layerTotals.empty() || layerNode != launch.node) {
       layerNode = launch.node;
       layerTotals.push_back({r.label + " (" + launch.kernel + ")", 0, 0});
+    } else if (!launch.auxiliary && layerAuxiliary) {
+      // The stem's layer is named for its GEMM, not its packing launch.
+      layerTotals.back().kernel = r.label + " (" + launch.kernel + ")";
     }
+    layerAuxiliary = launch.auxiliary;
     r.layerIndex = static_cast<int>(layerTotals.size()) - 1;
     ready.push_back(std::move(r));
   }

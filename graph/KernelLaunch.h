@@ -61,6 +61,10 @@ struct KernelLaunch {
   /// False when another launch of the same node follows (a split-K
   /// convolution is its partial-sum launch and then its epilogue launch).
   bool lastOfNode = true;
+  /// A layout launch before the node's GEMM (the stem's input/weight
+  /// packing): the profile gives the node's FLOPs to the next launch, and
+  /// the conv tune key names the GEMM kernel.
+  bool auxiliary = false;
 
   /// The AOT signature: `*fp32:16` (`*fp16:16`, `*bf16:16` as the buffer's
   /// type says) per buffer, `*fp32:16` per workspace (the backends

@@ -24,6 +24,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace mgp::graph;
 
@@ -96,6 +97,26 @@ const ConvCase kConvCases[] = {
      "input x: f32[1, 5, 23, 19]\nparam w0: f32[6, 5, 1, 1]\n"
      "param w: f32[20, 6, 7, 7]\nt = conv2d(x, w0)\n"
      "y = conv2d(t, w, stride=2, padding=3)\noutput y"},
+    // The stem kernel (C <= 4, S <= 8): input channels 1..4, taps 1..8 per
+    // row, residuals NHWC and NCHW, weights repacked and not.
+    {"stem_7x7_s2_c4_nhwc_input_nhwc_residual",
+     "input x: f32[2, 3, 20, 18]\nparam w0: f32[4, 3, 1, 1]\n"
+     "param w: f32[10, 4, 7, 7]\nparam b: f32[10]\n"
+     "param wd: f32[10, 4, 1, 1]\nt = conv2d(x, w0)\n"
+     "r = conv2d(t, wd, stride=2)\n"
+     "y = fused_conv2d(t, w, b, r, stride=2, padding=3, relu=0)\noutput y"},
+    {"stem_5x5_s1_c2_nchw_residual_relu",
+     "input x: f32[1, 2, 11, 13]\ninput q: f32[1, 6, 11, 13]\n"
+     "param w: f32[6, 2, 5, 5]\nparam b: f32[6]\n"
+     "y = fused_conv2d(x, w, b, q, stride=1, padding=2, relu=1)\noutput y"},
+    {"stem_3x3_c1_weight_not_a_parameter",
+     "input x: f32[2, 1, 9, 10]\nparam w: f32[5, 1, 3, 3]\nv = relu(w)\n"
+     "y = conv2d(x, v, stride=1, padding=1)\noutput y"},
+    {"stem_7x1_s1_c3", "input x: f32[1, 3, 12, 5]\nparam w: f32[4, 3, 7, 1]\n"
+                       "y = conv2d(x, w, stride=1, padding=3)\noutput y"},
+    {"stem_8x8_s3_c3_nopad",
+     "input x: f32[2, 3, 25, 19]\nparam w: f32[17, 3, 8, 8]\n"
+     "param b: f32[17]\ny = conv2d(x, w, b, stride=3, padding=0)\noutput y"},
     {"3x3_s1_relu",
      "input x: f32[2, 20, 11, 9]\nparam w0: f32[40, 20, 1, 1]\n"
      "param w: f32[36, 40, 3, 3]\nparam b: f32[36]\nt = conv2d(x, w0)\n"
@@ -183,7 +204,7 @@ int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
 }
 
 TEST(ConvNhwcPlanTest, LayoutsOfValues) {
-  Graph graph = parse(kConvCases[5].graph); // 3x3_s2_residual_relu
+  Graph graph = parse(kConvCases[10].graph); // 3x3_s2_residual_relu
   std::vector<bool> nhwc = planNhwcValues(graph);
   std::vector<bool> repacked = planRepackedWeights(graph);
   for (size_t v = 0; v < graph.values.size(); ++v) {
@@ -202,8 +223,79 @@ TEST(ConvNhwcPlanTest, LayoutsOfValues) {
   EXPECT_EQ((*launches)[2].kernel, "conv2d_nhwc_kernel");
 }
 
+TEST(ConvNhwcPlanTest, StemPacksIntoTheWorkspace) {
+  // C = 3 and S = 7: the packing launch, then the GEMM over the workspace
+  // (24 * 7 weight rows of 8 taps x 4 channels, then 2*37*29 pixels of 4).
+  Graph graph = parse(kConvCases[0].graph); // stem_7x7_s2_nchw_input
+  auto launches = planLaunches(graph, LaunchOptions());
+  ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+  ASSERT_EQ(launches->size(), 2u);
+  const KernelLaunch &pack = (*launches)[0], &gemm = (*launches)[1];
+  EXPECT_EQ(pack.kernel, "conv_stem_pack_kernel");
+  EXPECT_TRUE(pack.auxiliary && !pack.lastOfNode);
+  EXPECT_EQ(constexprOf(pack, "X_NCHW"), 1);
+  EXPECT_EQ(constexprOf(pack, "W_KCRS"), 0);
+  EXPECT_EQ(constexprOf(pack, "SP"), 8);
+  EXPECT_EQ(pack.workspace, (24 * 7 * 8 + 2 * 37 * 29) * 4);
+  EXPECT_EQ(gemm.kernel, "conv2d_stem_kernel");
+  EXPECT_TRUE(!gemm.auxiliary && gemm.lastOfNode);
+  EXPECT_EQ(gemm.workspace, pack.workspace);
+  EXPECT_EQ(constexprOf(gemm, "X_OFF"), 24 * 7 * 8 * 4);
+  EXPECT_EQ(constexprOf(gemm, "BLOCK_K"), 32);
+  // Never split: the grid's z stays 1 with many multiprocessors.
+  LaunchOptions many;
+  many.numSMs = 1000;
+  auto split = planLaunches(graph, many);
+  ASSERT_TRUE(bool(split));
+  EXPECT_EQ(split->size(), 2u);
+  EXPECT_EQ((*split)[1].grid[2], 1);
+  // S = 3 pads to 4 taps, one 16-float step per row; a weight that is not a
+  // parameter is read [K,C,R,S].
+  Graph small = parse(kConvCases[4].graph); // stem_3x3_c1_weight_not_a_...
+  auto smallLaunches = planLaunches(small, LaunchOptions());
+  ASSERT_TRUE(bool(smallLaunches));
+  ASSERT_EQ(smallLaunches->size(), 3u);
+  EXPECT_EQ(constexprOf((*smallLaunches)[1], "SP"), 4);
+  EXPECT_EQ(constexprOf((*smallLaunches)[1], "W_KCRS"), 1);
+  EXPECT_EQ(constexprOf((*smallLaunches)[2], "BLOCK_K"), 16);
+  // Five input channels keep the gather kernel.
+  Graph five = parse(kConvCases[1].graph); // stem_7x7_s2_nhwc_input_nobias
+  auto fiveLaunches = planLaunches(five, LaunchOptions());
+  ASSERT_TRUE(bool(fiveLaunches));
+  EXPECT_EQ(fiveLaunches->back().kernel, "conv2d_nhwc_gather_kernel");
+}
+
+TEST(ConvNhwcPlanTest, StemWithTwoStepsPerRowMatchesReference) {
+  // BLOCK_K = 16 splits each padded row of 8 taps into two steps; small
+  // tiles leave partial tiles in M and N.
+  ASSERT_EQ(setenv("MGP_CONV_CONFIG", "32,16,16,2", 1), 0);
+  Graph graph = parse(kConvCases[2].graph); // stem_7x7_s2_c4_nhwc_input_...
+  auto launches = planLaunches(graph, LaunchOptions());
+  double fp32 = compare(graph, false, 0);
+  double tf32 = compare(graph, false, 0, Precision::TF32);
+  unsetenv("MGP_CONV_CONFIG");
+  ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+  EXPECT_EQ(launches->back().kernel, "conv2d_stem_kernel");
+  EXPECT_EQ(constexprOf(launches->back(), "BLOCK_K"), 16);
+  EXPECT_LT(fp32, 1e-5);
+  EXPECT_LT(tf32, 5e-3);
+}
+
+TEST(ConvNhwcModelTest, StemAt224MatchesReference) {
+  // The real stem: 3x224x224, 64 channels, 7x7 stride 2 padding 3, bias and
+  // ReLU fused.
+  Graph graph = parse("input x: f32[1, 3, 224, 224]\n"
+                      "param w: f32[64, 3, 7, 7]\nparam b: f32[64]\n"
+                      "y = fused_conv2d(x, w, b, stride=2, padding=3, "
+                      "relu=1)\noutput y");
+  auto launches = planLaunches(graph, LaunchOptions());
+  ASSERT_TRUE(bool(launches));
+  EXPECT_EQ(launches->back().kernel, "conv2d_stem_kernel");
+  EXPECT_LT(compare(graph, false, 0), 1e-5);
+}
+
 TEST(ConvNhwcPlanTest, SplitKWhenTilesAreFewerThanSMs) {
-  Graph graph = parse(kConvCases[2].graph); // 3x3_s1_relu
+  Graph graph = parse(kConvCases[7].graph); // 3x3_s1_relu
   LaunchOptions options;
   auto plain = planLaunches(graph, options);
   options.numSMs = 132;

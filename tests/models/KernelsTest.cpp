@@ -189,29 +189,43 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   Graph fused = fuseEpilogues(foldBatchNorm(graph, weights).graph);
   auto launches = planLaunches(fused, LaunchOptions{true});
   ASSERT_TRUE(bool(launches));
-  ASSERT_EQ(launches->size(), fused.nodes.size());
+  // Every node one launch, the stem two (its packing, then its GEMM).
+  ASSERT_EQ(launches->size(), fused.nodes.size() + 1);
   std::map<std::string, int> byKernel;
   for (const KernelLaunch &launch : *launches)
     ++byKernel[launch.aliasOf >= 0 ? "alias" : launch.kernel];
-  EXPECT_EQ(byKernel["conv2d_nhwc_gather_kernel"], 1); // the 7x7 stem
-  EXPECT_EQ(byKernel["conv2d_nhwc_kernel"], 19);       // 16 3x3 + 3 1x1
+  EXPECT_EQ(byKernel["conv_stem_pack_kernel"], 1); // the 7x7 stem
+  EXPECT_EQ(byKernel["conv2d_stem_kernel"], 1);
+  EXPECT_EQ(byKernel["conv2d_nhwc_gather_kernel"], 0);
+  EXPECT_EQ(byKernel["conv2d_nhwc_kernel"], 19); // 16 3x3 + 3 1x1
   EXPECT_EQ(byKernel["pool2d_nhwc_kernel"], 1);
   EXPECT_EQ(byKernel["global_avgpool_nhwc_kernel"], 1);
   EXPECT_EQ(byKernel["linear_kernel"], 1);
   EXPECT_EQ(byKernel["alias"], 1);
-  // The stem: M = 2*112*112 output pixels in 64-row tiles, 64 channels; the
-  // reduction 3*7*7 = 147 in 10 chunks of 16; it reads the NCHW input.
-  const KernelLaunch &stem = launches->front();
-  EXPECT_EQ(stem.kernel, "conv2d_nhwc_gather_kernel");
-  EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{392, 1, 1}));
+  // The stem's packing: 64*7*8 weight rows and 2*224*224 pixels of 4 floats
+  // in the workspace, one row per lane in blocks of 256.
+  const KernelLaunch &pack = (*launches)[0];
+  EXPECT_EQ(pack.kernel, "conv_stem_pack_kernel");
+  EXPECT_TRUE(pack.auxiliary);
+  EXPECT_FALSE(pack.lastOfNode);
+  EXPECT_EQ(pack.workspace, (64 * 7 * 8 + 2 * 224 * 224) * 4);
+  EXPECT_EQ(pack.grid,
+            (std::array<int64_t, 3>{(3584 + 100352 + 255) / 256, 1, 1}));
+  // The stem's GEMM: M = 2*112*112 output pixels in 128-row tiles, 64
+  // channels; the reduction 7 rows x 8 padded taps x 4 channels in 7 chunks
+  // of 32; the input copy starts after the 64*7*8*4 weight floats.
+  const KernelLaunch &stem = (*launches)[1];
+  EXPECT_EQ(stem.kernel, "conv2d_stem_kernel");
+  EXPECT_EQ(stem.node, pack.node);
+  EXPECT_EQ(stem.workspace, pack.workspace);
+  EXPECT_EQ(stem.numWarps, 8);
+  EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{196, 1, 1}));
   EXPECT_EQ(stem.signature(),
-            "*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,"
-            "i32:16,i32:16,i32:16,i32:16,i32:16,i32:1,7,7,2,3,1,0,0,1,0,1,1,"
-            "0,64,64,16");
+            "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,"
+            "i32:16,i32:16,i32:16,7,7,8,2,3,14336,0,1,0,1,1,128,64,32");
   EXPECT_EQ(stem.specialization(),
-            "R=7 S=7 STRIDE=2 PAD=3 X_NCHW=1 W_KCRS=0 RES_NCHW=0 HAS_BIAS=1 "
-            "HAS_RESIDUAL=0 RELU=1 TF32=1 SPLIT_K=0 BLOCK_M=64 BLOCK_N=64 "
-            "BLOCK_K=16");
+            "R=7 S=7 SP=8 STRIDE=2 PAD=3 X_OFF=14336 RES_NCHW=0 HAS_BIAS=1 "
+            "HAS_RESIDUAL=0 RELU=1 TF32=1 BLOCK_M=128 BLOCK_N=64 BLOCK_K=32");
 }
 
 TEST(KernelLaunchTest, TooLargeForInt32Indexing) {

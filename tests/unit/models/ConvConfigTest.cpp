@@ -48,7 +48,8 @@ int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
 
 bool isConv(const KernelLaunch &launch) {
   return launch.aliasOf < 0 && launch.file == "conv2d_nhwc.mgp" &&
-         launch.kernel != "conv2d_splitk_epilogue_kernel";
+         launch.kernel != "conv2d_splitk_epilogue_kernel" &&
+         launch.kernel != "conv_stem_pack_kernel";
 }
 
 TEST(ConvConfigTest, ParsesFourFields) {
@@ -90,11 +91,13 @@ TEST(ConvConfigTest, DefaultsArePerKernel) {
     if (!isConv(launch))
       continue;
     ++convs;
-    bool is3x3 = constexprOf(launch, "R") == 3;
-    EXPECT_EQ(launch.numWarps, is3x3 ? 8 : 4) << launch.kernel;
-    EXPECT_LE(constexprOf(launch, "BLOCK_M"), is3x3 ? 128 : 64);
+    // The 7x7 stem: 128x64 tiles over 8 warps, one padded row per step.
+    bool isStem = launch.kernel == "conv2d_stem_kernel";
+    bool big = isStem || constexprOf(launch, "R") == 3;
+    EXPECT_EQ(launch.numWarps, big ? 8 : 4) << launch.kernel;
+    EXPECT_LE(constexprOf(launch, "BLOCK_M"), big ? 128 : 64);
     EXPECT_LE(constexprOf(launch, "BLOCK_N"), 64);
-    EXPECT_EQ(constexprOf(launch, "BLOCK_K"), 16);
+    EXPECT_EQ(constexprOf(launch, "BLOCK_K"), isStem ? 32 : 16);
   }
   EXPECT_EQ(convs, 20);
 }
@@ -115,7 +118,9 @@ TEST(ConvConfigTest, OverrideReachesEveryConvolution) {
     EXPECT_EQ(launch.numWarps, 2);
     EXPECT_LE(constexprOf(launch, "BLOCK_M"), 32);
     EXPECT_EQ(constexprOf(launch, "BLOCK_N"), 16);
-    EXPECT_EQ(constexprOf(launch, "BLOCK_K"), 8);
+    // The stem's step is at least 4 taps x 4 channels.
+    EXPECT_EQ(constexprOf(launch, "BLOCK_K"),
+              launch.kernel == "conv2d_stem_kernel" ? 16 : 8);
     EXPECT_NE(launch.key(), (*defaults)[i].key());
   }
 }
