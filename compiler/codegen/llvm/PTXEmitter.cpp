@@ -2,13 +2,15 @@
 //
 // This file implements mgp::emitPTX: it links the embedded libdevice into a
 // kernel module when the module calls `__nv_*` functions, internalizes every
-// function that is not a kernel, optimises at O3 with the new pass manager and
-// prints PTX with an NVPTX target machine for the requested `sm_XX`. Only the
+// function that is not a kernel, optimises at O3 with the new pass manager,
+// rewrites what ptxas would miscompile (PtxasWorkarounds.h) and prints PTX
+// with an NVPTX target machine for the requested `sm_XX`. Only the
 // NVPTX target is initialised.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/PTXEmitter.h"
 #include "compiler/codegen/llvm/Libdevice.h"
+#include "compiler/codegen/llvm/PtxasWorkarounds.h"
 #include "compiler/pipeline/Pipeline.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -151,6 +153,7 @@ Expected<std::string> mgp::emitPTX(Module &module,
                                  verifierMessage);
 
   optimizeO3(module, **machine);
+  avoidPtxasNegatedMinMax(module);
 
   std::string ptx;
   {
