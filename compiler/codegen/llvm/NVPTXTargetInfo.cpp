@@ -12,6 +12,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mgp;
@@ -42,6 +43,16 @@ public:
   }
 
   Value getWarpId(OpBuilder &b, Location loc) const override {
+    // Computed once at the top of the function: the shfl.sync is convergent,
+    // so LLVM would not hoist one emitted in a loop body (each ldmatrix and
+    // cp.async group of a pipelined dot loop asked for its own).
+    OpBuilder::InsertionGuard guard(b);
+    Block *entry = entryBlock(b);
+    if (entry) {
+      if (Value cached = cachedWarpId(entry))
+        return cached;
+      b.setInsertionPointToStart(entry);
+    }
     Value tid = getThreadId(b, loc);
     Value warp =
         LLVM::UDivOp::create(b, loc, tid, i32Const(b, loc, getWarpSize()));
@@ -111,6 +122,41 @@ public:
   }
 
 private:
+  /// The entry block of the function around the insertion point, if any.
+  static Block *entryBlock(OpBuilder &b) {
+    Block *block = b.getInsertionBlock();
+    Operation *op = block ? block->getParentOp() : nullptr;
+    while (op && !isa<FunctionOpInterface>(op))
+      op = op->getParentOp();
+    if (!op || op->getNumRegions() == 0 || op->getRegion(0).empty())
+      return nullptr;
+    return &op->getRegion(0).front();
+  }
+
+  /// The warp-id shuffle getWarpId placed in `entry` before, if any: a
+  /// shfl.sync of (tid.x / warp size) from lane 0.
+  Value cachedWarpId(Block *entry) const {
+    for (Operation &op : *entry) {
+      auto shfl = dyn_cast<NVVM::ShflOp>(op);
+      if (!shfl || shfl.getKind() != NVVM::ShflKind::idx)
+        continue;
+      auto div = shfl.getVal().getDefiningOp<LLVM::UDivOp>();
+      if (!div || !div.getLhs().getDefiningOp<NVVM::ThreadIdXOp>() ||
+          !isI32Const(div.getRhs(), getWarpSize()) ||
+          !isI32Const(shfl.getOffset(), 0))
+        continue;
+      return shfl.getResult();
+    }
+    return Value();
+  }
+
+  static bool isI32Const(Value value, int64_t expected) {
+    auto constant = value.getDefiningOp<LLVM::ConstantOp>();
+    auto attr = constant ? dyn_cast<IntegerAttr>(constant.getValue())
+                         : IntegerAttr();
+    return attr && attr.getInt() == expected;
+  }
+
   /// One shfl.sync over the full warp on a 32-bit value.
   static Value shuffle32(OpBuilder &b, Location loc, Value value, Value offset,
                          NVVM::ShflKind kind, int clamp) {

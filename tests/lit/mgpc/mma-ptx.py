@@ -9,10 +9,12 @@
 # RUN: %ptxas -arch=sm_90 %t.tf32.ptx -o %t.tf32.cubin
 # RUN: FileCheck %s --check-prefix=TF32 --input-file %t.tf32.ptx
 # RUN: FileCheck %s --check-prefix=STAGED --input-file %t.tf32.ptx
+# RUN: FileCheck %s --check-prefix=WARPID --input-file %t.tf32.ptx
 # RUN: mgpc %s -k mm_f16 --num-warps=8 --signature "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,128,128,32" -o %t.f16.ptx
 # RUN: %ptxas -arch=sm_90 %t.f16.ptx -o %t.f16.cubin
 # RUN: FileCheck %s --check-prefix=F16 --input-file %t.f16.ptx
 # RUN: FileCheck %s --check-prefix=CVT16 --input-file %t.f16.ptx
+# RUN: FileCheck %s --check-prefix=WARPID --input-file %t.f16.ptx
 # RUN: mgpc %s -k mm_bf16 --signature "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,32,32,16" -o %t.bf16.ptx
 # RUN: %ptxas -arch=sm_90 %t.bf16.ptx -o %t.bf16.cubin
 # RUN: FileCheck %s --check-prefix=BF16 --input-file %t.bf16.ptx
@@ -30,6 +32,12 @@
 # CVT16-DAG: cvt.rn.f16.f32
 # CVT16-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # CVTBF: cvt.rn.bf16.f32
+# The uniform warp id (a shfl.sync of tid/32 from lane 0) is computed once at
+# the top of the kernel, not per ldmatrix / cp.async group in the K loop (was
+# 15 and 13 shuffles).
+# WARPID: .visible .entry
+# WARPID-COUNT-1: shfl.sync.idx.b32
+# WARPID-NOT: shfl.sync
 # 128x128 over 8 warps (4x2): 2x8 tiles per warp, 2 K steps of 16.
 # F16: .visible .entry mm_f16(
 # F16-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
