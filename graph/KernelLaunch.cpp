@@ -63,16 +63,18 @@ static KernelLaunch planPool(const Graph &graph, int index, bool isMax,
   const Node &node = graph.nodes[index];
   const Shape &x = graph.values[node.operands[0]].shape;
   const Shape &y = graph.values[node.result].shape;
-  int64_t total = numElements(y), block = 256;
+  // 512 outputs per program over 4 warps: 4 consecutive channels per lane
+  // (16-byte vectors when C is a power of two; pool2d_nhwc.mgp).
+  int64_t total = numElements(y), block = 512;
   LaunchBuilder b(index, "pool2d_nhwc.mgp", "pool2d_nhwc_kernel");
   b.buffer("x_ptr", node.operands[0])
       .buffer("y_ptr", node.result)
       .integer("total", total)
-      .integer("C", x[1])
       .integer("H", x[2])
       .integer("W", x[3])
       .integer("P", y[2])
       .integer("Q", y[3])
+      .constexpr_("C", x[1])
       .constexpr_("KSIZE", node.intAttr("kernel"))
       .constexpr_("STRIDE", node.intAttr("stride"))
       .constexpr_("PAD", node.intAttr("padding"))
