@@ -8,7 +8,10 @@
 // chain of cheap ops (elementwise arith/math, addptr, hints, broadcast,
 // expand_dims, splat, make_range, constants) is replaced by the same chain
 // computed directly in the target layout; loop-carried values (pointers
-// advanced each iteration) move to the layout their loop body wants.
+// advanced each iteration) move to the layout their loop body wants. A dot's
+// epilogue (convert from mma of the accumulator mixed with values converted
+// into mma) is recomputed in the target layout with one convert of the
+// accumulator instead (Rematerializer::collectEpilogue).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -129,7 +132,8 @@ public:
   bool run(ConvertLayoutOp convert) {
     auto type = cast<RankedTensorType>(convert.getType());
     reset();
-    if (!collect(convert.getSrc(), type.getEncoding()))
+    if (!collect(convert.getSrc(), type.getEncoding()) &&
+        !collectEpilogue(convert))
       return false;
     for (const Key &key : order)
       materialize(key);
@@ -154,6 +158,53 @@ private:
     visited.clear();
     mapping.clear();
     allowedLeaf = nullptr;
+    relaxed = false;
+    newConverts.clear();
+    converted.clear();
+    foldedConverts = 0;
+  }
+
+  static int64_t numElements(Value value) {
+    return cast<RankedTensorType>(value.getType()).getNumElements();
+  }
+
+  /// The epilogue of a dot: convert(mma -> blocked) of a chain that mixes
+  /// the accumulator with values converted into the mma layout (a broadcast
+  /// bias, a loaded residual). The chain is recomputed in the target layout
+  /// with one convert of the accumulator instead of one per operand plus the
+  /// final one: values that cannot be recomputed (the loop result, loads)
+  /// are converted themselves, converts met on the way are looked through.
+  /// Taken only when it trades at least two full-size converts for at most
+  /// one (smaller converts, e.g. of a bias vector, come on top).
+  bool collectEpilogue(ConvertLayoutOp convert) {
+    auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+    if (!isa<MmaEncodingAttr>(srcType.getEncoding()))
+      return false;
+    reset();
+    relaxed = true;
+    rootElements = srcType.getNumElements();
+    auto type = cast<RankedTensorType>(convert.getType());
+    if (!collect(convert.getSrc(), type.getEncoding()))
+      return false;
+    int64_t fullSize = llvm::count_if(newConverts, [&](Value value) {
+      return numElements(value) >= rootElements;
+    });
+    if (fullSize <= 1 && foldedConverts >= 1)
+      return true;
+    reset();
+    return false;
+  }
+
+  /// Relaxed mode: `value` is converted to `enc` as it is.
+  bool convertLeaf(Value value, Attribute enc) {
+    if (!relaxed || !isa<RankedTensorType>(value.getType()))
+      return false;
+    Key key(value, enc);
+    newConverts.push_back(value);
+    visited.insert(key);
+    order.push_back(key);
+    converted.insert(key);
+    return true;
   }
 
   static bool isCheapElementwise(Operation *op) {
@@ -180,21 +231,30 @@ private:
       return true;
     Operation *def = value.getDefiningOp();
     if (!def || def->getNumResults() != 1)
-      return false;
+      return convertLeaf(value, enc);
     bool isLeaf = isa<MakeRangeOp, SplatOp>(def);
     if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
       if (!getSplatIn(constant, withEncoding(type, enc)))
-        return false; // a non-splat constant cannot be retyped
+        return convertLeaf(value, enc); // a non-splat constant cannot be
+                                        // retyped
       isLeaf = true;
     }
     if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
-      if (cast<RankedTensorType>(inner.getSrc().getType()).getEncoding() != enc)
-        return false;
+      if (cast<RankedTensorType>(inner.getSrc().getType()).getEncoding() !=
+          enc) {
+        if (!relaxed)
+          return false;
+        // Looked through: convert(convert(x)) is one convert of x.
+        if (!collect(inner.getSrc(), enc))
+          return false;
+      }
+      if (relaxed && numElements(value) >= rootElements && value.hasOneUse())
+        ++foldedConverts;
       isLeaf = true;
     }
     if (!isLeaf) {
       if (!isCheapElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
-        return false;
+        return convertLeaf(value, enc);
       for (Value operand : def->getOperands())
         if (!collect(operand, operandEncoding(def, enc)))
           return false;
@@ -217,8 +277,15 @@ private:
     auto [value, enc] = key;
     Operation *def = value.getDefiningOp();
     auto type = withEncoding(value.getType(), enc);
+    if (converted.contains(key)) {
+      OpBuilder builder(value.getContext());
+      builder.setInsertionPointAfterValue(value);
+      mapping[key] = ConvertLayoutOp::create(
+          builder, value.getLoc(), cast<RankedTensorType>(type), value);
+      return;
+    }
     if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
-      mapping[key] = inner.getSrc();
+      mapping[key] = lookup(inner.getSrc(), enc);
       return;
     }
     OpBuilder builder(def->getContext());
@@ -239,6 +306,13 @@ private:
   DenseSet<Key> visited;
   DenseMap<Key, Value> mapping;
   Value allowedLeaf;
+  // collectEpilogue's relaxed mode: the values converted as they are (keys
+  // in `converted`), and how many full-size converts the chain looks through.
+  bool relaxed = false;
+  int64_t rootElements = 0;
+  SmallVector<Value> newConverts;
+  DenseSet<Key> converted;
+  int foldedConverts = 0;
 };
 
 /// Carries a loop argument in the layout Y its body converts it to, when

@@ -152,8 +152,8 @@ private:
 
   static bool isI32Const(Value value, int64_t expected) {
     auto constant = value.getDefiningOp<LLVM::ConstantOp>();
-    auto attr = constant ? dyn_cast<IntegerAttr>(constant.getValue())
-                         : IntegerAttr();
+    auto attr =
+        constant ? dyn_cast<IntegerAttr>(constant.getValue()) : IntegerAttr();
     return attr && attr.getInt() == expected;
   }
 

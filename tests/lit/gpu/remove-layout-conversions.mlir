@@ -107,3 +107,44 @@ func.func @loop_pointer(%x: !mgp.ptr<f32>, %n: i32) -> tensor<256xf32, #b> {
   }
   return %res#1 : tensor<256xf32, #b>
 }
+
+// -----
+
+// A dot's epilogue: the accumulator (mma) plus a broadcast bias and a loaded
+// residual, both converted into mma, then converted back for the store. The
+// chain is recomputed in the store's layout: one convert of the accumulator
+// and one of the 64-element bias vector instead of three 128x64 converts.
+#bl = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#bv = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+#bb = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
+#mma = #mgp.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: func.func @epilogue
+// CHECK-NOT: -> tensor<128x64xf32, #mma>
+// CHECK-DAG: mgp.convert_layout %arg0 : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #[[BL:blocked[0-9]*]]>
+// CHECK-DAG: mgp.convert_layout %arg1 : tensor<64xf32, #{{.*}}> -> tensor<64xf32, #{{.*}}>
+// CHECK-NOT: mgp.convert_layout
+// CHECK: arith.maximumf {{.*}} : tensor<128x64xf32, #[[BL]]>
+// CHECK-NEXT: return
+func.func @epilogue(%acc: tensor<128x64xf32, #mma>, %bias: tensor<64xf32, #bv>,
+                    %res: tensor<128x64xf32, #bl>) -> tensor<128x64xf32, #bl> {
+  %0 = mgp.convert_layout %bias : tensor<64xf32, #bv> -> tensor<64xf32, #mgp.slice<{dim = 0, parent = #bb}>>
+  %1 = mgp.expand_dims %0 {axis = 0 : i32} : tensor<64xf32, #mgp.slice<{dim = 0, parent = #bb}>> -> tensor<1x64xf32, #bb>
+  %2 = mgp.broadcast %1 : tensor<1x64xf32, #bb> -> tensor<128x64xf32, #bb>
+  %3 = mgp.convert_layout %2 : tensor<128x64xf32, #bb> -> tensor<128x64xf32, #mma>
+  %4 = arith.addf %acc, %3 : tensor<128x64xf32, #mma>
+  %5 = mgp.convert_layout %res : tensor<128x64xf32, #bl> -> tensor<128x64xf32, #mma>
+  %6 = arith.addf %4, %5 : tensor<128x64xf32, #mma>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+  %7 = arith.maximumf %6, %zero : tensor<128x64xf32, #mma>
+  %8 = mgp.convert_layout %7 : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #bl>
+  return %8 : tensor<128x64xf32, #bl>
+}
+
+// A convert of the dot result alone stays (nothing to look through).
+// CHECK-LABEL: func.func @plain
+// CHECK: mgp.convert_layout %arg0 : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #{{.*}}>
+// CHECK-NEXT: return
+func.func @plain(%acc: tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #bl> {
+  %0 = mgp.convert_layout %acc : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #bl>
+  return %0 : tensor<128x64xf32, #bl>
+}
