@@ -1,15 +1,16 @@
 //===- StorageTypes.cpp - fp32 / fp16 / bf16 storage of graph values ------===//
 //
 // This file implements the storage plan of StorageTypes.h and the host
-// conversions. fp32 -> fp16 rounds the 24-bit significand to 11 bits (fewer
-// for subnormal halves) to nearest even on the bit pattern; fp32 -> bf16
-// rounds the low 16 bits away to nearest even.
+// conversions of whole buffers: element by element through runtime/HalfFloat.h
+// (round to nearest even, shared with the interpreter), fp32 -> fp16 with
+// F16C where the CPU has it (the same rounding).
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/StorageTypes.h"
 
 #include "graph/KernelLaunch.h"
+#include "runtime/HalfFloat.h"
 
 #include "llvm/Support/Parallel.h"
 
@@ -17,6 +18,10 @@
 #include <cstring>
 
 using namespace mgp::graph;
+using mgp::bf16BitsToFloat;
+using mgp::floatToBF16Bits;
+using mgp::floatToHalfBits;
+using mgp::halfBitsToFloat;
 
 llvm::StringRef mgp::graph::storageTypeName(StorageType type) {
   switch (type) {
@@ -80,74 +85,11 @@ void mgp::graph::assignBufferTypes(std::vector<KernelLaunch> &launches,
         p.type = types[p.value];
 }
 
-static uint32_t bitsOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-
-static float floatOf(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
-
-static uint16_t toHalf(float value) {
-  uint32_t x = bitsOf(value);
-  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-  uint32_t abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u)
-    return sign | 0x7e00u; // NaN
-  if (abs >= 0x477ff000u)
-    return sign | 0x7c00u; // >= 65520 (and inf) round to inf
-  if (abs < 0x38800000u) {
-    // Below 2^-14: a subnormal half, in units of 2^-24. The implicit bit
-    // joins the significand, which is shifted right by 14 + (113 - exp).
-    if (abs < 0x33000000u)
-      return sign; // below 2^-25: rounds to zero (2^-25 itself ties to 0)
-    uint32_t exp = abs >> 23;
-    uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-    uint32_t shift = 126 - exp; // value / 2^-24 = mant * 2^(exp - 126)
-    uint32_t half = mant >> shift;
-    uint32_t rest = mant & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (half & 1u)))
-      ++half;
-    return sign | static_cast<uint16_t>(half);
-  }
-  uint32_t half = ((abs >> 23) - 112) << 10 | ((abs >> 13) & 0x3ffu);
-  uint32_t rest = abs & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
-    ++half; // a carry into the exponent is the right answer
-  return sign | static_cast<uint16_t>(half);
-}
-
-static uint16_t toBF16(float value) {
-  uint32_t x = bitsOf(value);
-  if ((x & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>(((x >> 16) & 0x8000u) | 0x7fc0u);
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>(x >> 16);
-}
-
-static float fromHalf(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  if (exp == 0) {
-    float magnitude = static_cast<float>(mant) * 0x1p-24f; // exact
-    return floatOf(sign | bitsOf(magnitude));
-  }
-  if (exp == 31)
-    return floatOf(sign | 0x7f800000u | (mant << 13));
-  return floatOf(sign | ((exp + 112) << 23) | (mant << 13));
-}
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
 /// fp32 -> fp16 with the F16C instruction (vcvtps2ph, round to nearest
-/// even), 8 at a time; the tail through toHalf.
+/// even), 8 at a time; the tail through floatToHalfBits.
 __attribute__((target("avx,f16c"))) static void
 toHalfF16C(const float *in, uint16_t *out, size_t count) {
   size_t i = 0;
@@ -157,7 +99,7 @@ toHalfF16C(const float *in, uint16_t *out, size_t count) {
     _mm_storeu_si128(reinterpret_cast<__m128i *>(out + i), half);
   }
   for (; i < count; ++i)
-    out[i] = toHalf(in[i]);
+    out[i] = floatToHalfBits(in[i]);
 }
 
 static bool hasF16C() {
@@ -182,10 +124,10 @@ void mgp::graph::convertFromF32(llvm::ArrayRef<float> in, StorageType type,
 #endif
     if (type == StorageType::F16)
       for (size_t i = begin; i < end; ++i)
-        out[i] = toHalf(in[i]);
+        out[i] = floatToHalfBits(in[i]);
     else
       for (size_t i = begin; i < end; ++i)
-        out[i] = toBF16(in[i]);
+        out[i] = floatToBF16Bits(in[i]);
   });
 }
 
@@ -193,10 +135,10 @@ void mgp::graph::convertToF32(const uint16_t *in, size_t count,
                               StorageType type, float *out) {
   if (type == StorageType::F16)
     for (size_t i = 0; i < count; ++i)
-      out[i] = fromHalf(in[i]);
+      out[i] = halfBitsToFloat(in[i]);
   else
     for (size_t i = 0; i < count; ++i)
-      out[i] = floatOf(uint32_t(in[i]) << 16);
+      out[i] = bf16BitsToFloat(in[i]);
 }
 
 HostBuffer HostBuffer::fromF32(llvm::ArrayRef<float> values, StorageType type) {

@@ -1,15 +1,15 @@
 //===- Numerics.cpp - element kinds, rounding and integer wrapping --------===//
 //
-// This file implements the f16 / bf16 conversions, float-to-integer
-// conversion with PTX semantics and the element loads and stores of
-// Numerics.h. A double is rounded to f16 or bf16 through an f32 rounded to
-// odd, which has enough bits to make the final round-to-nearest-even exact.
+// This file implements the double -> f16 / bf16 conversions, float-to-integer
+// conversion with PTX semantics and the element kinds' sizes of Numerics.h.
+// A double is rounded to f16 or bf16 through an f32 rounded to odd, which has
+// enough bits to make the final round-to-nearest-even of runtime/HalfFloat.h
+// exact.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/interp/Numerics.h"
 
 #include <cmath>
-#include <limits>
 
 using namespace mgp::interp;
 
@@ -62,47 +62,11 @@ static float toFloatRoundOdd(double value) {
 }
 
 uint16_t mgp::interp::doubleToHalfBits(double value) {
-  float f = toFloatRoundOdd(value);
-  uint32_t x = floatBits(f);
-  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-  x &= 0x7fffffffu;
-  if (x >= 0x7f800000u)
-    return sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u);
-  if (x >= 0x477ff000u) // >= 65520 rounds to infinity
-    return sign | 0x7c00u;
-  if (x < 0x38800000u) { // below 2^-14: a subnormal f16 (or zero)
-    float scaled = std::fabs(f) * 16777216.0f; // units of 2^-24, exact
-    return sign | static_cast<uint16_t>(std::nearbyint(scaled));
-  }
-  uint32_t mant = x & 0x7fffffu;
-  uint32_t exp = (x >> 23) - 127 + 15;
-  uint32_t half = (exp << 10) | (mant >> 13);
-  uint32_t rest = mant & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
-    ++half; // a carry into the exponent is the right answer
-  return sign | static_cast<uint16_t>(half);
+  return floatToHalfBits(toFloatRoundOdd(value));
 }
 
 uint16_t mgp::interp::doubleToBF16Bits(double value) {
-  float f = toFloatRoundOdd(value);
-  uint32_t x = floatBits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>(((x >> 16) & 0x8000u) | 0x7fc0u);
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>(x >> 16);
-}
-
-double mgp::interp::halfBitsToDouble(uint16_t bits) {
-  double sign = (bits & 0x8000u) ? -1.0 : 1.0;
-  unsigned exp = (bits >> 10) & 0x1fu;
-  unsigned mant = bits & 0x3ffu;
-  if (exp == 0)
-    return sign * std::ldexp(static_cast<double>(mant), -24);
-  if (exp == 31)
-    return mant ? std::numeric_limits<double>::quiet_NaN()
-                : sign * std::numeric_limits<double>::infinity();
-  return sign * std::ldexp(static_cast<double>(mant | 0x400u),
-                           static_cast<int>(exp) - 25);
+  return floatToBF16Bits(toFloatRoundOdd(value));
 }
 
 int64_t mgp::interp::floatToInt(double value, unsigned width, bool isSigned) {

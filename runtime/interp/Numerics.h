@@ -11,6 +11,8 @@
 #ifndef MGP_RUNTIME_INTERP_NUMERICS_H
 #define MGP_RUNTIME_INTERP_NUMERICS_H
 
+#include "runtime/HalfFloat.h"
+
 #include <cstdint>
 #include <cstring>
 
@@ -28,25 +30,16 @@ unsigned intWidth(ElemKind kind);
 /// Bytes of one element in memory (i1 takes one byte).
 unsigned storageBytes(ElemKind kind);
 
-inline uint32_t floatBits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-inline float bitsToFloat(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
+// The bit casts and fp32 <-> fp16 / bf16 conversions are runtime/HalfFloat.h.
+using mgp::bitsToFloat;
+using mgp::floatBits;
 
 /// f16 bits of \p value, rounded to nearest even (overflow -> inf).
 uint16_t doubleToHalfBits(double value);
 /// bf16 bits of \p value, rounded to nearest even.
 uint16_t doubleToBF16Bits(double value);
-double halfBitsToDouble(uint16_t bits);
-inline double bf16BitsToDouble(uint16_t bits) {
-  return bitsToFloat(uint32_t(bits) << 16);
-}
+inline double halfBitsToDouble(uint16_t bits) { return halfBitsToFloat(bits); }
+inline double bf16BitsToDouble(uint16_t bits) { return bf16BitsToFloat(bits); }
 
 /// \p value rounded to the float kind \p kind (exact for F64).
 inline double roundTo(ElemKind kind, double value) {
