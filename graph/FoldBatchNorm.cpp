@@ -9,6 +9,8 @@
 #include "graph/FoldBatchNorm.h"
 #include "graph/GraphRewriter.h"
 
+#include "llvm/Support/Parallel.h"
+
 #include <cmath>
 
 using namespace mgp::graph;
@@ -73,7 +75,9 @@ Model mgp::graph::foldBatchNorm(const Graph &graph, const WeightMap &weights) {
     int64_t outChannels = w.shape[0];
     int64_t perChannel = w.size() / outChannels;
     Tensor newW(w.shape), newB(Shape{outChannels});
-    for (int64_t k = 0; k < outChannels; ++k) {
+    // Output channels on all cores (each element as in a sequential loop).
+    llvm::parallelFor(0, size_t(outChannels), [&](size_t channel) {
+      int64_t k = int64_t(channel);
       double scale =
           double(gamma.data[k]) / std::sqrt(double(var.data[k]) + eps);
       for (int64_t j = 0; j < perChannel; ++j)
@@ -82,7 +86,7 @@ Model mgp::graph::foldBatchNorm(const Graph &graph, const WeightMap &weights) {
       double b = bias ? double(bias->data[k]) : 0.0;
       newB.data[k] = static_cast<float>((b - double(mean.data[k])) * scale +
                                         double(beta.data[k]));
-    }
+    });
     std::string stem = stemOf(graph.values[node.operands[1]].name);
     int wIndex =
         rewriter.addParam(stem + ".folded.weight", newW.shape, node.loc);

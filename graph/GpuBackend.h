@@ -15,11 +15,20 @@
 #include "graph/Backend.h"
 #include "graph/GpuBackendCompile.h"
 #include "graph/GpuBackendProfile.h"
+#include "graph/GpuDeviceOpening.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace mgp::graph {
+
+/// One step of GpuBackend::prepare() and its wall time (MGP_DEBUG=1 mgp-run
+/// prints them as `mgp-run: prepare step <name>: <ms> ms`).
+struct GpuPrepareStep {
+  std::string name;
+  double ms = 0;
+};
 
 /// The `gpu` device. Precisions: fp32 (every dot "ieee"), tf32 (dot inputs
 /// rounded to tf32 on the tensor cores), fp16 and bf16 (activations and
@@ -52,11 +61,21 @@ public:
   virtual const GpuCompileStats &compileStats() const = 0;
   /// The architecture kernels are compiled for (from the device).
   virtual llvm::StringRef arch() const = 0;
+  /// prepare()'s steps in order, with their wall times.
+  virtual const std::vector<GpuPrepareStep> &prepareSteps() const = 0;
 };
 
 /// Opens GPU 0; an error when there is no driver or no GPU.
 llvm::Expected<std::unique_ptr<GpuBackend>>
 createGpuBackend(const BackendOptions &options);
+
+/// The backend on a device still being opened: prepare() does its
+/// host-side steps (BatchNorm folding, fusion, weight repacking) first and
+/// then joins `opening`; its error (the same as createGpuBackend's) is
+/// prepare()'s.
+std::unique_ptr<GpuBackend>
+createGpuBackend(const BackendOptions &options,
+                 std::shared_ptr<GpuDeviceOpening> opening);
 
 /// Whether a CUDA device can be opened here.
 bool isGpuAvailable();

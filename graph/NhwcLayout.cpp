@@ -10,6 +10,8 @@
 
 #include "graph/Ops.h"
 
+#include "llvm/Support/Parallel.h"
+
 using namespace mgp::graph;
 
 /// Whether a 4-D shape has more than one pixel per channel.
@@ -70,19 +72,29 @@ std::vector<bool> mgp::graph::planRepackedWeights(const Graph &graph) {
 void mgp::graph::repackConvWeights(Model &model) {
   const Graph &graph = model.graph;
   std::vector<bool> repacked = planRepackedWeights(graph);
+  // One task per output channel of every repacked weight, on all cores.
+  std::vector<std::pair<Tensor *, std::vector<float>>> jobs;
+  std::vector<std::pair<size_t, int64_t>> tasks; ///< (job, output channel)
   for (size_t v = 0; v < graph.values.size(); ++v) {
     if (!repacked[v])
       continue;
     Tensor &weight = model.weights.find(graph.values[v].name)->second;
-    const Shape &s = weight.shape;
-    int64_t k = s[0], c = s[1], rs = s[2] * s[3];
-    std::vector<float> packed(weight.data.size());
-    for (int64_t ki = 0; ki < k; ++ki)
-      for (int64_t ci = 0; ci < c; ++ci)
-        for (int64_t t = 0; t < rs; ++t)
-          packed[(ki * rs + t) * c + ci] = weight.data[(ki * c + ci) * rs + t];
-    weight.data = std::move(packed);
+    for (int64_t ki = 0; ki < weight.shape[0]; ++ki)
+      tasks.push_back({jobs.size(), ki});
+    jobs.push_back({&weight, std::vector<float>(weight.data.size())});
   }
+  llvm::parallelFor(0, tasks.size(), [&](size_t i) {
+    auto [job, ki] = tasks[i];
+    const Tensor &weight = *jobs[job].first;
+    std::vector<float> &packed = jobs[job].second;
+    const Shape &s = weight.shape;
+    int64_t c = s[1], rs = s[2] * s[3];
+    for (int64_t ci = 0; ci < c; ++ci)
+      for (int64_t t = 0; t < rs; ++t)
+        packed[(ki * rs + t) * c + ci] = weight.data[(ki * c + ci) * rs + t];
+  });
+  for (auto &[weight, packed] : jobs)
+    weight->data = std::move(packed);
 }
 
 void mgp::graph::nhwcToNchw(Tensor &tensor) {

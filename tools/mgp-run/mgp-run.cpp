@@ -39,9 +39,11 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <ctime>
 #include <unistd.h>
 
 using namespace mgp;
@@ -194,6 +196,30 @@ static Error checkMemory(const Graph &graph) {
           .str());
 }
 
+/// Milliseconds from the process's start (exec) to now: /proc/self/stat's
+/// starttime (clock ticks since boot, 10 ms) against CLOCK_BOOTTIME; negative
+/// where that is not known. MGP_DEBUG prints it as the time before main.
+static double processAgeMs() {
+#ifdef __linux__
+  auto stat = llvm::MemoryBuffer::getFileAsStream("/proc/self/stat");
+  long ticks = sysconf(_SC_CLK_TCK);
+  timespec now;
+  if (!stat || ticks <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+    return -1;
+  // The fields after the command's ")": state is field 3, starttime 22.
+  llvm::StringRef text = (*stat)->getBuffer();
+  llvm::SmallVector<llvm::StringRef, 24> fields;
+  text.substr(text.rfind(')') + 1).split(fields, ' ', -1, false);
+  unsigned long long start = 0;
+  if (fields.size() < 20 || fields[19].getAsInteger(10, start))
+    return -1;
+  return (double(now.tv_sec) + double(now.tv_nsec) * 1e-9) * 1e3 -
+         double(start) * 1e3 / double(ticks);
+#else
+  return -1;
+#endif
+}
+
 /// --check: runs the reference executor on `x` and compares its logits with
 /// `logits`; an error when top-1 differs or the error exceeds the tolerance.
 static Error checkAgainstReference(const Model &model, const Tensor &x,
@@ -223,9 +249,18 @@ static Error checkAgainstReference(const Model &model, const Tensor &x,
 }
 
 /// The backend for --device; `gpu` is set when it is the GPU backend.
+/// `gpuOpening` (a GpuDeviceOpening, when runTool started one) is the device
+/// the GPU backend joins in prepare().
 static llvm::Expected<std::unique_ptr<Backend>>
-makeBackend(const BackendOptions &options, void *&gpu) {
+makeBackend(const BackendOptions &options, void *&gpu,
+            [[maybe_unused]] std::shared_ptr<void> gpuOpening) {
 #ifdef MGP_HAVE_GPU_BACKEND
+  if (device == "gpu" && gpuOpening) {
+    std::unique_ptr<GpuBackend> created = createGpuBackend(
+        options, std::static_pointer_cast<GpuDeviceOpening>(gpuOpening));
+    gpu = created.get();
+    return std::unique_ptr<Backend>(std::move(created));
+  }
   if (device == "gpu") {
     auto created = createGpuBackend(options);
     if (!created)
@@ -297,6 +332,20 @@ static Error runTool() {
     return toolError("--profile times GPU kernels: it needs --device gpu");
   // MGP_DEBUG: one line per startup phase (docs/graph.md, warm start).
   run::PhaseTimer timer(run::PhaseTimer::enabledByEnvironment());
+  if (double age = timer.isEnabled() ? processAgeMs() : -1; age >= 0)
+    llvm::errs() << llvm::format("mgp-run: phase process start to main "
+                                 "(10 ms ticks): %.0f ms (at 0.0 ms)\n",
+                                 age);
+  // A run on the gpu device opens it (cuInit and the context, ~0.2 s of
+  // driver time) on a thread of its own while the graph is parsed, the
+  // weights made and the graph folded; prepare() joins it, and a GPU that
+  // fails to open is prepare()'s error (the same message).
+  std::shared_ptr<void> gpuOpening;
+#ifdef MGP_HAVE_GPU_BACKEND
+  if (device == "gpu" && !info && !listKernels && !printGraphOpt &&
+      saveWeights.empty())
+    gpuOpening = GpuDeviceOpening::start();
+#endif
   auto parsed = parseGraphFile(graphPath);
   if (!parsed)
     return parsed.takeError();
@@ -436,7 +485,7 @@ static Error runTool() {
   if (Error e = checkMemory(model.graph))
     return e;
   void *gpu = nullptr;
-  auto backend = makeBackend(options, gpu);
+  auto backend = makeBackend(options, gpu, gpuOpening);
   if (!backend)
     return backend.takeError();
   timer.mark("open " + device);
@@ -453,6 +502,10 @@ static Error runTool() {
         "cache, %u compiled) in %.1f ms; module loads %.1f ms\n",
         stats.kernels, stats.fromDisk, stats.compiled, stats.seconds * 1e3,
         stats.loadSeconds * 1e3);
+    for (const GpuPrepareStep &step :
+         static_cast<GpuBackend *>(gpu)->prepareSteps())
+      llvm::errs() << llvm::format("mgp-run: prepare step %s: %.1f ms\n",
+                                   step.name.c_str(), step.ms);
   }
 #endif
 
@@ -489,7 +542,13 @@ static Error runTool() {
   if (Error e = runTimings(**backend, gpu, x))
     return e;
   if (check)
-    return checkAgainstReference(model, x, logits, options.precision);
+    if (Error e = checkAgainstReference(model, x, logits, options.precision))
+      return e;
+  // What exit would do anyway (for the gpu: modules, buffers, the context),
+  // timed.
+  backend->reset();
+  gpuOpening.reset();
+  timer.mark("teardown (backend and device released)");
   return Error::success();
 }
 

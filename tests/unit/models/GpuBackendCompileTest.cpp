@@ -25,6 +25,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace mgp;
 using namespace mgp::graph;
 
@@ -271,6 +273,56 @@ TEST(GpuBackendErrorsTest, HalfPrecisionsNeedOnlyAGpu) {
               std::string::npos)
         << message;
   }
+}
+
+TEST(GpuBackendOpeningTest, PrepareJoinsTheOpeningWithTheSameError) {
+  // mgp-run opens the GPU on a thread of its own; prepare() joins it after
+  // its host-side steps. Without a GPU its error is createGpuBackend's; with
+  // one, prepare() lists its timed steps, the wait for the device among them.
+  auto parsed =
+      parseGraphFile(MGP_SOURCE_DIR "/tests/lit/models/Inputs/tiny.graph");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Graph graph = std::move(*parsed);
+  ASSERT_FALSE(bool(inferShapes(graph, DimBindings())));
+  WeightMap weights = initWeights(graph, 5);
+  std::unique_ptr<GpuBackend> backend =
+      createGpuBackend(BackendOptions(), GpuDeviceOpening::start());
+  llvm::Error prepared = backend->prepare(graph, weights);
+  if (!isGpuAvailable()) {
+    ASSERT_TRUE(bool(prepared));
+    std::string message = llvm::toString(std::move(prepared));
+    auto direct = createGpuBackend(BackendOptions());
+    ASSERT_FALSE(bool(direct));
+    EXPECT_EQ(message, llvm::toString(direct.takeError()));
+    EXPECT_NE(message.find("the gpu device is not available here"),
+              std::string::npos)
+        << message;
+    return;
+  }
+  ASSERT_FALSE(bool(prepared)) << llvm::toString(std::move(prepared));
+  std::vector<std::string> names;
+  for (const GpuPrepareStep &step : backend->prepareSteps()) {
+    EXPECT_GE(step.ms, 0.0) << step.name;
+    names.push_back(step.name);
+  }
+  EXPECT_EQ(names.front(), "fold batchnorm");
+  EXPECT_TRUE(llvm::is_contained(names, "wait for the device"));
+  EXPECT_TRUE(llvm::is_contained(names, "compile (kernel cache)"));
+  EXPECT_EQ(names.back(), "create events");
+  // The device joined late runs the graph as the reference does (fp32).
+  Tensor x = randomNormalTensor(graph.values[graph.inputs[0]].shape, 6);
+  auto outputs = backend->run(x);
+  ASSERT_TRUE(bool(outputs)) << llvm::toString(outputs.takeError());
+  std::unique_ptr<Backend> reference = createReferenceBackend(BackendOptions());
+  ASSERT_FALSE(bool(reference->prepare(graph, weights)));
+  auto want = reference->run(x);
+  ASSERT_TRUE(bool(want)) << llvm::toString(want.takeError());
+  const Tensor &got = outputs->front(), &expected = want->front();
+  ASSERT_EQ(got.data.size(), expected.data.size());
+  for (size_t i = 0; i < got.data.size(); ++i)
+    EXPECT_NEAR(got.data[i], expected.data[i],
+                1e-5 + 1e-5 * std::abs(expected.data[i]))
+        << i;
 }
 
 TEST(GpuBackendErrorsTest, NoGpuIsAClearError) {
