@@ -69,7 +69,10 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
   repackConvWeights(model);
   nhwc = planNhwcValues(model.graph);
   LaunchOptions launchOptions;
-  launchOptions.tf32 = options.precision == Precision::TF32;
+  // fp32 dots take tf32 in every mode but fp32: in fp16/bf16 the only fp32
+  // dot is the stem's (its packing kernel widens the 16-bit input), and tf32
+  // keeps fp16's 10-bit mantissa while running on the tensor cores.
+  launchOptions.tf32 = options.precision != Precision::FP32;
   launchOptions.numSMs = numSMs;
   auto planned = planLaunches(model.graph, launchOptions);
   if (!planned)
