@@ -14,6 +14,7 @@
 #include "compiler/codegen/llvm/Patterns.h"
 #include "compiler/codegen/llvm/RegisterStruct.h"
 #include "compiler/codegen/llvm/SharedAccess.h"
+#include "compiler/ir/Layout.h"
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -32,6 +33,46 @@ Value emitScratchOffset(OpBuilder &b, Location loc, ValueRange coords,
   Value rowStart =
       LLVM::MulOp::create(b, loc, row, i32Constant(b, loc, layout.rowStride));
   return LLVM::AddOp::create(b, loc, rowStart, coords.back());
+}
+
+/// The byte alignment of each register's scratch address for a thread
+/// holding `type`: the largest power-of-two vector of p elements (at most 16
+/// bytes) such that the scratch row stride, the last dim, the buffer's byte
+/// offset and every lane and warp basis along the last dim are multiples of
+/// p: then the register's last coordinate is congruent mod p to its register
+/// bits' part (the thread's part and the wrap to the shape keep the low bits),
+/// and registers at a multiple of p start an aligned p-element run that LLVM
+/// can merge into one vector access.
+SmallVector<unsigned> getScratchAlignments(RankedTensorType type,
+                                           const ConvertScratchLayout &layout,
+                                           int64_t offsetBytes) {
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned last = shape.size() - 1;
+  LayoutBases bases = getLayoutBases(type.getEncoding(), shape);
+  int64_t bytes = layout.elemBytes;
+  int64_t p = std::max<int64_t>(1, 16 / std::max<int64_t>(bytes, 1));
+  auto fits = [&](int64_t p) {
+    if (shape[last] % p || offsetBytes % (p * bytes))
+      return false;
+    if (shape.size() > 1 && layout.rowStride % p)
+      return false;
+    for (const auto &list : {bases.lane, bases.warp})
+      for (const auto &basis : list)
+        if (basis[last] % p)
+          return false;
+    return true;
+  };
+  while (p > 1 && !fits(p))
+    p /= 2;
+  SmallVector<unsigned> alignments;
+  for (unsigned reg = 0, e = bases.getNumRegs(); reg < e; ++reg) {
+    int64_t coord = bases.apply(reg, 0, 0)[last];
+    int64_t q = p;
+    while (q > 1 && coord % q)
+      q /= 2;
+    alignments.push_back(unsigned(q * bytes));
+  }
+  return alignments;
 }
 
 struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
@@ -75,12 +116,22 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     auto offsetOf = [&](OpBuilder &b, ValueRange coords) {
       return emitScratchOffset(b, loc, coords, layout);
     };
+    SmallVector<unsigned> srcAlign =
+        getScratchAlignments(srcType, layout, *offset);
+    SmallVector<unsigned> dstAlign =
+        getScratchAlignments(dstType, layout, *offset);
+    auto alignOf = [](ArrayRef<unsigned> alignments) {
+      return [alignments](unsigned reg) {
+        return reg < alignments.size() ? alignments[reg] : 0u;
+      };
+    };
+    auto srcAlignOf = alignOf(srcAlign), dstAlignOf = alignOf(dstAlign);
     emitSharedStores(rewriter, loc, target, srcType, srcRegisters, base,
-                     offsetOf);
+                     offsetOf, srcAlignOf);
     target.barrier(rewriter, loc);
-    SmallVector<Value> registers =
-        emitSharedLoads(rewriter, loc, target, dstType,
-                        srcRegisters.front().getType(), base, offsetOf);
+    SmallVector<Value> registers = emitSharedLoads(
+        rewriter, loc, target, dstType, srcRegisters.front().getType(), base,
+        offsetOf, dstAlignOf);
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
     return success();
   }

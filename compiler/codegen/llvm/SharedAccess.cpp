@@ -54,7 +54,8 @@ static Value isFirstOwner(OpBuilder &b, Location loc, Value id, unsigned mask) {
 
 void mgp::emitSharedStores(OpBuilder &b, Location loc, const TargetInfo &target,
                            RankedTensorType type, ArrayRef<Value> registers,
-                           Value base, SharedOffsetFn offsetOf) {
+                           Value base, SharedOffsetFn offsetOf,
+                           SharedAlignFn alignOf) {
   BroadcastMasks masks = getBroadcastMasks(type.getEncoding(), type.getShape());
   Value lane = target.getLaneId(b, loc);
   Value warp = target.getWarpId(b, loc);
@@ -78,7 +79,7 @@ void mgp::emitSharedStores(OpBuilder &b, Location loc, const TargetInfo &target,
                                         base, offsetOf(b, coords));
     Value value = toMemory(b, loc, registers[reg], memoryType);
     if (!owner) {
-      LLVM::StoreOp::create(b, loc, value, address);
+      LLVM::StoreOp::create(b, loc, value, address, alignOf ? alignOf(reg) : 0);
       continue;
     }
     auto vecType = VectorType::get({1}, memoryType);
@@ -93,15 +94,18 @@ void mgp::emitSharedStores(OpBuilder &b, Location loc, const TargetInfo &target,
 SmallVector<Value> mgp::emitSharedLoads(OpBuilder &b, Location loc,
                                         const TargetInfo &target,
                                         RankedTensorType type, Type elementType,
-                                        Value base, SharedOffsetFn offsetOf) {
+                                        Value base, SharedOffsetFn offsetOf,
+                                        SharedAlignFn alignOf) {
   Type memoryType = getSharedMemoryType(elementType);
   Value lane = target.getLaneId(b, loc);
   Value warp = target.getWarpId(b, loc);
   SmallVector<Value> registers;
-  for (auto &coords : emitElementIndices(b, loc, type, lane, warp)) {
+  for (auto [reg, coords] :
+       llvm::enumerate(emitElementIndices(b, loc, type, lane, warp))) {
     Value address = LLVM::GEPOp::create(b, loc, base.getType(), memoryType,
                                         base, offsetOf(b, coords));
-    Value value = LLVM::LoadOp::create(b, loc, memoryType, address);
+    Value value = LLVM::LoadOp::create(b, loc, memoryType, address,
+                                       alignOf ? alignOf(reg) : 0);
     registers.push_back(fromMemory(b, loc, value, elementType));
   }
   return registers;

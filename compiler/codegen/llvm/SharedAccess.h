@@ -26,6 +26,11 @@ class TargetInfo;
 using SharedOffsetFn =
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::ValueRange)>;
 
+/// The byte alignment the access of register `reg` may promise (0: the
+/// element's natural alignment). A larger one lets LLVM merge neighbouring
+/// registers into one vector ld/st.shared.
+using SharedAlignFn = llvm::function_ref<unsigned(unsigned reg)>;
+
 /// The type an element of LLVM type `elementType` has in shared memory: i1 as
 /// i8, pointers as i64, everything else unchanged.
 mlir::Type getSharedMemoryType(mlir::Type elementType);
@@ -35,7 +40,7 @@ mlir::Type getSharedMemoryType(mlir::Type elementType);
 void emitSharedStores(mlir::OpBuilder &b, mlir::Location loc,
                       const TargetInfo &target, mlir::RankedTensorType type,
                       llvm::ArrayRef<mlir::Value> registers, mlir::Value base,
-                      SharedOffsetFn offsetOf);
+                      SharedOffsetFn offsetOf, SharedAlignFn alignOf = {});
 
 /// Loads the registers (of LLVM type `elementType`) of a thread holding
 /// tensor `type` from `base + offsetOf(coords)`.
@@ -43,7 +48,7 @@ llvm::SmallVector<mlir::Value>
 emitSharedLoads(mlir::OpBuilder &b, mlir::Location loc,
                 const TargetInfo &target, mlir::RankedTensorType type,
                 mlir::Type elementType, mlir::Value base,
-                SharedOffsetFn offsetOf);
+                SharedOffsetFn offsetOf, SharedAlignFn alignOf = {});
 
 /// The swizzled element offset (i32) of `coords` (one per dim of `type`,
 /// start offsets included) in a shared buffer of `type`, as Layout.h's

@@ -90,3 +90,28 @@ module attributes {mgp.num_warps = 4 : i32, mgp.shared = 4096 : i32} {
     return %y : tensor<16x16xf32, #b>
   }
 }
+
+// -----
+
+// mma -> blocked: accesses promise the alignment the layouts guarantee (rows
+// padded to 36 floats): the mma registers are column pairs (8-byte aligned
+// first of each pair), the blocked ones runs of 4 (16, 4, 8, 4), so LLVM
+// merges them into st.shared.v2 / ld.shared.v4.
+#mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#bl = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {mgp.num_warps = 4 : i32, mgp.shared = 16384 : i32} {
+// CHECK-LABEL: llvm.func @mma_to_blocked
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+  func.func @mma_to_blocked(%x: tensor<32x32xf32, #mma>) -> tensor<32x32xf32, #bl> {
+    %y = mgp.convert_layout %x {mgp.allocation.offset = 0 : i32} : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #bl>
+    return %y : tensor<32x32xf32, #bl>
+  }
+}
