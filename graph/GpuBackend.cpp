@@ -32,6 +32,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Parallel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +66,10 @@ public:
   GpuBackendImpl(const BackendOptions &options, Device device)
       : options(options), device(std::move(device)),
         forward(cudaGraphsAllowedByEnvironment()) {}
+  GpuBackendImpl(const BackendOptions &options,
+                 std::shared_ptr<GpuDeviceOpening> opening)
+      : options(options), opening(std::move(opening)),
+        forward(cudaGraphsAllowedByEnvironment()) {}
 
   llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
   llvm::Expected<std::vector<Tensor>>
@@ -80,18 +85,27 @@ public:
   double lastKernelMs() const override { return kernelMs; }
   const GpuCompileStats &compileStats() const override { return stats; }
   llvm::StringRef arch() const override { return targetArch; }
+  const std::vector<GpuPrepareStep> &prepareSteps() const override {
+    return steps;
+  }
 
 private:
+  /// Ends prepare()'s current step, named `name` (prepareSteps()).
+  void endStep(llvm::StringRef name);
+  llvm::Error joinDevice();
   llvm::Error chooseArch();
-  llvm::Error uploadWeights(const WeightMap &weights,
-                            std::vector<CUdeviceptr> &addressOf);
+  void packWeights(const WeightMap &weights);
+  llvm::Error uploadWeights(std::vector<CUdeviceptr> &addressOf);
   llvm::Error buildLaunches(const GpuKernelSet &set,
                             llvm::ArrayRef<CUdeviceptr> addressOf);
   llvm::Error launchAll();
   llvm::Error enqueueLaunches(bool timed);
 
   BackendOptions options;
-  Device device;
+  std::optional<Device> device; ///< set once `opening` is joined
+  std::shared_ptr<GpuDeviceOpening> opening;
+  std::vector<GpuPrepareStep> steps;
+  std::chrono::steady_clock::time_point stepStart;
   std::string targetArch;
   Model model;
   std::vector<KernelLaunch> launches;
@@ -112,11 +126,35 @@ private:
   bool profiling = false;
   double kernelMs = 0;
   ForwardGraph forward;
+  /// The weights as uploaded (packWeights; freed once on the device), and
+  /// each parameter's offset in them.
+  std::unique_ptr<char[]> packedWeights;
+  int64_t packedBytes = 0;
+  std::vector<int64_t> weightOffset;
 };
 } // namespace
 
+void GpuBackendImpl::endStep(llvm::StringRef name) {
+  auto now = std::chrono::steady_clock::now();
+  steps.push_back(
+      {name.str(),
+       std::chrono::duration<double, std::milli>(now - stepStart).count()});
+  stepStart = now;
+}
+
+llvm::Error GpuBackendImpl::joinDevice() {
+  if (device)
+    return llvm::Error::success();
+  auto opened = opening->take();
+  opening.reset();
+  if (!opened)
+    return opened.takeError();
+  device.emplace(std::move(*opened));
+  return llvm::Error::success();
+}
+
 llvm::Error GpuBackendImpl::chooseArch() {
-  const DeviceProperties &props = device.properties();
+  const DeviceProperties &props = device->properties();
   targetArch = props.arch;
   if (llvm::Error e = checkArch(targetArch)) {
     // PTX for sm_90 runs on newer GPUs through the driver's JIT.
@@ -130,43 +168,64 @@ llvm::Error GpuBackendImpl::chooseArch() {
   return llvm::Error::success();
 }
 
-llvm::Error GpuBackendImpl::uploadWeights(const WeightMap &weights,
-                                          std::vector<CUdeviceptr> &addressOf) {
+/// One host buffer for one upload, filled on all cores before the device is
+/// needed, and not zeroed first (each parameter zeroes only its alignment
+/// padding).
+void GpuBackendImpl::packWeights(const WeightMap &weights) {
   const Graph &graph = model.graph;
   int64_t total = 0;
-  std::vector<int64_t> offsetOf(graph.values.size(), -1);
+  std::vector<int64_t> &offsetOf = weightOffset;
+  offsetOf.assign(graph.values.size(), -1);
   for (int param : graph.params) {
     offsetOf[param] = total;
     total += static_cast<int64_t>(llvm::alignTo(
         numElements(graph.values[param].shape) * storageBytes(types[param]),
         kArenaAlignment));
   }
+  packedBytes = total;
+  packedWeights.reset(new char[std::max<int64_t>(total, 1)]);
+  char *host = packedWeights.get();
+  llvm::parallelFor(0, graph.params.size(), [&](size_t i) {
+    int param = graph.params[i];
+    const Tensor &weight = weights.find(graph.values[param].name)->second;
+    char *at = host + offsetOf[param];
+    size_t bytes = weight.data.size() * storageBytes(types[param]);
+    if (types[param] == StorageType::F32)
+      std::memcpy(at, weight.data.data(), bytes);
+    else // converted once, here (round to nearest even)
+      convertFromF32(weight.data, types[param],
+                     reinterpret_cast<uint16_t *>(at));
+    size_t padded = llvm::alignTo(bytes, kArenaAlignment);
+    std::memset(at + bytes, 0, padded - bytes);
+  });
+}
+
+llvm::Error GpuBackendImpl::uploadWeights(std::vector<CUdeviceptr> &addressOf) {
+  const Graph &graph = model.graph;
+  int64_t total = packedBytes;
   double needed = double(total) + double(arenaPlan.bytes);
-  if (needed > double(device.properties().totalMemory))
+  if (needed > double(device->properties().totalMemory))
     return backendError(llvm::formatv(
         "the weights and activations need {0:F1} GiB, more than the {1:F1} "
         "GiB of {2} (use a smaller --batch or --size)",
         needed / double(1 << 30),
-        double(device.properties().totalMemory) / double(1 << 30),
-        device.properties().name));
+        double(device->properties().totalMemory) / double(1 << 30),
+        device->properties().name));
   auto weightsOnDevice = DeviceBuffer::allocate(std::max<int64_t>(total, 1));
   if (!weightsOnDevice)
     return weightsOnDevice.takeError();
   weightBuffer.emplace(std::move(*weightsOnDevice));
-  std::vector<char> host(total, 0);
-  for (int param : graph.params) {
-    const Tensor &weight = weights.find(graph.values[param].name)->second;
-    if (types[param] == StorageType::F32)
-      std::memcpy(host.data() + offsetOf[param], weight.data.data(),
-                  weight.data.size() * sizeof(float));
-    else // converted once, here (round to nearest even)
-      convertFromF32(
-          weight.data, types[param],
-          reinterpret_cast<uint16_t *>(host.data() + offsetOf[param]));
-    addressOf[param] = weightBuffer->address() + offsetOf[param];
-  }
+  endStep("allocate the weight buffer");
+  for (int param : graph.params)
+    addressOf[param] = weightBuffer->address() + weightOffset[param];
   if (total > 0)
-    return weightBuffer->copyFromHost(host.data(), host.size());
+    if (llvm::Error e =
+            weightBuffer->copyFromHost(packedWeights.get(), size_t(total)))
+      return e;
+  packedWeights.reset();
+  endStep(llvm::formatv("upload weights ({0:F1} MiB)",
+                        double(total) / double(1 << 20))
+              .str());
   return llvm::Error::success();
 }
 
@@ -268,31 +327,46 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
 
 llvm::Error GpuBackendImpl::prepare(const Graph &graph,
                                     const WeightMap &weights) {
+  steps.clear();
+  stepStart = std::chrono::steady_clock::now();
   for (int param : graph.params)
     if (!weights.count(graph.values[param].name))
       return backendError("no weights for parameter '" +
                           graph.values[param].name + "'");
+  // The host-side steps first: a device still being opened (mgp-run's
+  // GpuDeviceOpening) is joined after them.
+  model = foldBatchNorm(graph, weights);
+  endStep("fold batchnorm");
+  model.graph = fuseEpilogues(model.graph);
+  endStep("fuse epilogues");
+  repackConvWeights(model);
+  endStep("repack conv weights");
+  nhwc = planNhwcValues(model.graph);
+  // fp16/bf16: activations and conv/linear weights 16-bit (StorageTypes.h).
+  types = planStorageTypes(model.graph, activationType(options.precision));
+  packWeights(model.weights);
+  endStep("pack weights on the host");
+  if (llvm::Error e = joinDevice())
+    return e;
+  endStep("wait for the device");
   if (llvm::Error e = chooseArch())
     return e;
-  model = foldBatchNorm(graph, weights);
-  model.graph = fuseEpilogues(model.graph);
-  repackConvWeights(model);
-  nhwc = planNhwcValues(model.graph);
   LaunchOptions launchOptions;
   // fp32 dots take tf32 in every mode but fp32: in fp16/bf16 the only fp32
   // dot is the stem's (its packing kernel widens the 16-bit input), and tf32
   // keeps fp16's 10-bit mantissa while running on the tensor cores.
   launchOptions.tf32 = options.precision != Precision::FP32;
-  launchOptions.numSMs = device.properties().smCount;
+  launchOptions.numSMs = device->properties().smCount;
   // Sizes the kernels cannot index (a huge --batch) are errors before the
   // tuner runs any kernel on them.
   if (auto checked = planLaunches(model.graph, launchOptions); !checked)
     return checked.takeError();
+  endStep("plan launches");
   if (convTuningEnabled()) {
-    if (llvm::Error e = device.makeCurrent())
+    if (llvm::Error e = device->makeCurrent())
       return e;
     ConvTunerOptions tuner;
-    tuner.deviceName = device.properties().name;
+    tuner.deviceName = device->properties().name;
     tuner.compile.arch = targetArch;
     tuner.compile.tf32 = launchOptions.tf32;
     tuner.launch = launchOptions;
@@ -304,15 +378,15 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     if (!tuned)
       return tuned.takeError();
     launchOptions.nodeConv = std::move(*tuned);
+    endStep("conv tuner (tune cache)");
   }
   auto planned = planLaunches(model.graph, launchOptions);
   if (!planned)
     return planned.takeError();
   launches = std::move(*planned);
-  // fp16/bf16: activations and conv/linear weights 16-bit (StorageTypes.h).
-  types = planStorageTypes(model.graph, activationType(options.precision));
   assignBufferTypes(launches, types);
   arenaPlan = planArena(model.graph, launches, elementBytes(types));
+  endStep("plan tuned launches and arena");
 
   GpuCompileOptions compileOptions;
   compileOptions.arch = targetArch;
@@ -322,11 +396,12 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   if (!set)
     return set.takeError();
   stats = set->stats;
+  endStep("compile (kernel cache)");
 
-  if (llvm::Error e = device.makeCurrent())
+  if (llvm::Error e = device->makeCurrent())
     return e;
   std::vector<CUdeviceptr> addressOf(model.graph.values.size(), 0);
-  if (llvm::Error e = uploadWeights(model.weights, addressOf))
+  if (llvm::Error e = uploadWeights(addressOf))
     return e;
   auto arenaBuffer =
       DeviceBuffer::allocate(std::max<int64_t>(arenaPlan.bytes, 1));
@@ -348,14 +423,19 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   if (!newStream)
     return newStream.takeError();
   stream.emplace(std::move(*newStream));
+  endStep("allocate arena and workspace, create stream");
   if (llvm::Error e = buildLaunches(*set, addressOf))
     return e;
+  endStep(llvm::formatv("module loads ({0:F1} ms) and launch arguments",
+                        stats.loadSeconds * 1e3)
+              .str());
   for (size_t i = 0; i <= ready.size(); ++i) {
     auto event = Event::create();
     if (!event)
       return event.takeError();
     launchEvents.push_back(std::move(*event));
   }
+  endStep("create events");
   return llvm::Error::success();
 }
 
@@ -416,7 +496,7 @@ GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
   if (inputs.size() != graph.inputs.size())
     return backendError("the graph has " + llvm::Twine(graph.inputs.size()) +
                         " inputs, got " + llvm::Twine(inputs.size()));
-  if (llvm::Error e = device.makeCurrent())
+  if (llvm::Error e = device->makeCurrent())
     return std::move(e);
   auto driver = CudaDriver::get();
   if (!driver)
@@ -504,6 +584,12 @@ mgp::graph::createGpuBackend(const BackendOptions &options) {
     return backendError("the gpu device is not available here: " +
                         llvm::toString(device.takeError()));
   return std::make_unique<GpuBackendImpl>(options, std::move(*device));
+}
+
+std::unique_ptr<GpuBackend>
+mgp::graph::createGpuBackend(const BackendOptions &options,
+                             std::shared_ptr<GpuDeviceOpening> opening) {
+  return std::make_unique<GpuBackendImpl>(options, std::move(opening));
 }
 
 bool mgp::graph::isGpuAvailable() {

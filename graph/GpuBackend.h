@@ -70,9 +70,9 @@ llvm::Expected<std::unique_ptr<GpuBackend>>
 createGpuBackend(const BackendOptions &options);
 
 /// The backend on a device still being opened: prepare() does its
-/// host-side steps (BatchNorm folding, fusion, weight repacking) first and
-/// then joins `opening`; its error (the same as createGpuBackend's) is
-/// prepare()'s.
+/// host-side steps (BatchNorm folding, fusion, weight repacking and
+/// packing) first and then joins `opening`; its error (the same as
+/// createGpuBackend's) is prepare()'s.
 std::unique_ptr<GpuBackend>
 createGpuBackend(const BackendOptions &options,
                  std::shared_ptr<GpuDeviceOpening> opening);
