@@ -21,37 +21,17 @@
 #include "graph/ShapeInference.h"
 #include "graph/WeightInit.h"
 
+#include "ModelTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
 #include <cstdlib>
 
 using namespace mgp::graph;
+using namespace mgp::graph::modeltest;
 
 namespace {
-
-Graph parse(llvm::StringRef text) {
-  auto graph = parseGraphString(text);
-  EXPECT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
-  llvm::Error e = inferShapes(*graph);
-  EXPECT_FALSE(bool(e)) << llvm::toString(std::move(e));
-  return std::move(*graph);
-}
-
-/// max |got - want| / max |want| over every output.
-double relativeError(llvm::ArrayRef<Tensor> got, llvm::ArrayRef<Tensor> want) {
-  EXPECT_EQ(got.size(), want.size());
-  double err = 0, scale = 0;
-  for (size_t t = 0; t < want.size() && t < got.size(); ++t) {
-    EXPECT_EQ(got[t].shape, want[t].shape);
-    for (int64_t i = 0; i < want[t].size(); ++i) {
-      err = std::max(err, std::fabs(double(got[t].data[i]) - want[t].data[i]));
-      scale = std::max(scale, std::fabs(double(want[t].data[i])));
-    }
-  }
-  EXPECT_GT(scale, 0.0);
-  return err / scale;
-}
 
 /// Runs `graph` on the reference executor and on the cpu backend planned for
 /// `numSMs` multiprocessors; returns the relative error of the outputs.
@@ -69,16 +49,8 @@ double compare(const Graph &graph, bool optimize, int numSMs,
   BackendOptions options;
   options.precision = precision;
   auto cpu = createCpuBackend(options, optimize, numSMs);
-  if (llvm::Error e = cpu->prepare(graph, weights)) {
-    ADD_FAILURE() << llvm::toString(std::move(e));
-    return INFINITY;
-  }
-  auto got = cpu->run(inputs);
-  if (!got) {
-    ADD_FAILURE() << llvm::toString(got.takeError());
-    return INFINITY;
-  }
-  return relativeError(*got, *want);
+  auto got = prepareAndRun(*cpu, graph, weights, inputs);
+  return got ? relativeError(*got, *want) : INFINITY;
 }
 
 struct ConvCase {
@@ -349,17 +321,6 @@ TEST(ConvNhwcPlanTest, SplitKSlicesCoverTheReduction) {
   EXPECT_EQ(perSplit, 3);
   EXPECT_EQ(launches[0].grid[2], 3);
   EXPECT_LT(compare(graph, false, 0), 1e-5);
-}
-
-Graph resnet18(int64_t batch, int64_t size) {
-  auto graph = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
-  EXPECT_TRUE(bool(graph));
-  DimBindings bindings;
-  bindings["N"] = batch;
-  bindings["H"] = size;
-  bindings["W"] = size;
-  EXPECT_FALSE(bool(inferShapes(*graph, bindings)));
-  return std::move(*graph);
 }
 
 TEST(ConvNhwcModelTest, ResNet18SplitKMatchesReference) {

@@ -19,25 +19,17 @@
 #include "graph/StorageTypes.h"
 #include "graph/WeightInit.h"
 
+#include "ModelTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
 #include <cmath>
 
 using namespace mgp::graph;
+using namespace mgp::graph::modeltest;
 
 namespace {
-
-Graph resnet18(int64_t batch, int64_t size) {
-  auto graph = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
-  EXPECT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
-  DimBindings bindings;
-  bindings["N"] = batch;
-  bindings["H"] = size;
-  bindings["W"] = size;
-  EXPECT_FALSE(bool(inferShapes(*graph, bindings)));
-  return std::move(*graph);
-}
 
 struct Comparison {
   double relError = INFINITY; ///< max |got - want| / max |want|
@@ -58,15 +50,9 @@ Comparison compareResNet18(Precision precision, uint64_t seed) {
   options.precision = precision;
   auto cpu = createCpuBackend(options);
   Comparison result;
-  if (llvm::Error e = cpu->prepare(graph, weights)) {
-    ADD_FAILURE() << llvm::toString(std::move(e));
+  auto got = prepareAndRun(*cpu, graph, weights, x);
+  if (!got)
     return result;
-  }
-  auto got = cpu->run(x);
-  if (!got) {
-    ADD_FAILURE() << llvm::toString(got.takeError());
-    return result;
-  }
   const Tensor &g = got->front(), &w = want->front();
   EXPECT_EQ(g.shape, w.shape);
   double err = 0, scale = 0;

@@ -18,34 +18,17 @@
 #include "graph/ShapeInference.h"
 #include "graph/WeightInit.h"
 
+#include "ModelTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
 #include <map>
 
 using namespace mgp::graph;
+using namespace mgp::graph::modeltest;
 
 namespace {
-
-Graph parse(llvm::StringRef text) {
-  auto graph = parseGraphString(text);
-  EXPECT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
-  llvm::Error e = inferShapes(*graph);
-  EXPECT_FALSE(bool(e)) << llvm::toString(std::move(e));
-  return std::move(*graph);
-}
-
-/// max |got - want| / max |want| over the first output.
-double relativeError(const Tensor &got, const Tensor &want) {
-  EXPECT_EQ(got.shape, want.shape);
-  double err = 0, scale = 0;
-  for (int64_t i = 0; i < want.size(); ++i) {
-    err = std::max(err, std::fabs(double(got.data[i]) - want.data[i]));
-    scale = std::max(scale, std::fabs(double(want.data[i])));
-  }
-  EXPECT_GT(scale, 0.0);
-  return err / scale;
-}
 
 /// Runs `text` on the reference executor and on the cpu backend (as
 /// written, or folded and fused with `optimize`); returns the relative error.
@@ -61,16 +44,8 @@ double compareGraph(const Graph &graph, Precision precision, bool optimize,
   BackendOptions options;
   options.precision = precision;
   auto cpu = createCpuBackend(options, optimize);
-  if (llvm::Error e = cpu->prepare(graph, weights)) {
-    ADD_FAILURE() << llvm::toString(std::move(e));
-    return INFINITY;
-  }
-  auto got = cpu->run(x);
-  if (!got) {
-    ADD_FAILURE() << llvm::toString(got.takeError());
-    return INFINITY;
-  }
-  return relativeError(got->front(), want->front());
+  auto got = prepareAndRun(*cpu, graph, weights, x);
+  return got ? relativeError(got->front(), want->front()) : INFINITY;
 }
 
 double compareWithReference(llvm::StringRef text, Precision precision) {
@@ -171,17 +146,6 @@ INSTANTIATE_TEST_SUITE_P(Ops, KernelTest, ::testing::ValuesIn(kCases),
                          [](const auto &info) {
                            return std::string(info.param.name);
                          });
-
-Graph resnet18(int64_t batch, int64_t size) {
-  auto graph = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
-  EXPECT_TRUE(bool(graph));
-  DimBindings bindings;
-  bindings["N"] = batch;
-  bindings["H"] = size;
-  bindings["W"] = size;
-  EXPECT_FALSE(bool(inferShapes(*graph, bindings)));
-  return std::move(*graph);
-}
 
 TEST(KernelLaunchTest, ResNet18Plan) {
   Graph graph = resnet18(2, 224);

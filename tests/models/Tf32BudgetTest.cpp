@@ -17,12 +17,15 @@
 #include "graph/ShapeInference.h"
 #include "graph/WeightInit.h"
 
+#include "ModelTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
 #include <cstdio>
 
 using namespace mgp::graph;
+using namespace mgp::graph::modeltest;
 
 namespace {
 
@@ -33,40 +36,18 @@ constexpr double kGpuTf32Tolerance = 3e-3;
 /// `precision` against the reference executor.
 double resnet18Error(Precision precision, uint64_t weightSeed,
                      uint64_t inputSeed) {
-  auto graph = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
-  EXPECT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
-  DimBindings bindings;
-  bindings["N"] = 2;
-  bindings["H"] = 64;
-  bindings["W"] = 64;
-  EXPECT_FALSE(bool(inferShapes(*graph, bindings)));
-  WeightMap weights = initWeights(*graph, weightSeed);
-  Tensor x =
-      randomNormalTensor(graph->values[graph->inputs[0]].shape, inputSeed);
+  Graph graph = resnet18(2, 64);
+  WeightMap weights = initWeights(graph, weightSeed);
+  Tensor x = randomNormalTensor(graph.values[graph.inputs[0]].shape, inputSeed);
   auto reference = createReferenceBackend(BackendOptions());
-  EXPECT_FALSE(bool(reference->prepare(*graph, weights)));
+  EXPECT_FALSE(bool(reference->prepare(graph, weights)));
   auto want = reference->run(x);
   EXPECT_TRUE(bool(want)) << llvm::toString(want.takeError());
   BackendOptions options;
   options.precision = precision;
   auto cpu = createCpuBackend(options);
-  if (llvm::Error e = cpu->prepare(*graph, weights)) {
-    ADD_FAILURE() << llvm::toString(std::move(e));
-    return INFINITY;
-  }
-  auto got = cpu->run(x);
-  if (!got) {
-    ADD_FAILURE() << llvm::toString(got.takeError());
-    return INFINITY;
-  }
-  const Tensor &g = got->front(), &w = want->front();
-  EXPECT_EQ(g.shape, w.shape);
-  double diff = 0, scale = 0;
-  for (int64_t i = 0; i < w.size(); ++i) {
-    diff = std::max(diff, std::fabs(double(g.data[i]) - w.data[i]));
-    scale = std::max(scale, std::fabs(double(w.data[i])));
-  }
-  return diff / scale;
+  auto got = prepareAndRun(*cpu, graph, weights, x);
+  return got ? relativeError(got->front(), want->front()) : INFINITY;
 }
 
 TEST(Tf32Budget, ResNet18ErrorIsWithinTheGpuTestsTolerance) {

@@ -18,6 +18,8 @@
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Function.h"
 #include "runtime/Module.h"
+#include "tests/unit/runtime/TestErrors.h"
+#include "tests/unit/support/GpuTestSupport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -32,15 +34,10 @@
 #include <vector>
 
 using namespace mgp;
+using mgp::test::errorText;
+using mgp::test::randomSignedFloats;
 
 namespace {
-
-template <typename T> std::string errorText(llvm::Expected<T> &value) {
-  return value ? "" : llvm::toString(value.takeError());
-}
-std::string errorText(llvm::Error err) {
-  return err ? llvm::toString(std::move(err)) : "";
-}
 
 /// y (64x32) = transpose of x (32x64).
 constexpr const char *kTranspose = R"mlir(
@@ -198,15 +195,6 @@ llvm::Expected<CompiledKernel> compile(llvm::StringRef source,
   return kernel;
 }
 
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(0.25f, 4.0f);
-  std::vector<float> values(n);
-  for (float &v : values)
-    v = std::bernoulli_distribution(0.5)(rng) ? dist(rng) : -dist(rng);
-  return values;
-}
-
 class SharedMemoryGpu : public ::testing::Test {
 protected:
   /// Opens the GPU when there is one, then compiles `source` for its arch
@@ -277,7 +265,7 @@ TEST_F(SharedMemoryGpu, Transpose) {
     return;
   if (!device)
     GTEST_SKIP() << "skipped: no GPU";
-  std::vector<std::vector<float>> buffers = {randomFloats(32 * 64, 11),
+  std::vector<std::vector<float>> buffers = {randomSignedFloats(32 * 64, 11),
                                              std::vector<float>(64 * 32, 0)};
   run("transpose", buffers);
   for (int i = 0; i < 32; ++i)
@@ -292,7 +280,7 @@ TEST_F(SharedMemoryGpu, RowMaxBroadcastBack) {
     return;
   if (!device)
     GTEST_SKIP() << "skipped: no GPU";
-  std::vector<std::vector<float>> buffers = {randomFloats(16 * 64, 12),
+  std::vector<std::vector<float>> buffers = {randomSignedFloats(16 * 64, 12),
                                              std::vector<float>(16 * 64, 0),
                                              std::vector<float>(16, 0)};
   run("row_shift", buffers);
@@ -312,7 +300,7 @@ TEST_F(SharedMemoryGpu, LocalAllocThenLoadInAnotherLayout) {
     return;
   if (!device)
     GTEST_SKIP() << "skipped: no GPU";
-  std::vector<std::vector<float>> buffers = {randomFloats(16 * 32, 13),
+  std::vector<std::vector<float>> buffers = {randomSignedFloats(16 * 32, 13),
                                              std::vector<float>(16 * 32, 0)};
   run("local_copy", buffers);
   for (int i = 0; i < 16 * 32; ++i)

@@ -8,13 +8,8 @@
 // in double.
 //
 //===----------------------------------------------------------------------===//
+#include "FrontendKernelSupport.h"
 #include "InterpTestSupport.h"
-
-#include "compiler/frontend/Frontend.h"
-#include "compiler/frontend/MLIRGen.h"
-#include "compiler/pipeline/Signature.h"
-
-#include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
 #include <cmath>
@@ -26,55 +21,15 @@ using namespace mgp::test;
 namespace {
 
 /// A conformance kernel compiled to block-level mgp IR.
-struct CompiledKernel {
-  std::unique_ptr<mlir::MLIRContext> context;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  mlir::func::FuncOp kernel;
-};
+using CompiledKernel = FrontendKernel;
 
 /// Compiles kernel \p name of tests/conformance/\p file; fails the test (and
 /// returns no kernel) on any error.
 CompiledKernel compileConformance(const std::string &file, llvm::StringRef name,
                                   llvm::StringRef signature,
                                   const llvm::StringMap<ConstValue> &defines) {
-  CompiledKernel out;
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  out.context = std::make_unique<mlir::MLIRContext>(registry);
-  out.context->loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  std::string path = std::string(MGP_CONFORMANCE_DIR) + "/" + file;
-  llvm::Expected<unsigned> buffer = addSourceFile(sourceMgr, path);
-  if (!buffer) {
-    ADD_FAILURE() << llvm::toString(buffer.takeError());
-    return out;
-  }
-  auto ast = parseSourceFile(sourceMgr, *buffer);
-  if (!ast) {
-    ADD_FAILURE() << llvm::toString(ast.takeError());
-    return out;
-  }
-  llvm::Expected<Signature> sig = parseSignature(signature);
-  if (!sig) {
-    ADD_FAILURE() << llvm::toString(sig.takeError());
-    return out;
-  }
-  auto module =
-      generateKernelModule(*out.context, sourceMgr, **ast, name, *sig, defines);
-  if (!module) {
-    ADD_FAILURE() << file << ": " << llvm::toString(module.takeError());
-    return out;
-  }
-  out.module = std::move(*module);
-  if (llvm::Error err = runTargetIndependentPasses(*out.module, CompileOptions{})) {
-    ADD_FAILURE() << file << ": " << llvm::toString(std::move(err));
-    return out;
-  }
-  for (auto func : out.module->getOps<mlir::func::FuncOp>())
-    if (func.getSymName() == name)
-      out.kernel = func;
-  EXPECT_TRUE(out.kernel) << "no func @" << name.str() << " in " << file;
-  return out;
+  return compileFrontendKernel(std::string(MGP_CONFORMANCE_DIR) + "/" + file,
+                               name, signature, defines, file);
 }
 
 ConstValue i(int64_t v) { return ConstValue::getInt(v); }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InterpTestSupport.h"
+#include "tests/unit/support/APFloatReference.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -219,14 +220,6 @@ TEST(InterpElementwise, IntCompareEveryPredicateAndSelect) {
     for (size_t k = 0; k < kN; ++k)
       ASSERT_EQ(zs[k], ref(xs[k], ys[k]) ? xs[k] : ys[k]) << name << " at " << k;
   }
-}
-
-/// The bits of \p value rounded to nearest even in \p sem (APFloat reference).
-uint16_t apfloatBits(float value, const llvm::fltSemantics &sem) {
-  llvm::APFloat v(value);
-  bool lost;
-  v.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
-  return static_cast<uint16_t>(v.bitcastToAPInt().getZExtValue());
 }
 
 TEST(InterpElementwise, TruncfToHalfAndBF16RoundToNearestEven) {

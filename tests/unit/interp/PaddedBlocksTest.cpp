@@ -8,13 +8,8 @@
 // exactly, so touching the padding in memory is an error.
 //
 //===----------------------------------------------------------------------===//
+#include "FrontendKernelSupport.h"
 #include "InterpTestSupport.h"
-
-#include "compiler/frontend/Frontend.h"
-#include "compiler/frontend/MLIRGen.h"
-#include "compiler/pipeline/Signature.h"
-
-#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,11 +21,7 @@ namespace {
 
 /// One kernel of padded_blocks.mgp compiled with `signature` (its runtime
 /// parameters) and `defines` (its constexprs).
-struct PaddedKernel {
-  std::unique_ptr<mlir::MLIRContext> context;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  mlir::func::FuncOp kernel;
-
+struct PaddedKernel : FrontendKernel {
   /// Runs the kernel on `grid` programs; float vectors are f32 buffers,
   /// integers scalars. Returns the error text ("" on success).
   std::string run(int grid, std::vector<InterpArg> args) {
@@ -41,48 +32,11 @@ struct PaddedKernel {
 PaddedKernel
 compile(llvm::StringRef name, llvm::StringRef signature,
         std::initializer_list<std::pair<const char *, int>> consts) {
-  PaddedKernel out;
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  out.context = std::make_unique<mlir::MLIRContext>(registry);
-  out.context->loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  llvm::Expected<unsigned> buffer =
-      addSourceFile(sourceMgr, MGP_PADDED_KERNELS);
-  if (!buffer) {
-    ADD_FAILURE() << llvm::toString(buffer.takeError());
-    return out;
-  }
-  auto ast = parseSourceFile(sourceMgr, *buffer);
-  if (!ast) {
-    ADD_FAILURE() << llvm::toString(ast.takeError());
-    return out;
-  }
-  llvm::Expected<Signature> sig = parseSignature(signature);
-  if (!sig) {
-    ADD_FAILURE() << llvm::toString(sig.takeError());
-    return out;
-  }
   llvm::StringMap<ConstValue> defines;
   for (auto [key, value] : consts)
     defines[key] = ConstValue::getInt(value);
-  auto module =
-      generateKernelModule(*out.context, sourceMgr, **ast, name, *sig, defines);
-  if (!module) {
-    ADD_FAILURE() << name.str() << ": " << llvm::toString(module.takeError());
-    return out;
-  }
-  out.module = std::move(*module);
-  if (llvm::Error err =
-          runTargetIndependentPasses(*out.module, CompileOptions{})) {
-    ADD_FAILURE() << name.str() << ": " << llvm::toString(std::move(err));
-    return out;
-  }
-  for (auto func : out.module->getOps<mlir::func::FuncOp>())
-    if (func.getSymName() == name)
-      out.kernel = func;
-  EXPECT_TRUE(out.kernel) << "no func @" << name.str();
-  return out;
+  return PaddedKernel{compileFrontendKernel(MGP_PADDED_KERNELS, name, signature,
+                                            defines, name.str())};
 }
 
 InterpArg buf(std::vector<float> &v) {

@@ -10,42 +10,30 @@
 #include "HalfPrecisionChecks.h"
 
 #include "runtime/Device.h"
+#include "tests/unit/support/GpuTestSupport.h"
 
 using namespace mgp;
 using namespace mgp::halftest;
 
 namespace {
 
-bool haveGpu() {
-  llvm::Expected<int> count = getDeviceCount();
-  if (!count) {
-    llvm::consumeError(count.takeError());
-    return false;
-  }
-  return *count > 0;
-}
-
-#define SKIP_WITHOUT_GPU()                                                     \
-  if (!haveGpu())                                                              \
-  GTEST_SKIP() << "skipped: no GPU"
-
 TEST(HalfPrecisionGpu, CorrectlyRoundedOpsMatchAPFloatBitForBit) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   checkCorrectlyRoundedOps(DeviceKind::GPU);
 }
 
 TEST(HalfPrecisionGpu, TranscendentalsWithinHalfTolerance) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   checkTranscendentals(DeviceKind::GPU);
 }
 
 TEST(HalfPrecisionGpu, ConversionsRoundToNearestEven) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   checkConversions(DeviceKind::GPU);
 }
 
 TEST(HalfPrecisionGpu, ReductionsAndMixedPromotion) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   checkReductionsAndPromotion(DeviceKind::GPU);
 }
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
 #include "runtime/jit/Jit.h"
+#include "tests/unit/support/GpuTestSupport.h"
 
 #include "gtest/gtest.h"
 
@@ -21,17 +22,9 @@
 #include <string>
 
 using namespace mgp;
+using namespace mgp::test;
 
 namespace {
-
-bool haveGpu() {
-  llvm::Expected<int> count = getDeviceCount();
-  if (!count) {
-    llvm::consumeError(count.takeError());
-    return false;
-  }
-  return *count > 0;
-}
 
 /// The kernel; CAST becomes the operand cast (empty for tf32).
 const char *kMatmulSource = R"(
@@ -108,14 +101,7 @@ void runDotCase(const DotCase &c) {
     v = dist(gen);
   for (float &v : b)
     v = dist(gen);
-  auto upload = [](const std::vector<float> &host) {
-    auto buf = DeviceBuffer::allocate(host.size() * sizeof(float));
-    EXPECT_TRUE(bool(buf));
-    if (buf)
-      llvm::cantFail(buf->copyFromHost(host.data(), host.size() * 4));
-    return buf;
-  };
-  auto da = upload(a), db = upload(b), dc = upload(out);
+  auto da = uploadFloats(a), db = uploadFloats(b), dc = uploadFloats(out);
   ASSERT_TRUE(da && db && dc);
   Grid grid((c.m + c.blockM - 1) / c.blockM, (c.n + c.blockN - 1) / c.blockN);
   llvm::Error err =
@@ -125,34 +111,21 @@ void runDotCase(const DotCase &c) {
   ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
   ASSERT_FALSE(bool(dc->copyToHost(out.data(), out.size() * 4)));
 
-  double u = unitRoundoff(c.precision), worst = 0, maxAbs = 0;
-  for (int i = 0; i < c.m; ++i)
-    for (int j = 0; j < c.n; ++j) {
-      double ref = 0, mag = 0;
-      for (int kk = 0; kk < c.k; ++kk) {
-        double p = double(a[size_t(i) * c.k + kk]) * b[size_t(kk) * c.n + j];
-        ref += p;
-        mag += std::fabs(p);
-      }
-      double got = out[size_t(i) * c.n + j];
-      double bound = 2 * u * mag + 1e-5;
-      double e = std::fabs(got - ref);
-      maxAbs = std::max(maxAbs, e);
-      worst = std::max(worst, e / bound);
-      ASSERT_LE(e, bound) << "C[" << i << ", " << j << "]: gpu " << got
-                          << ", reference " << ref;
-    }
+  MatmulError error;
+  checkMatmul(a, b, out, c.m, c.n, c.k, 2 * unitRoundoff(c.precision), 1e-5,
+              error);
+  if (::testing::Test::HasFatalFailure())
+    return;
   std::printf("%-5s %4dx%-4d x%4d blocks %3dx%-3dx%3d %d warps: max abs err "
               "%.3g (%.2f of the bound)\n",
               c.precision, c.m, c.n, c.k, c.blockM, c.blockN, c.blockK, c.warps,
-              maxAbs, worst);
+              error.maxAbs, error.worst);
 }
 
 class JitGpuDot : public ::testing::TestWithParam<DotCase> {};
 
 TEST_P(JitGpuDot, MatchesReference) {
-  if (!haveGpu())
-    GTEST_SKIP() << "skipped: no GPU";
+  MGP_SKIP_WITHOUT_GPU();
   runDotCase(GetParam());
 }
 

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
 #include "runtime/jit/Jit.h"
+#include "tests/unit/support/GpuTestSupport.h"
 
 #include "gtest/gtest.h"
 
@@ -23,17 +24,9 @@
 #include <string>
 
 using namespace mgp;
+using namespace mgp::test;
 
 namespace {
-
-bool haveGpu() {
-  llvm::Expected<int> count = getDeviceCount();
-  if (!count) {
-    llvm::consumeError(count.takeError());
-    return false;
-  }
-  return *count > 0;
-}
 
 /// C = A @ B with the operand pointers advanced by BLOCK_K each iteration
 /// (loop-carried, as in Triton's tutorial matmul) and masks on every dim.
@@ -96,14 +89,7 @@ void runCase(const PipelineCase &c) {
   std::vector<float> out(size_t(c.m) * c.n, 12345.0f);
   fill(a);
   fill(b);
-  auto upload = [](const std::vector<float> &host) {
-    auto buf = DeviceBuffer::allocate(std::max<size_t>(host.size(), 1) * 4);
-    EXPECT_TRUE(bool(buf));
-    if (buf && !host.empty())
-      llvm::cantFail(buf->copyFromHost(host.data(), host.size() * 4));
-    return buf;
-  };
-  auto da = upload(a), db = upload(b), dc = upload(out);
+  auto da = uploadFloats(a), db = uploadFloats(b), dc = uploadFloats(out);
   ASSERT_TRUE(da && db && dc);
   Grid grid((c.m + c.blockM - 1) / c.blockM, (c.n + c.blockN - 1) / c.blockN);
   llvm::Error err =
@@ -113,35 +99,25 @@ void runCase(const PipelineCase &c) {
   ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
   ASSERT_FALSE(bool(dc->copyToHost(out.data(), out.size() * 4)));
 
-  double worst = 0;
-  for (int i = 0; i < c.m; ++i)
-    for (int j = 0; j < c.n; ++j) {
-      double ref = 0, mag = 0;
-      for (int kk = 0; kk < c.k; ++kk) {
-        double p = double(a[size_t(i) * c.k + kk]) * b[size_t(kk) * c.n + j];
-        ref += p;
-        mag += std::fabs(p);
-      }
-      double got = out[size_t(i) * c.n + j];
-      double bound =
-          c.tf32 ? 2 * std::ldexp(1.0, -10) * mag + 1e-5 : 1e-5 * mag + 1e-6;
-      double e = std::fabs(got - ref);
-      worst = std::max(worst, e / bound);
-      ASSERT_LE(e, bound) << "C[" << i << ", " << j << "]: gpu " << got
-                          << ", reference " << ref;
-    }
+  MatmulError error;
+  if (c.tf32)
+    checkMatmul(a, b, out, c.m, c.n, c.k, 2 * std::ldexp(1.0, -10), 1e-5,
+                error);
+  else
+    checkMatmul(a, b, out, c.m, c.n, c.k, 1e-5, 1e-6, error);
+  if (::testing::Test::HasFatalFailure())
+    return;
   std::printf(
       "%s stages %d %4dx%-4d x%4d blocks %3dx%-3dx%3d %d warps: %.2f of "
       "the bound\n",
       c.tf32 ? "tf32" : "ieee", c.stages, c.m, c.n, c.k, c.blockM, c.blockN,
-      c.blockK, c.warps, worst);
+      c.blockK, c.warps, error.worst);
 }
 
 class JitGpuPipeline : public ::testing::TestWithParam<PipelineCase> {};
 
 TEST_P(JitGpuPipeline, MatchesReference) {
-  if (!haveGpu())
-    GTEST_SKIP() << "skipped: no GPU";
+  MGP_SKIP_WITHOUT_GPU();
   runCase(GetParam());
 }
 

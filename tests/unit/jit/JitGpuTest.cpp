@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
 #include "runtime/jit/Jit.h"
+#include "tests/unit/support/GpuTestSupport.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -26,19 +27,6 @@
 using namespace mgp;
 
 namespace {
-
-bool haveGpu() {
-  llvm::Expected<int> count = getDeviceCount();
-  if (!count) {
-    llvm::consumeError(count.takeError());
-    return false;
-  }
-  return *count > 0;
-}
-
-#define SKIP_WITHOUT_GPU()                                                     \
-  if (!haveGpu())                                                              \
-  GTEST_SKIP() << "skipped: no GPU"
 
 std::string readFile(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -227,7 +215,7 @@ void expectGpuMatchesInterpreter(const Case &c) {
 }
 
 TEST(JitGpu, ConformanceKernelsAgreeWithTheInterpreter) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   for (const Case &c : conformanceCases())
     expectGpuMatchesInterpreter(c);
 }
@@ -329,7 +317,7 @@ std::vector<Case> paddedCases() {
 }
 
 TEST(JitGpu, PaddedBlocksAgreeWithTheInterpreter) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   for (const Case &c : paddedCases())
     expectGpuMatchesInterpreter(c);
 }
@@ -337,7 +325,7 @@ TEST(JitGpu, PaddedBlocksAgreeWithTheInterpreter) {
 /// Launches relu once through the JIT (what the cache test runs in child
 /// processes; on its own a smoke test of a GPU launch).
 TEST(JitGpu, CacheProbeRelu) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   std::vector<Case> cases = conformanceCases();
   std::vector<std::vector<float>> data;
   for (const Pos &pos : cases[0].positional)
@@ -369,7 +357,7 @@ std::string runProbe(const std::string &cacheDir) {
 }
 
 TEST(JitGpu, SecondProcessReusesTheDiskCache) {
-  SKIP_WITHOUT_GPU();
+  MGP_SKIP_WITHOUT_GPU();
   llvm::SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-jit-cache", dir));
   std::string first = runProbe(dir.str().str());

@@ -11,6 +11,7 @@
 #include "graph/StorageTypes.h"
 #include "graph/GraphParser.h"
 #include "graph/ShapeInference.h"
+#include "tests/unit/support/APFloatReference.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -22,19 +23,10 @@
 #include <random>
 
 using namespace mgp::graph;
+using mgp::test::apfloatBits;
+using mgp::test::apfloatValue;
 
 namespace {
-
-uint16_t apBits(float value, const llvm::fltSemantics &sem) {
-  llvm::APFloat v(value);
-  bool lost;
-  v.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
-  return static_cast<uint16_t>(v.bitcastToAPInt().getZExtValue());
-}
-
-float apValue(uint16_t bits, const llvm::fltSemantics &sem) {
-  return llvm::APFloat(sem, llvm::APInt(16, bits)).convertToFloat();
-}
 
 float fromBits(uint32_t bits) {
   float value;
@@ -75,9 +67,9 @@ TEST(StorageTypes, ConversionsMatchAPFloat) {
     std::vector<float> back(values.size());
     convertToF32(bits.data(), bits.size(), type, back.data());
     for (size_t i = 0; i < values.size(); ++i) {
-      ASSERT_EQ(bits[i], apBits(values[i], *sem))
+      ASSERT_EQ(bits[i], apfloatBits(values[i], *sem))
           << storageTypeName(type).str() << " of " << values[i];
-      ASSERT_EQ(back[i], apValue(bits[i], *sem)) << values[i];
+      ASSERT_EQ(back[i], apfloatValue(bits[i], *sem)) << values[i];
     }
     uint16_t nan;
     convertFromF32({NAN}, type, &nan);
@@ -95,8 +87,9 @@ TEST(StorageTypes, HostBufferRoundTrip) {
   ASSERT_EQ(half.size(), values.size());
   std::vector<float> back = half.toF32();
   for (size_t i = 0; i < values.size(); ++i)
-    EXPECT_EQ(back[i], apValue(apBits(values[i], llvm::APFloat::IEEEhalf()),
-                               llvm::APFloat::IEEEhalf()));
+    EXPECT_EQ(back[i],
+              apfloatValue(apfloatBits(values[i], llvm::APFloat::IEEEhalf()),
+                           llvm::APFloat::IEEEhalf()));
 }
 
 TEST(StorageTypes, ResNet18Plan) {

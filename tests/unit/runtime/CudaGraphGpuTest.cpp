@@ -15,6 +15,7 @@
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Module.h"
 #include "runtime/Stream.h"
+#include "tests/unit/support/GpuTestSupport.h"
 
 #include "TestErrors.h"
 #include "TestPTX.h"
@@ -28,17 +29,9 @@
 using namespace mgp;
 using mgp::test::errorText;
 using mgp::test::kVectorAddPTX;
+using mgp::test::randomSignedFloats;
 
 namespace {
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(0.25f, 4.0f);
-  std::vector<float> values(n);
-  for (float &v : values)
-    v = std::bernoulli_distribution(0.5)(rng) ? dist(rng) : -dist(rng);
-  return values;
-}
-
 class CudaGraphGpu : public ::testing::Test {
 protected:
   static constexpr int n = 50021; // not a multiple of the block
@@ -121,7 +114,7 @@ protected:
 } // namespace
 
 TEST_F(CudaGraphGpu, CapturedLaunchesReplayOnFreshInputs) {
-  std::vector<float> x = randomFloats(n, 1), y = randomFloats(n, 2);
+  std::vector<float> x = randomSignedFloats(n, 1), y = randomSignedFloats(n, 2);
   upload(0, x);
   upload(1, y);
   auto graph =
@@ -145,7 +138,8 @@ TEST_F(CudaGraphGpu, CapturedLaunchesReplayOnFreshInputs) {
   // graph object itself is no longer needed.
   std::optional<CudaGraph> captured(std::move(*graph));
   captured.reset();
-  std::vector<float> x2 = randomFloats(n, 3), y2 = randomFloats(n, 4);
+  std::vector<float> x2 = randomSignedFloats(n, 3),
+                     y2 = randomSignedFloats(n, 4);
   upload(0, x2);
   upload(1, y2);
   for (int i = 0; i < 4; ++i)
@@ -176,7 +170,7 @@ TEST_F(CudaGraphGpu, FailedCaptureLeavesTheStreamUsable) {
             "");
   EXPECT_EQ(status, CU_STREAM_CAPTURE_STATUS_NONE);
   // The stream runs eager work again.
-  std::vector<float> x = randomFloats(n, 5), y = randomFloats(n, 6);
+  std::vector<float> x = randomSignedFloats(n, 5), y = randomSignedFloats(n, 6);
   upload(0, x);
   upload(1, y);
   ASSERT_EQ(errorText(enqueueChain()), "");

@@ -16,6 +16,7 @@
 #include "runtime/KernelCache.h"
 #include "runtime/Module.h"
 #include "runtime/Stream.h"
+#include "tests/unit/support/GpuTestSupport.h"
 
 #include "CacheTestSupport.h"
 #include "TestErrors.h"
@@ -31,17 +32,9 @@ using namespace mgp;
 using mgp::test::errorText;
 using mgp::test::kReverseBlocksPTX;
 using mgp::test::kVectorAddPTX;
+using mgp::test::randomSignedFloats;
 
 namespace {
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(0.25f, 4.0f);
-  std::vector<float> values(n);
-  for (float &v : values)
-    v = std::bernoulli_distribution(0.5)(rng) ? dist(rng) : -dist(rng);
-  return values;
-}
-
 class GpuRuntime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -100,7 +93,7 @@ TEST_F(GpuRuntime, MissingDeviceOrdinal) {
 }
 
 TEST_F(GpuRuntime, BufferRoundTripAndBounds) {
-  std::vector<float> values = randomFloats(1000, 1);
+  std::vector<float> values = randomSignedFloats(1000, 1);
   DeviceBuffer buffer = upload(values);
   EXPECT_EQ(download(buffer, values.size()), values);
   std::vector<float> big(2000);
@@ -121,7 +114,7 @@ TEST_F(GpuRuntime, VectorAddMatchesHost) {
   EXPECT_EQ(attrs->staticSharedBytes, 0);
 
   const int n = 100003; // not a multiple of the block
-  std::vector<float> x = randomFloats(n, 2), y = randomFloats(n, 3);
+  std::vector<float> x = randomSignedFloats(n, 2), y = randomSignedFloats(n, 3);
   DeviceBuffer dx = upload(x), dy = upload(y);
   auto dout = DeviceBuffer::allocate(n * sizeof(float));
   ASSERT_TRUE(!!dout) << errorText(dout);
@@ -150,7 +143,7 @@ TEST_F(GpuRuntime, TwoDimensionalGridWithLargeDynamicShared) {
 
   const unsigned gridX = 7, gridY = 5, threads = 256;
   const size_t n = size_t(gridX) * gridY * threads;
-  std::vector<float> in = randomFloats(n, 4);
+  std::vector<float> in = randomSignedFloats(n, 4);
   DeviceBuffer din = upload(in);
   auto dout = DeviceBuffer::allocate(n * sizeof(float));
   ASSERT_TRUE(!!dout) << errorText(dout);
@@ -229,7 +222,7 @@ TEST_F(GpuRuntime, EventsGiveElapsedTime) {
   ASSERT_TRUE(!!stream) << errorText(stream);
   auto start = Event::create(), end = Event::create();
   ASSERT_TRUE(!!start && !!end);
-  std::vector<float> values = randomFloats(1 << 20, 5);
+  std::vector<float> values = randomSignedFloats(1 << 20, 5);
   DeviceBuffer buffer = upload(values);
   ASSERT_EQ(errorText(start->record(stream->handle())), "");
   ASSERT_EQ(errorText(buffer.copyFromHostAsync(values.data(), values.size() * 4,
@@ -274,8 +267,8 @@ TEST_F(GpuRuntime, CompiledThroughTheCacheAndLaunched) {
     auto function = module->getFunction((*kernel)->name);
     ASSERT_TRUE(!!function) << errorText(function);
     const int n = 4099;
-    std::vector<float> x = randomFloats(n, 10 + process),
-                       y = randomFloats(n, 20 + process);
+    std::vector<float> x = randomSignedFloats(n, 10 + process),
+                       y = randomSignedFloats(n, 20 + process);
     DeviceBuffer dx = upload(x), dy = upload(y), dout = upload(x);
     CUdeviceptr px = dx.address(), py = dy.address(), pout = dout.address();
     int count = n;
@@ -321,7 +314,8 @@ TEST_F(GpuRuntime, JitKernelLaunchesCheckedArguments) {
       },
       cache);
   for (int n : {5000, 4096, 777}) {
-    std::vector<float> x = randomFloats(n, n), y = randomFloats(n, n + 1);
+    std::vector<float> x = randomSignedFloats(n, n),
+                       y = randomSignedFloats(n, n + 1);
     DeviceBuffer dx = upload(x), dy = upload(y), dout = upload(y);
     std::vector<KernelArg> args = {
         KernelArg::devicePointer(dx.address(), DType::F32),

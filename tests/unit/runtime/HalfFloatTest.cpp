@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/HalfFloat.h"
+#include "tests/unit/support/APFloatReference.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -20,12 +21,7 @@
 
 namespace {
 
-uint16_t apBits(float value, const llvm::fltSemantics &sem) {
-  llvm::APFloat v(value);
-  bool lost;
-  v.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
-  return static_cast<uint16_t>(v.bitcastToAPInt().getZExtValue());
-}
+using mgp::test::apfloatBits;
 
 TEST(HalfFloat, FromFloatMatchesAPFloat) {
   std::mt19937 gen(23);
@@ -45,9 +41,11 @@ TEST(HalfFloat, FromFloatMatchesAPFloat) {
                     65519.0f, INFINITY, -INFINITY, 0.0f, -0.0f})
     values.push_back(tie);
   for (float v : values) {
-    ASSERT_EQ(mgp::floatToHalfBits(v), apBits(v, llvm::APFloat::IEEEhalf()))
+    ASSERT_EQ(mgp::floatToHalfBits(v),
+              apfloatBits(v, llvm::APFloat::IEEEhalf()))
         << v;
-    ASSERT_EQ(mgp::floatToBF16Bits(v), apBits(v, llvm::APFloat::BFloat())) << v;
+    ASSERT_EQ(mgp::floatToBF16Bits(v), apfloatBits(v, llvm::APFloat::BFloat()))
+        << v;
   }
   EXPECT_TRUE(std::isnan(mgp::halfBitsToFloat(mgp::floatToHalfBits(NAN))));
   EXPECT_TRUE(std::isnan(mgp::bf16BitsToFloat(mgp::floatToBF16Bits(NAN))));
