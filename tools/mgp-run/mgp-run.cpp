@@ -488,7 +488,9 @@ static Error runTool() {
   auto backend = makeBackend(options, gpu, gpuOpening);
   if (!backend)
     return backend.takeError();
-  timer.mark("open " + device);
+  timer.mark(
+      "open " + device +
+      (gpuOpening ? " (started in the background, joined in prepare)" : ""));
 
   if (Error e = (*backend)->prepare(model.graph, model.weights))
     return e;
