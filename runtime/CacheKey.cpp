@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/CacheKey.h"
 
+#include "compiler/pipeline/CompilerHash.h"
 #include "compiler/pipeline/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -39,11 +40,19 @@ private:
 };
 } // namespace
 
+llvm::StringRef mgp::compilerIdentity() {
+  // The version alone would let a rebuilt compiler trust PTX from an older
+  // build of the same version; the sources' hash (cmake/CompilerHash.cmake)
+  // changes with every edit under compiler/.
+  return MGP_VERSION_STRING "+" MGP_COMPILER_HASH;
+}
+
 CacheKeyInput mgp::makeCacheKeyInput(llvm::StringRef source,
                                      llvm::StringRef kernelName,
                                      const KernelOptions &options,
                                      const Specialization &specialization) {
-  return CacheKeyInput{kVersion, options, source, kernelName, specialization};
+  return CacheKeyInput{compilerIdentity(), options, source, kernelName,
+                       specialization};
 }
 
 std::string mgp::computeCacheKey(const CacheKeyInput &input) {

@@ -27,7 +27,8 @@ struct KernelOptions {
 
 /// Everything the cache key covers.
 struct CacheKeyInput {
-  /// The compiler's identity; mgp::kVersion unless a test says otherwise.
+  /// The compiler's identity; compilerIdentity() unless a test says
+  /// otherwise.
   llvm::StringRef compilerVersion;
   KernelOptions options;
   /// The kernel's source together with the source of every function it
@@ -38,7 +39,12 @@ struct CacheKeyInput {
   Specialization specialization;
 };
 
-/// A CacheKeyInput for the running compiler (compilerVersion = kVersion).
+/// The running compiler's identity in cache keys: `VERSION+HASH`, where
+/// HASH is the first 16 hex digits of a SHA-256 over the compiler's sources.
+llvm::StringRef compilerIdentity();
+
+/// A CacheKeyInput for the running compiler (compilerVersion =
+/// compilerIdentity()).
 CacheKeyInput makeCacheKeyInput(llvm::StringRef source,
                                 llvm::StringRef kernelName,
                                 const KernelOptions &options,

@@ -57,8 +57,16 @@ TEST(CacheKey, SameInputSameKey) {
   EXPECT_EQ(computeCacheKey(copy), first);
 }
 
-TEST(CacheKey, UsesTheRunningCompilerVersion) {
-  EXPECT_EQ(baseInput().compilerVersion, llvm::StringRef(kVersion));
+TEST(CacheKey, UsesTheRunningCompilerIdentity) {
+  // VERSION+HASH: the hash of the compiler's sources, so a rebuilt compiler
+  // of the same version never trusts another build's PTX.
+  llvm::StringRef identity = baseInput().compilerVersion;
+  EXPECT_EQ(identity, compilerIdentity());
+  std::string prefix = std::string(kVersion) + "+";
+  ASSERT_TRUE(identity.starts_with(prefix)) << identity.str();
+  llvm::StringRef hash = identity.drop_front(prefix.size());
+  EXPECT_EQ(hash.size(), 16u);
+  EXPECT_EQ(hash.find_first_not_of("0123456789abcdef"), llvm::StringRef::npos);
 }
 
 TEST(CacheKey, EveryComponentChangesTheKey) {
