@@ -53,6 +53,9 @@ llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates() {
       make(128, 64, 32, 8, 3),  make(64, 128, 32, 8, 3),
       make(128, 128, 16, 8, 3), make(64, 64, 32, 4, 4),
       make(128, 64, 16, 8, 2),  make(32, 64, 32, 4, 3),
+      // The largest tile: fewer loop overheads per mma (96 KiB of tf32
+      // operand buffers at 3 stages, the pipeliner's budget).
+      make(128, 128, 32, 8, 3),
   };
   return candidates;
 }
