@@ -287,9 +287,10 @@ TEST_F(GpuBackendTest, ExhaustedDeviceMemoryIsAClearError) {
   std::string message = llvm::toString(std::move(prepared));
   EXPECT_NE(message.find("CUDA_ERROR_OUT_OF_MEMORY"), std::string::npos)
       << message;
-  if (message.find("cuMemAlloc") != std::string::npos)
+  if (message.find("cuMemAlloc") != std::string::npos) {
     EXPECT_NE(message.find("bytes ("), std::string::npos)
         << "the size asked for: " << message;
+  }
   held.clear();
   auto again = createGpuBackend(BackendOptions());
   ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
