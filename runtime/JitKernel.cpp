@@ -102,33 +102,12 @@ llvm::Error JitKernel::launch(std::array<unsigned, 3> grid, CUstream stream,
   std::vector<uint64_t> slots;
   slots.reserve(args.size());
   for (auto [param, arg] : llvm::zip_equal(sig.params, args)) {
-    uint64_t slot = 0;
-    switch (param.kind) {
-    case ParamKind::Constexpr:
+    if (param.kind == ParamKind::Constexpr)
       continue;
-    case ParamKind::Pointer:
-      slot = arg.address();
-      break;
-    case ParamKind::Int32: {
-      int32_t value = static_cast<int32_t>(arg.intValue());
-      std::memcpy(&slot, &value, sizeof(value));
-      break;
-    }
-    case ParamKind::Int64:
-      slot = static_cast<uint64_t>(arg.intValue());
-      break;
-    case ParamKind::Fp32: {
-      float value = static_cast<float>(arg.floatValue());
-      std::memcpy(&slot, &value, sizeof(value));
-      break;
-    }
-    }
-    if (arg.kind() == KernelArg::Kind::HostPointer)
-      return llvm::createStringError(llvm::formatv(
-          "kernel '{0}', argument '{1}': a host pointer cannot be passed to "
-          "a GPU kernel; copy the data to a DeviceBuffer",
-          sig.kernelName, param.name));
-    slots.push_back(slot);
+    llvm::Expected<uint64_t> slot = packLaunchSlot(param, arg, sig.kernelName);
+    if (!slot)
+      return slot.takeError();
+    slots.push_back(*slot);
   }
   std::vector<void *> pointers;
   for (uint64_t &slot : slots)

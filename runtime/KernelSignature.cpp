@@ -10,8 +10,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -112,4 +114,37 @@ llvm::Error mgp::checkArguments(const KernelSignature &signature,
   if (problems.empty())
     return llvm::Error::success();
   return llvm::createStringError(llvm::join(problems, "\n"));
+}
+
+llvm::Expected<uint64_t> mgp::packLaunchSlot(const KernelParam &param,
+                                             const KernelArg &arg,
+                                             llvm::StringRef kernelName) {
+  if (arg.kind() == KernelArg::Kind::HostPointer)
+    return llvm::createStringError(llvm::formatv(
+        "kernel '{0}', argument '{1}': a host pointer cannot be passed to a "
+        "GPU kernel; copy the data to a DeviceBuffer",
+        kernelName, param.name));
+  uint64_t slot = 0;
+  switch (param.kind) {
+  case ParamKind::Constexpr:
+    assert(false && "constexpr parameters are not passed");
+    break;
+  case ParamKind::Pointer:
+    slot = arg.address();
+    break;
+  case ParamKind::Int32: {
+    int32_t value = static_cast<int32_t>(arg.intValue());
+    std::memcpy(&slot, &value, sizeof(value));
+    break;
+  }
+  case ParamKind::Int64:
+    slot = static_cast<uint64_t>(arg.intValue());
+    break;
+  case ParamKind::Fp32: {
+    float value = static_cast<float>(arg.floatValue());
+    std::memcpy(&slot, &value, sizeof(value));
+    break;
+  }
+  }
+  return slot;
 }

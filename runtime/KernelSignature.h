@@ -109,6 +109,15 @@ std::string formatFloat(double value);
 llvm::Error checkArguments(const KernelSignature &signature,
                            llvm::ArrayRef<KernelArg> args);
 
+/// The 8-byte launch slot of \p arg for the passed (non-constexpr) parameter
+/// \p param: the device address, the i32 or i64 value, or the fp32 bits,
+/// from the start of the slot (cuLaunchKernel reads as many bytes as the PTX
+/// parameter has, little-endian). A host pointer is an error naming
+/// \p kernelName and the parameter: it cannot reach a GPU kernel.
+llvm::Expected<uint64_t> packLaunchSlot(const KernelParam &param,
+                                        const KernelArg &arg,
+                                        llvm::StringRef kernelName);
+
 } // namespace mgp
 
 #endif // MGP_RUNTIME_KERNELSIGNATURE_H

@@ -168,33 +168,12 @@ llvm::Error Kernel::Impl::launchGPU(LaunchEntry &entry, Grid grid,
   }
   size_t count = 0;
   for (auto [param, arg] : llvm::zip_equal(entry.signature.params, bound)) {
-    uint64_t slot = 0;
-    switch (param.kind) {
-    case ParamKind::Constexpr:
+    if (param.kind == ParamKind::Constexpr)
       continue;
-    case ParamKind::Pointer:
-      if (arg.kind() == KernelArg::Kind::HostPointer)
-        return llvm::createStringError(llvm::formatv(
-            "kernel '{0}', argument '{1}': a host pointer cannot be passed "
-            "to a GPU kernel; copy the data to a DeviceBuffer",
-            kernelName, param.name));
-      slot = arg.address();
-      break;
-    case ParamKind::Int32: {
-      int32_t value = static_cast<int32_t>(arg.intValue());
-      std::memcpy(&slot, &value, sizeof(value));
-      break;
-    }
-    case ParamKind::Int64:
-      slot = static_cast<uint64_t>(arg.intValue());
-      break;
-    case ParamKind::Fp32: {
-      float value = static_cast<float>(arg.floatValue());
-      std::memcpy(&slot, &value, sizeof(value));
-      break;
-    }
-    }
-    slotData[count] = slot;
+    llvm::Expected<uint64_t> slot = packLaunchSlot(param, arg, kernelName);
+    if (!slot)
+      return slot.takeError();
+    slotData[count] = *slot;
     pointerData[count] = &slotData[count];
     ++count;
   }
