@@ -55,11 +55,8 @@ struct MemDescSubviewOpConversion : ConvertOpToLLVMPattern<MemDescSubviewOp> {
   }
 };
 
-struct AsyncCopyOpConversion
-    : ConvertOpToLLVMPattern<AsyncCopyGlobalToLocalOp> {
-  AsyncCopyOpConversion(MgpLLVMTypeConverter &converter,
-                        const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct AsyncCopyOpConversion : TargetConversionPattern<AsyncCopyGlobalToLocalOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
@@ -121,8 +118,6 @@ struct AsyncCopyOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct AsyncCommitGroupOpConversion

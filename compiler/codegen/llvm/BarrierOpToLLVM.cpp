@@ -16,9 +16,8 @@ using namespace mgp;
 
 namespace {
 
-struct BarrierOpConversion : ConvertOpToLLVMPattern<BarrierOp> {
-  BarrierOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct BarrierOpConversion : TargetConversionPattern<BarrierOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
@@ -27,8 +26,6 @@ struct BarrierOpConversion : ConvertOpToLLVMPattern<BarrierOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

@@ -75,10 +75,8 @@ SmallVector<unsigned> getScratchAlignments(RankedTensorType type,
   return alignments;
 }
 
-struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
-  ConvertLayoutOpConversion(MgpLLVMTypeConverter &converter,
-                            const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct ConvertLayoutOpConversion : TargetConversionPattern<ConvertLayoutOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
@@ -135,8 +133,6 @@ struct ConvertLayoutOpConversion : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

@@ -270,9 +270,8 @@ Value isFirstOwner(OpBuilder &b, Location loc, Value id, unsigned mask) {
                               i32Constant(b, loc, 0));
 }
 
-struct LoadOpConversion : ConvertOpToLLVMPattern<LoadOp> {
-  LoadOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct LoadOpConversion : TargetConversionPattern<LoadOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
@@ -322,13 +321,10 @@ struct LoadOpConversion : ConvertOpToLLVMPattern<LoadOp> {
     rewriter.replaceOp(op, packRegisters(rewriter, loc, resultType, results));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-struct StoreOpConversion : ConvertOpToLLVMPattern<StoreOp> {
-  StoreOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct StoreOpConversion : TargetConversionPattern<StoreOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
@@ -386,8 +382,6 @@ struct StoreOpConversion : ConvertOpToLLVMPattern<StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

@@ -82,10 +82,8 @@ auto makeOffsetFn(Location loc, MemDescType type, const MemDescParts &parts) {
   };
 }
 
-struct LocalAllocOpConversion : ConvertOpToLLVMPattern<LocalAllocOp> {
-  LocalAllocOpConversion(MgpLLVMTypeConverter &converter,
-                         const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct LocalAllocOpConversion : TargetConversionPattern<LocalAllocOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
@@ -112,14 +110,10 @@ struct LocalAllocOpConversion : ConvertOpToLLVMPattern<LocalAllocOp> {
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, fields));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-struct LocalLoadOpConversion : ConvertOpToLLVMPattern<LocalLoadOp> {
-  LocalLoadOpConversion(MgpLLVMTypeConverter &converter,
-                        const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct LocalLoadOpConversion : TargetConversionPattern<LocalLoadOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
@@ -139,14 +133,10 @@ struct LocalLoadOpConversion : ConvertOpToLLVMPattern<LocalLoadOp> {
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-struct LocalStoreOpConversion : ConvertOpToLLVMPattern<LocalStoreOp> {
-  LocalStoreOpConversion(MgpLLVMTypeConverter &converter,
-                         const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct LocalStoreOpConversion : TargetConversionPattern<LocalStoreOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
@@ -163,8 +153,6 @@ struct LocalStoreOpConversion : ConvertOpToLLVMPattern<LocalStoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

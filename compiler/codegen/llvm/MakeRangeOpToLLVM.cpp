@@ -17,10 +17,8 @@ using namespace mgp;
 
 namespace {
 
-struct MakeRangeOpConversion : ConvertOpToLLVMPattern<MakeRangeOp> {
-  MakeRangeOpConversion(MgpLLVMTypeConverter &converter,
-                        const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct MakeRangeOpConversion : TargetConversionPattern<MakeRangeOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   LogicalResult
   matchAndRewrite(MakeRangeOp op, OpAdaptor adaptor,
@@ -40,8 +38,6 @@ struct MakeRangeOpConversion : ConvertOpToLLVMPattern<MakeRangeOp> {
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

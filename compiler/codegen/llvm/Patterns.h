@@ -11,6 +11,7 @@
 #include "compiler/codegen/llvm/TargetInfo.h"
 #include "compiler/codegen/llvm/TypeConverter.h"
 
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mgp {
@@ -18,6 +19,18 @@ namespace mgp {
 /// The benefit of mgp patterns, above the upstream scalar patterns (1), so
 /// tensor-typed arith/math ops are scalarised by us first.
 inline constexpr unsigned kMgpPatternBenefit = 10;
+
+/// The base of the lowering patterns that need the target: mgp's pattern
+/// benefit and the TargetInfo, from a (converter, target) constructor.
+template <typename SourceOp>
+struct TargetConversionPattern : mlir::ConvertOpToLLVMPattern<SourceOp> {
+  TargetConversionPattern(MgpLLVMTypeConverter &converter,
+                          const TargetInfo &target)
+      : mlir::ConvertOpToLLVMPattern<SourceOp>(converter, kMgpPatternBenefit),
+        target(target) {}
+
+  const TargetInfo &target;
+};
 
 /// func.func, func.return, func.call (kernel attributes are set afterwards by
 /// finalizeKernelAttributes).

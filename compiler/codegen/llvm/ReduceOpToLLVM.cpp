@@ -29,9 +29,8 @@ namespace {
 
 using Values = SmallVector<Value>;
 
-struct ReduceOpConversion : ConvertOpToLLVMPattern<ReduceOp> {
-  ReduceOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+struct ReduceOpConversion : TargetConversionPattern<ReduceOp> {
+  using TargetConversionPattern::TargetConversionPattern;
 
   /// Applies the combine region to (lhs..., rhs...).
   static Values combine(ReduceOp op, ConversionPatternRewriter &rewriter,
@@ -234,8 +233,6 @@ struct ReduceOpConversion : ConvertOpToLLVMPattern<ReduceOp> {
     }
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace
