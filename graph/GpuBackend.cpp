@@ -7,7 +7,9 @@
 // argument slots once (every address is fixed from then on). run() copies the
 // input into the arena, launches every kernel on one stream (with events
 // around each launch when profiling; otherwise replayed as a CUDA graph from
-// the second run on, graph/GpuBackendGraph.h) and copies the outputs back.
+// the second run on, graph/GpuBackendGraph.h) and copies the outputs back,
+// both through pinned host buffers allocated in prepare()
+// (graph/GpuBackendStaging.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include "graph/FuseEpilogue.h"
 #include "graph/GpuBackendArena.h"
 #include "graph/GpuBackendGraph.h"
+#include "graph/GpuBackendStaging.h"
 #include "graph/ModelStats.h"
 #include "graph/NhwcLayout.h"
 #include "graph/StorageTypes.h"
@@ -36,6 +39,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -46,6 +50,15 @@ using namespace mgp::graph;
 
 static llvm::Error backendError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// stderr when MGP_DEBUG is set to something other than "" and "0", else
+/// null: where a fallback the user would not otherwise see is noted.
+static llvm::raw_ostream *debugNotes() {
+  const char *debug = std::getenv("MGP_DEBUG");
+  if (!debug || !*debug || llvm::StringRef(debug) == "0")
+    return nullptr;
+  return &llvm::errs();
 }
 
 namespace {
@@ -65,11 +78,13 @@ class GpuBackendImpl : public GpuBackend {
 public:
   GpuBackendImpl(const BackendOptions &options, Device device)
       : options(options), device(std::move(device)),
-        forward(cudaGraphsAllowedByEnvironment()) {}
+        forward(cudaGraphsAllowedByEnvironment()),
+        pinnedRequested(pinnedStagingAllowedByEnvironment()) {}
   GpuBackendImpl(const BackendOptions &options,
                  std::shared_ptr<GpuDeviceOpening> opening)
       : options(options), opening(std::move(opening)),
-        forward(cudaGraphsAllowedByEnvironment()) {}
+        forward(cudaGraphsAllowedByEnvironment()),
+        pinnedRequested(pinnedStagingAllowedByEnvironment()) {}
 
   llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
   llvm::Expected<std::vector<Tensor>>
@@ -78,6 +93,8 @@ public:
   void setProfiling(bool enabled) override { profiling = enabled; }
   void setCudaGraph(bool enabled) override { forward.setEnabled(enabled); }
   bool cudaGraphEnabled() const override { return forward.isEnabled(); }
+  void setPinnedStaging(bool enabled) override;
+  bool pinnedStaging() const override { return staging.isPinned(); }
   unsigned graphReplays() const override { return forward.replays(); }
   size_t graphNodes() const override { return forward.nodes(); }
   std::vector<KernelProfileEntry> profile() const override;
@@ -114,7 +131,6 @@ private:
   std::optional<DeviceBuffer> weightBuffer, arena;
   std::vector<bool> nhwc;                ///< by value: stored NHWC
   std::vector<StorageType> types;        ///< by value: fp32 or fp16/bf16
-  std::vector<HostBuffer> inputStaging;  ///< 16-bit inputs being uploaded
   std::optional<DeviceBuffer> workspace; ///< split-K partial sums
   std::optional<Stream> stream;
   std::map<std::string, Module> modules; ///< by KernelLaunch::key()
@@ -126,6 +142,8 @@ private:
   bool profiling = false;
   double kernelMs = 0;
   ForwardGraph forward;
+  bool pinnedRequested;
+  HostStaging staging; ///< run()'s copies (after `device`: freed before it)
   /// The weights as uploaded (packWeights; freed once on the device), and
   /// each parameter's offset in them.
   std::unique_ptr<char[]> packedWeights;
@@ -424,6 +442,22 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     return newStream.takeError();
   stream.emplace(std::move(*newStream));
   endStep("allocate arena and workspace, create stream");
+  std::vector<StagedValue> stagedInputs, stagedOutputs;
+  for (int value : model.graph.inputs)
+    stagedInputs.push_back(
+        {types[value], size_t(numElements(model.graph.values[value].shape)),
+         addressOf[value]});
+  for (int value : model.graph.outputs)
+    stagedOutputs.push_back(
+        {types[value], size_t(numElements(model.graph.values[value].shape)),
+         arena->address() + arenaPlan.offsetOf[value]});
+  staging.setValues(std::move(stagedInputs), std::move(stagedOutputs));
+  if (pinnedRequested) {
+    staging.allocatePinned(debugNotes());
+    endStep(llvm::formatv("allocate pinned staging ({0:F1} MiB)",
+                          double(staging.pinnedBytes()) / double(1 << 20))
+                .str());
+  }
   if (llvm::Error e = buildLaunches(*set, addressOf))
     return e;
   endStep(llvm::formatv("module loads ({0:F1} ms) and launch arguments",
@@ -490,6 +524,25 @@ llvm::Error GpuBackendImpl::launchAll() {
   return llvm::Error::success();
 }
 
+void GpuBackendImpl::setPinnedStaging(bool enabled) {
+  pinnedRequested = enabled;
+  if (!enabled) {
+    staging.dropPinned();
+    return;
+  }
+  if (!stream || staging.isPinned()) // prepare() allocates them
+    return;
+  if (llvm::Error e = device->makeCurrent()) {
+    if (llvm::raw_ostream *note = debugNotes())
+      *note << "mgp: gpu backend: no pinned staging ("
+            << llvm::toString(std::move(e)) << ")\n";
+    else
+      llvm::consumeError(std::move(e));
+    return;
+  }
+  staging.allocatePinned(debugNotes());
+}
+
 llvm::Expected<std::vector<Tensor>>
 GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
   const Graph &graph = model.graph;
@@ -498,58 +551,29 @@ GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
                         " inputs, got " + llvm::Twine(inputs.size()));
   if (llvm::Error e = device->makeCurrent())
     return std::move(e);
-  auto driver = CudaDriver::get();
-  if (!driver)
-    return driver.takeError();
-  inputStaging.resize(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    int value = graph.inputs[i];
-    const Value &input = graph.values[value];
+    const Value &input = graph.values[graph.inputs[i]];
     if (inputs[i].shape != input.shape)
       return backendError("input '" + input.name + "' has shape " +
                           formatShape(inputs[i].shape) + ", expected " +
                           formatShape(input.shape));
-    // fp16/bf16: the input is converted on the host first.
-    const void *source = inputs[i].data.data();
-    size_t bytes = inputs[i].data.size() * sizeof(float);
-    if (types[value] != StorageType::F32) {
-      HostBuffer &staged = inputStaging[i]; // reused from run to run
-      if (staged.type != types[value] ||
-          int64_t(staged.size()) != inputs[i].size())
-        staged = HostBuffer(types[value], inputs[i].size());
-      convertFromF32(inputs[i].data, types[value], staged.half.data());
-      source = staged.data();
-      bytes = staged.size() * storageBytes(types[value]);
-    }
-    if (llvm::Error e =
-            driver->check(driver->cuMemcpyHtoDAsync(
-                              arena->address() + arenaPlan.offsetOf[value],
-                              source, bytes, stream->handle()),
-                          "cuMemcpyHtoDAsync"))
+    // fp16/bf16: the input is converted on the host on the way.
+    if (llvm::Error e = staging.upload(i, inputs[i].data, stream->handle()))
       return std::move(e);
   }
   if (!ready.empty())
     if (llvm::Error e = launchAll())
       return std::move(e);
-  std::vector<Tensor> outputs;
-  std::vector<HostBuffer> fetched;
-  for (int output : graph.outputs) {
-    fetched.emplace_back(types[output],
-                         numElements(graph.values[output].shape));
-    HostBuffer &buffer = fetched.back();
-    if (llvm::Error e = driver->check(
-            driver->cuMemcpyDtoHAsync(
-                buffer.data(), arena->address() + arenaPlan.offsetOf[output],
-                buffer.size() * storageBytes(buffer.type), stream->handle()),
-            "cuMemcpyDtoHAsync"))
+  for (size_t i = 0; i < graph.outputs.size(); ++i)
+    if (llvm::Error e = staging.download(i, stream->handle()))
       return std::move(e);
-  }
   if (llvm::Error e = stream->synchronize())
     return std::move(e);
+  std::vector<Tensor> outputs;
   for (size_t i = 0; i < graph.outputs.size(); ++i) {
     Tensor tensor;
     tensor.shape = graph.values[graph.outputs[i]].shape;
-    tensor.data = fetched[i].toF32(); // 16-bit outputs (aliases) widen
+    tensor.data = staging.output(i);
     outputs.push_back(std::move(tensor));
   }
   for (size_t i = 0; i < outputs.size(); ++i)

@@ -46,6 +46,14 @@ public:
   /// profiling runs stay eager.
   virtual void setCudaGraph(bool enabled) = 0;
   virtual bool cudaGraphEnabled() const = 0;
+  /// Whether run() copies the graph's inputs and outputs through page-locked
+  /// host buffers allocated once in prepare() (graph/GpuBackendStaging.h),
+  /// so that the transfers are DMAs. On unless MGP_PINNED=off. Turning it
+  /// off frees the buffers; turning it on after prepare() allocates them. A
+  /// failed allocation keeps the pageable copies (MGP_DEBUG=1 notes it).
+  virtual void setPinnedStaging(bool enabled) = 0;
+  /// Whether run() copies through pinned buffers now.
+  virtual bool pinnedStaging() const = 0;
   /// Graph replays so far (the capturing run counts) and the graph's nodes.
   virtual unsigned graphReplays() const = 0;
   virtual size_t graphNodes() const = 0;

@@ -43,6 +43,8 @@ namespace mgp {
   X(cuMemAlloc)                                                                \
   X(cuMemGetInfo)                                                              \
   X(cuMemFree)                                                                 \
+  X(cuMemHostAlloc)                                                            \
+  X(cuMemFreeHost)                                                             \
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
   X(cuMemcpyHtoDAsync)                                                         \

@@ -6,13 +6,15 @@
 // batch 2, 64x64, on seeded random weights and input, compared with the
 // reference executor (double accumulation): in fp32 the relative error stays
 // below 1e-4 with the same top-1, in tf32 below 3e-3; --profile's per-kernel
-// times cover every launch; CUDA graph replays give the eager logits. Without a
-// GPU every test reports "skipped: no GPU".
+// times cover every launch; CUDA graph replays give the eager logits; pinned
+// staging gives the pageable path's outputs bit for bit. Without a GPU every
+// test reports "skipped: no GPU".
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/GpuBackend.h"
 #include "graph/GpuBackendGraph.h"
+#include "graph/GpuBackendStaging.h"
 #include "graph/GraphParser.h"
 #include "graph/ModelStats.h"
 #include "graph/ShapeInference.h"
@@ -260,6 +262,90 @@ TEST_F(GpuBackendTest, ResNet18GraphReplayEqualsEager) {
   ASSERT_TRUE(bool(replayed)) << llvm::toString(replayed.takeError());
   EXPECT_EQ((*graphed)->graphReplays(), 3u);
   EXPECT_LE(relativeError(replayed->front(), want[2]), 1e-6);
+}
+
+// Pinned staging (graph/GpuBackendStaging.h) moves the same bytes as the
+// pageable copies: on one backend (the same kernels and buffers), a stem-like
+// convolution on an input of several staging chunks (12 x 3 x 256 x 256: 9 MiB
+// in fp32, 4.5 MiB in fp16/bf16, 4 MiB chunks) with two outputs, the logits
+// and the flattened pool (an alias, 16-bit in fp16/bf16, widened on the
+// host), gives bit for bit the same outputs pinned as pageable, eager and
+// as a CUDA graph (captured and replayed), on fresh inputs, twice.
+TEST_F(GpuBackendTest, PinnedStagingEqualsPageableBitwise) {
+  auto parsed = parseGraphString(R"(
+input x: f32[12, 3, 256, 256]
+param conv1.weight: f32[64, 3, 7, 7]
+param fc.weight: f32[10, 64]
+param fc.bias: f32[10]
+c = conv2d(x, conv1.weight, stride=2, padding=3)
+r = relu(c)
+pooled = global_avgpool(r)
+flat = flatten(pooled)
+logits = linear(flat, fc.weight, fc.bias)
+output logits
+output flat
+)");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_FALSE(bool(inferShapes(*parsed)));
+  WeightMap weights = initWeights(*parsed, 41);
+  const Shape &shape = parsed->values[parsed->inputs[0]].shape;
+  std::vector<Tensor> inputs = {randomNormalTensor(shape, 43),
+                                randomNormalTensor(shape, 47),
+                                randomNormalTensor(shape, 53)};
+  for (Precision precision :
+       {Precision::FP32, Precision::FP16, Precision::BF16}) {
+    SCOPED_TRACE(int(precision));
+    BackendOptions options;
+    options.precision = precision;
+    auto gpu = createGpuBackend(options);
+    ASSERT_TRUE(bool(gpu)) << llvm::toString(gpu.takeError());
+    GpuBackend &backend = **gpu;
+    backend.setPinnedStaging(false);
+    backend.setCudaGraph(false);
+    ASSERT_FALSE(bool(backend.prepare(*parsed, weights)));
+    EXPECT_FALSE(backend.pinnedStaging());
+    auto runOn = [&](const Tensor &x) {
+      auto out = backend.run(x);
+      EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
+      return out ? std::move(*out) : std::vector<Tensor>();
+    };
+    // Eager and pageable: the reference.
+    std::vector<std::vector<Tensor>> want;
+    for (const Tensor &x : inputs)
+      want.push_back(runOn(x));
+    ASSERT_EQ(want[0].size(), 2u);
+    EXPECT_EQ(want[0][0].shape, (Shape{12, 10}));
+    EXPECT_EQ(want[0][1].shape, (Shape{12, 64}));
+    EXPECT_NE(want[0][0].data, want[1][0].data) << "fresh inputs differ";
+    auto expectSame = [&](const std::vector<Tensor> &got, size_t input,
+                          const char *what) {
+      ASSERT_EQ(got.size(), want[input].size()) << what;
+      for (size_t o = 0; o < got.size(); ++o) {
+        EXPECT_EQ(got[o].shape, want[input][o].shape) << what;
+        EXPECT_EQ(got[o].data, want[input][o].data)
+            << what << ": output " << o << " of input " << input;
+      }
+    };
+    backend.setPinnedStaging(true);
+    ASSERT_TRUE(backend.pinnedStaging());
+    for (size_t i : {0, 1})
+      expectSame(runOn(inputs[i]), i, "pinned, eager");
+    backend.setCudaGraph(true);
+    for (size_t i : {2, 0, 1})
+      expectSame(runOn(inputs[i]), i, "pinned, CUDA graph");
+    EXPECT_EQ(backend.graphReplays(), 3u);
+    backend.setPinnedStaging(false);
+    EXPECT_FALSE(backend.pinnedStaging());
+    expectSame(runOn(inputs[2]), 2, "pageable, CUDA graph");
+    EXPECT_EQ(backend.graphReplays(), 4u);
+  }
+  // A backend prepared with the default (MGP_PINNED unset) stages pinned.
+  if (pinnedStagingAllowedByEnvironment()) {
+    auto gpu = createGpuBackend(BackendOptions());
+    ASSERT_TRUE(bool(gpu)) << llvm::toString(gpu.takeError());
+    ASSERT_FALSE(bool((*gpu)->prepare(*parsed, weights)));
+    EXPECT_TRUE((*gpu)->pinnedStaging());
+  }
 }
 
 // Device memory exhausted (issue 7): with all but under 1 MiB of the device

@@ -2,7 +2,8 @@
 //
 // This file tests, without a GPU, what the driver layer says when libcuda is
 // missing or is not a CUDA driver, the format of a failed call's error, and
-// that every runtime object reports the missing driver instead of crashing.
+// that every runtime object (pinned host memory included) reports the missing
+// driver instead of crashing.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/CudaGraph.h"
@@ -10,6 +11,7 @@
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
 #include "runtime/Module.h"
+#include "runtime/PinnedBuffer.h"
 #include "runtime/Stream.h"
 
 #include "TestErrors.h"
@@ -46,6 +48,15 @@ TEST(CudaDriver, FailedCallMessage) {
             "cuLaunchKernel failed: CUDA error 999");
 }
 
+TEST(CudaDriver, PinnedAllocationErrorNamesTheSize) {
+  EXPECT_EQ(formatPinnedAllocationError(
+                size_t(80) << 20, "cuMemHostAlloc failed: "
+                                  "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"),
+            "cannot allocate 83886080 bytes (80.0 MiB) of page-locked host "
+            "memory: cuMemHostAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of "
+            "memory)");
+}
+
 TEST(CudaDriver, EveryObjectReportsAMissingDriver) {
   auto driver = CudaDriver::get();
   if (driver)
@@ -64,6 +75,8 @@ TEST(CudaDriver, EveryObjectReportsAMissingDriver) {
   EXPECT_EQ(errorText(device), expected);
   auto buffer = DeviceBuffer::allocate(64);
   EXPECT_EQ(errorText(buffer), expected);
+  auto pinned = PinnedBuffer::allocate(64);
+  EXPECT_EQ(errorText(pinned), expected);
   auto stream = Stream::create();
   EXPECT_EQ(errorText(stream), expected);
   auto event = Event::create();
