@@ -10,6 +10,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdlib>
+
 using namespace mgp;
 
 llvm::Expected<int> mgp::getDeviceCount() {
@@ -27,6 +29,12 @@ static llvm::Error queryAttribute(CudaDriver &driver, CUdevice device,
                                   CUdevice_attribute attribute, int &value) {
   return driver.check(driver.cuDeviceGetAttribute(&value, attribute, device),
                       "cuDeviceGetAttribute");
+}
+
+std::string mgp::getTargetArch(int major, int minor, const char *noWgmma) {
+  bool wgmma = major == 9 && minor == 0 &&
+               !(noWgmma && *noWgmma && llvm::StringRef(noWgmma) != "0");
+  return llvm::formatv("sm_{0}{1}{2}", major, minor, wgmma ? "a" : "").str();
 }
 
 llvm::Expected<Device> Device::open(int ordinal) {
@@ -66,8 +74,8 @@ llvm::Expected<Device> Device::open(int ordinal) {
     if (llvm::Error err =
             queryAttribute(driver, handle, query.attribute, *query.value))
       return std::move(err);
-  props.arch =
-      llvm::formatv("sm_{0}{1}", props.computeMajor, props.computeMinor).str();
+  props.arch = getTargetArch(props.computeMajor, props.computeMinor,
+                             std::getenv("MGP_NO_WGMMA"));
   if (llvm::Error err =
           driver.check(driver.cuDeviceTotalMem(&props.totalMemory, handle),
                        "cuDeviceTotalMem"))

@@ -22,12 +22,19 @@ struct DeviceProperties {
   std::string name;          ///< e.g. "NVIDIA H200"
   int computeMajor = 0;      ///< compute capability, e.g. 9
   int computeMinor = 0;      ///< e.g. 0
-  std::string arch;          ///< "sm_" + major + minor, e.g. "sm_90"
+  std::string arch;          ///< the code target: getTargetArch's choice
   int smCount = 0;           ///< streaming multiprocessors
   int maxSharedPerBlock = 0; ///< bytes a block gets without opting in (48 KB)
   int maxSharedPerBlockOptin = 0; ///< bytes a block may opt in to
   size_t totalMemory = 0;         ///< global memory in bytes
 };
+
+/// The architecture mgp compiles for on a device of compute capability
+/// major.minor: "sm_" + major + minor, except that 9.0 gets "sm_90a" (wgmma;
+/// PTX for sm_90a loads on exactly 9.0) unless `noWgmma` (the environment
+/// variable MGP_NO_WGMMA, set to anything but "" or "0") asks for plain sm_90
+/// and mma.sync.
+std::string getTargetArch(int major, int minor, const char *noWgmma);
 
 /// Number of CUDA devices; an error when there is no driver or no device.
 llvm::Expected<int> getDeviceCount();

@@ -330,3 +330,55 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
     return emitOpError("'other' needs a mask");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// warp_group_dot
+//===----------------------------------------------------------------------===//
+
+/// Whether `encoding` of a [rows x rowElems] K-contiguous operand tile is the
+/// layout wgmma reads with a swizzled descriptor: rows of 32, 64 or 128
+/// bytes (one swizzle atom wide) whose 16-byte chunks are xor-ed as the
+/// hardware's swizzle of that width does (docs/wgmma.md).
+static bool isWgmmaSwizzle(SharedEncodingAttr encoding, int64_t rowElems,
+                           unsigned elemBits) {
+  int64_t rowBytes = rowElems * elemBits / 8;
+  if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
+    return false;
+  return encoding.getVec() * elemBits == 128 &&
+         encoding.getPerPhase() == 128 / rowBytes &&
+         encoding.getMaxPhase() == rowBytes / 16;
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  MemDescType a = getA().getType(), b = getB().getType();
+  auto d = cast<RankedTensorType>(getD().getType());
+  if (a.getShape().size() != 2 || b.getShape().size() != 2 || d.getRank() != 2)
+    return emitOpError("operands and result must be 2-D");
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+  if (b.getShape()[0] != k || d.getDimSize(0) != m || d.getDimSize(1) != n)
+    return emitOpError("shapes must be a [M, K], b [K, N], d [M, N]; got ")
+           << shapeStr(a.getShape()) << ", " << shapeStr(b.getShape())
+           << ", " << shapeStr(d.getShape());
+  Type element = a.getElementType();
+  if (element != b.getElementType() || !d.getElementType().isF32())
+    return emitOpError("a and b must have one element type and d be f32");
+  bool tf32 = element.isF32() && getInputPrecision() == InputPrecision::TF32;
+  if (!tf32 && !element.isF16() && !element.isBF16())
+    return emitOpError("operands must be f32 with input precision tf32, f16 "
+                       "or bf16");
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(d.getEncoding());
+  if (!mma || mma.getVersion() != 3)
+    return emitOpError("the accumulator must have an #mgp.mma version 3 "
+                       "encoding");
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (m % 64 || n % 8 || k % (256 / bits))
+    return emitOpError("needs M % 64 == 0, N % 8 == 0 and K a multiple of ")
+           << 256 / bits;
+  auto aEnc = dyn_cast<SharedEncodingAttr>(a.getEncoding());
+  auto bEnc = dyn_cast<SharedEncodingAttr>(b.getEncoding());
+  if (!aEnc || !bEnc || aEnc.getOrder()[0] != 1 || bEnc.getOrder()[0] != 0 ||
+      !isWgmmaSwizzle(aEnc, k, bits) || !isWgmmaSwizzle(bEnc, k, bits))
+    return emitOpError("a and b must be K-contiguous shared buffers with rows "
+                       "of 32, 64 or 128 bytes in the matching swizzle");
+  return success();
+}

@@ -394,4 +394,42 @@ def Mgp_AsyncWaitOp : Mgp_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]>
   let assemblyFormat = "$num attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// GPU stage: Hopper warp-group MMA (wgmma, sm_90a)
+//===----------------------------------------------------------------------===//
+
+def Mgp_WarpGroupDotOp : Mgp_Op<"warp_group_dot", [
+    MemoryEffects<[MemRead]>, AllTypesMatch<["c", "d"]>]> {
+  let summary = "d = a @ b + c on Hopper tensor cores, operands in shared memory";
+  let description = [{
+    The wgmma form of `mgp.dot` (mgp-fuse-warp-group-dot makes it from a
+    dot whose accumulator is `#mgp.mma` version 3 and whose operands are
+    `mgp.local_load`s): `a` [M, K] and `b` [K, N] are swizzled shared
+    buffers, both K-contiguous (`order[0]` is the K dim) with rows of 32,
+    64 or 128 bytes; `c` and `d` are [M, N] f32 in the version-3 layout.
+    Each warp group issues `wgmma.mma_async` per 64 rows and K step from
+    matrix descriptors and waits for them before `d` is read. Example:
+    `%d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<128x32xf32, #s> * !mgp.memdesc<32x128xf32, #t> -> tensor<128x128xf32, #mma>`
+  }];
+  let arguments = (ins Mgp_MemDescType:$a, Mgp_MemDescType:$b, Mgp_Tensor:$c,
+                       Mgp_InputPrecisionAttr:$inputPrecision);
+  let results = (outs Mgp_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c custom<InputPrecision>($inputPrecision) attr-dict `:`
+    qualified(type($a)) `*` qualified(type($b)) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def Mgp_FenceAsyncSharedOp : Mgp_Op<"fence_async_shared", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Orders this thread's shared-memory writes before async-proxy reads";
+  let description = [{
+    `fence.proxy.async.shared::cta`: shared-memory writes of this thread
+    (st.shared, cp.async) become visible to the async proxy (wgmma reading
+    through matrix descriptors). It goes before the barrier that precedes
+    the reader. Example: `mgp.fence_async_shared`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // MGP_OPS_TD

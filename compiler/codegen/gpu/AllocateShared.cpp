@@ -5,7 +5,10 @@
 // the scratch of ops (SharedScratch.h, live only at the op) of each function
 // get byte offsets by first fit over their live ranges, largest first, as
 // Triton's Allocation.cpp does. Ops get `mgp.allocation.offset`, the module
-// `mgp.shared` (the dynamic shared memory a launch needs).
+// `mgp.shared` (the dynamic shared memory a launch needs). Offsets are
+// multiples of 16 bytes; a swizzled buffer (maxPhase > 1) starts at a
+// multiple of 1024 bytes, because wgmma applies the swizzle to the absolute
+// shared address (a 128-byte swizzle repeats every 8 rows of 128 bytes).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -30,8 +33,15 @@ struct Buffer {
   Operation *owner;
   int64_t size;
   int64_t first, last;
+  int64_t align = kSharedAlignment;
   int64_t offset = -1;
 };
+
+/// The alignment a buffer of `type` needs (see the file comment).
+int64_t getBufferAlignment(MemDescType type) {
+  auto shared = dyn_cast<SharedEncodingAttr>(type.getEncoding());
+  return shared && shared.getMaxPhase() > 1 ? 1024 : kSharedAlignment;
+}
 
 class FunctionAllocator {
 public:
@@ -42,7 +52,7 @@ public:
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         auto type = cast<MemDescType>(alloc.getType());
         buffers.push_back({op, getBufferSizeInBytes(type), firstIndex[op],
-                           getLastUse(func, alloc)});
+                           getLastUse(func, alloc), getBufferAlignment(type)});
       } else if (int64_t size = getScratchSizeInBytes(op)) {
         buffers.push_back({op, size, firstIndex[op], lastIndex[op]});
       }
@@ -108,7 +118,7 @@ private:
       for (const Buffer *other : overlapping)
         if (offset < other->offset + other->size &&
             other->offset < offset + buffer.size) {
-          offset = llvm::alignTo(other->offset + other->size, kSharedAlignment);
+          offset = llvm::alignTo(other->offset + other->size, buffer.align);
           moved = true;
         }
     }

@@ -30,9 +30,10 @@ namespace {
 class LayoutAssigner {
 public:
   LayoutAssigner(func::FuncOp func, unsigned numWarps, unsigned threadsPerWarp,
-                 int computeCapability)
+                 int computeCapability, bool wgmma)
       : context(func.getContext()), numWarps(numWarps),
-        threadsPerWarp(threadsPerWarp), computeCapability(computeCapability) {
+        threadsPerWarp(threadsPerWarp), computeCapability(computeCapability),
+        wgmma(wgmma) {
     computeDefaults(func);
   }
 
@@ -234,9 +235,51 @@ private:
             k = aType.getShape()[1];
     if (m % 16 != 0 || n % 8 != 0 || k % kAlign != 0)
       return {};
+    unsigned kWidth = 32 / element.getIntOrFloatBitWidth();
+    if (Attribute v3 = chooseWgmma(dType.getShape(), k, element))
+      return {v3, kWidth};
     Attribute mma = MmaEncodingAttr::get(
         context, 2, warpsPerTileV2(dType.getShape()), {16, 8});
-    return {mma, 32 / element.getIntOrFloatBitWidth()};
+    return {mma, kWidth};
+  }
+
+  /// Triton's warpsPerTileV3: warp groups of 4 warps stacked along M (64
+  /// rows each) while M has rows left, then along N.
+  SmallVector<unsigned> warpsPerTileV3(ArrayRef<int64_t> shape) const {
+    SmallVector<unsigned> warps = {4, 1};
+    while (warps[0] * warps[1] < numWarps) {
+      if (shape[0] > 16 * warps[0])
+        warps[0] *= 2;
+      else
+        warps[1] *= 2;
+    }
+    return warps;
+  }
+
+  /// The wgmma accumulator (#mgp.mma version 3) on sm_90a, or null when the
+  /// dot does not fit it: whole warp groups, 64 rows per warp group, and a K
+  /// tile of 32, 64 or 128 bytes (one swizzle atom; both operands are staged
+  /// K-contiguous, see mgp-stage-dot-operands). instrShape = [16, n, k] with
+  /// k = 256 / element bits and n the largest multiple of 8 up to 256 that
+  /// divides a warp group's share of N (Triton's mmaVersionToInstrShape).
+  Attribute chooseWgmma(ArrayRef<int64_t> shape, int64_t k,
+                        Type element) const {
+    unsigned bits = element.getIntOrFloatBitWidth();
+    int64_t kBytes = k * bits / 8;
+    if (!wgmma || numWarps % 4 != 0 ||
+        (kBytes != 32 && kBytes != 64 && kBytes != 128))
+      return {};
+    SmallVector<unsigned> warps = warpsPerTileV3(shape);
+    if (shape[0] % (16 * warps[0]) != 0 || shape[1] % (8 * warps[1]) != 0)
+      return {};
+    int64_t perGroupN = shape[1] / warps[1];
+    unsigned instrN = 8;
+    for (unsigned n = 256; n >= 8; n -= 8)
+      if (perGroupN % n == 0) {
+        instrN = n;
+        break;
+      }
+    return MmaEncodingAttr::get(context, 3, warps, {16, instrN, 256 / bits});
   }
 
   /// A tensor-core dot (chooseMma) gets an #mgp.mma result and dot_op
@@ -379,6 +422,7 @@ private:
   unsigned numWarps;
   unsigned threadsPerWarp;
   int computeCapability;
+  bool wgmma;
   DenseMap<unsigned, Attribute> defaults;
 };
 
@@ -418,7 +462,7 @@ struct AssignLayoutsPass
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      LayoutAssigner(func, warps, lanes, computeCapability).run(func);
+      LayoutAssigner(func, warps, lanes, computeCapability, wgmma).run(func);
     }
   }
 };

@@ -3,8 +3,8 @@
 // This file implements mgp::runGPUPasses (compiler/pipeline/Pipeline.h): the
 // GPU passes in order (assign layouts, coalesce, remove layout conversions,
 // canonicalize and CSE, stage mma dot operands, software pipelining when
-// numStages >= 2, allocate shared memory, insert barriers), with the
-// verifier after each and optional pass timing. Diagnostics become the
+// numStages >= 2, wgmma dots on sm_90a, allocate shared memory, insert
+// barriers), with the verifier after each and optional pass timing. Diagnostics become the
 // returned error.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +31,10 @@ static int getComputeCapability(llvm::StringRef arch) {
   return version;
 }
 
+/// wgmma exists only on the architecture-specific target sm_90a (PTX for it
+/// loads on compute capability 9.0 only); plain sm_90 keeps mma.sync.
+static bool hasWgmma(llvm::StringRef arch) { return arch == "sm_90a"; }
+
 llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
   MLIRContext *context = module.getContext();
   std::string messages;
@@ -46,6 +50,7 @@ llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
   MgpAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.computeCapability = getComputeCapability(options.arch);
+  layoutOptions.wgmma = hasWgmma(options.arch);
   pm.addPass(createMgpAssignLayouts(layoutOptions));
   pm.addPass(createMgpCoalesce());
   pm.addPass(createMgpRemoveLayoutConversions());
@@ -57,6 +62,7 @@ llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
     pipelineOptions.numStages = options.numStages;
     pm.addPass(createMgpPipeline(pipelineOptions));
   }
+  pm.addPass(createMgpFuseWarpGroupDot());
   pm.addPass(createMgpAllocateShared());
   pm.addPass(createMgpInsertBarriers());
   if (failed(pm.run(module)))

@@ -12,7 +12,8 @@
 // when issued (against earlier reads and writes: WAR, WAW) but are not
 // pending afterwards: their data lands at an mgp.async_wait, and every wait
 // gets a barrier right after it, which orders the copies of all threads
-// before any later read.
+// before any later read. mgp.warp_group_dot reads both operand buffers; its
+// proxy fence is placed last (fenceOperands).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -68,6 +69,27 @@ struct AccessSet {
 void createBarrierBefore(Operation *op) {
   OpBuilder builder(op);
   BarrierOp::create(builder, op->getLoc());
+}
+
+/// wgmma reads its operands through the async proxy: each thread fences its
+/// generic-proxy writes (st.shared, cp.async) before the barrier that orders
+/// them before the read, i.e. before the nearest barrier above `dot` in its
+/// block (barriers are in place: that one follows the last operand write);
+/// with none, or an op with regions in between that could hold a nearer
+/// one, a fence and a barrier go right before `dot`.
+void fenceOperands(WarpGroupDotOp dot) {
+  OpBuilder builder(dot);
+  for (Operation *op = dot->getPrevNode(); op; op = op->getPrevNode()) {
+    if (isa<BarrierOp>(op)) {
+      builder.setInsertionPoint(op);
+      FenceAsyncSharedOp::create(builder, dot.getLoc());
+      return;
+    }
+    if (op->getNumRegions() != 0)
+      break;
+  }
+  FenceAsyncSharedOp::create(builder, dot.getLoc());
+  BarrierOp::create(builder, dot.getLoc());
 }
 
 class BarrierInserter {
@@ -180,6 +202,9 @@ private:
       set.writes.push_back(getBuffer(store.getDst()));
     } else if (auto load = dyn_cast<LocalLoadOp>(op)) {
       set.reads.push_back(getBuffer(load.getSrc()));
+    } else if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
+      set.reads.push_back(getBuffer(dot.getA()));
+      set.reads.push_back(getBuffer(dot.getB()));
     } else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
       set.writes.push_back(getBuffer(copy.getDst()));
     } else if (auto offset =
@@ -210,6 +235,7 @@ struct InsertBarriersPass
       BarrierInserter inserter(total);
       for (Block &block : func.getBody())
         inserter.processBlock(block, pending);
+      func.walk([](WarpGroupDotOp dot) { fenceOperands(dot); });
     }
   }
 };

@@ -33,6 +33,9 @@ def MgpAssignLayouts : Pass<"mgp-assign-layouts", "mlir::ModuleOp"> {
     Option<"computeCapability", "compute-capability", "int", /*default=*/"0",
            "target SM version (80 for sm_80, 90 for sm_90); >= 80 puts "
            "eligible dots on tensor cores (mma v2), 0 keeps every dot on FMA">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "sm_90a: dots that fit warp groups get #mgp.mma version 3 "
+           "(wgmma, mgp-fuse-warp-group-dot) instead of version 2">,
   ];
 }
 
@@ -97,6 +100,23 @@ def MgpInsertBarriers : Pass<"mgp-insert-barriers", "mlir::ModuleOp"> {
     after write). Scratch ops count as a write and a read of their scratch.
     Loops get a barrier before the back edge when the end of the body
     conflicts with the body's accesses; scf.if joins both branches.
+    `mgp.warp_group_dot` reads its operands through the async proxy, so
+    `mgp.fence_async_shared` goes before the nearest barrier above it in
+    its block (the one ordering the operand writes before it), or a fence
+    and a barrier go right before it when there is none (or an op with
+    regions is in between).
+  }];
+}
+
+def MgpFuseWarpGroupDot : Pass<"mgp-fuse-warp-group-dot", "mlir::ModuleOp"> {
+  let summary = "Turn version-3 mma dots into mgp.warp_group_dot on shared operands";
+  let description = [{
+    Runs after mgp-stage-dot-operands and mgp-pipeline, before
+    mgp-allocate-shared. An `mgp.dot` whose accumulator is `#mgp.mma`
+    version 3 reads both operands with `mgp.local_load`; it becomes
+    `mgp.warp_group_dot` of the two memdescs (wgmma reads shared memory
+    itself) and the loads go, so the buffers live up to the dot. A
+    version-3 dot of any other form is an error.
   }];
 }
 

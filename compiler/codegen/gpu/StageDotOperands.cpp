@@ -24,13 +24,16 @@ using namespace mgp;
 namespace {
 
 /// The shared order of a staged operand: K contiguous for 32-bit elements
-/// (ldmatrix reads 32-bit elements only along K), else the source's order
-/// (16-bit elements use ldmatrix.trans when M or N is contiguous).
+/// (ldmatrix reads 32-bit elements only along K) and for wgmma operands
+/// (version-3 parent: mgp.warp_group_dot reads K-contiguous buffers only),
+/// else the source's order (16-bit elements use ldmatrix.trans when M or N
+/// is contiguous).
 SmallVector<unsigned> stagingOrder(DotOperandEncodingAttr dot,
                                    RankedTensorType srcType) {
   unsigned kDim = dot.getOpIdx() == 0 ? 1 : 0;
   SmallVector<unsigned> kMajor = {kDim, 1 - kDim};
-  if (srcType.getElementTypeBitWidth() != 16)
+  if (srcType.getElementTypeBitWidth() != 16 ||
+      cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3)
     return kMajor;
   Attribute srcEncoding = srcType.getEncoding();
   if (isa<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr>(srcEncoding))

@@ -57,6 +57,7 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     populateDotOperandLoadToLLVMPatterns(converter, patterns, *target);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, *target);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateWarpGroupDotOpToLLVMPatterns(converter, patterns, *target);
     populateProgramIdOpToLLVMPatterns(converter, patterns, *target);
     populateBarrierOpToLLVMPatterns(converter, patterns, *target);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

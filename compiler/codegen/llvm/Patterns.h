@@ -77,6 +77,11 @@ void populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 /// mgp.dot with an #mgp.mma (v2) accumulator: mma.sync (MmaDotOpToLLVM.cpp).
 void populateMmaDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+/// mgp.warp_group_dot (wgmma, sm_90a) and mgp.fence_async_shared
+/// (WarpGroupDotOpToLLVM.cpp).
+void populateWarpGroupDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns,
+                                          const TargetInfo &target);
 /// local_load of a K-contiguous buffer into an mma operand: ldmatrix
 /// (DotOperandLoadToLLVM.cpp).
 void populateDotOperandLoadToLLVMPatterns(MgpLLVMTypeConverter &converter,

@@ -131,7 +131,10 @@ TEST_P(JitGpuDot, MatchesReference) {
 
 // One tile (dot needs every dim >= 16), single K step; more warps than
 // tiles (replicated warps); square tiles with a K loop; ragged (masked) M, N
-// and K; 8 warps; the conformance-like 128x64 tile.
+// and K; 8 warps; the conformance-like 128x64 tile. On an H200 the runtime
+// compiles for sm_90a, so every case with BLOCK_M % 64 == 0, 4 or 8 warps
+// and a K tile of 32, 64 or 128 bytes runs on wgmma, the others on
+// mma.sync (MGP_NO_WGMMA=1: all on mma.sync).
 INSTANTIATE_TEST_SUITE_P(
     Shapes, JitGpuDot,
     ::testing::Values(DotCase{"tf32", 16, 16, 16, 16, 16, 16, 4},
@@ -147,7 +150,13 @@ INSTANTIATE_TEST_SUITE_P(
                       DotCase{"tf32", 256, 256, 128, 128, 128, 32, 8},
                       DotCase{"fp16", 256, 256, 128, 128, 128, 64, 8},
                       DotCase{"tf32", 200, 130, 96, 128, 64, 16, 8},
-                      DotCase{"fp16", 128, 128, 64, 128, 128, 64, 4}),
+                      DotCase{"fp16", 128, 128, 64, 128, 128, 64, 4},
+                      // sm_90a (wgmma, docs/wgmma.md): two warp groups
+                      // side by side along N (warps [4, 2]), 256-wide
+                      // instructions, a 32-byte swizzle (f16 K tile 16).
+                      DotCase{"tf32", 130, 200, 64, 64, 128, 32, 8},
+                      DotCase{"bf16", 256, 256, 96, 128, 256, 32, 8},
+                      DotCase{"fp16", 192, 64, 80, 64, 64, 16, 4}),
     [](const ::testing::TestParamInfo<DotCase> &info) {
       const DotCase &c = info.param;
       return std::string(c.precision) + "_" + std::to_string(c.m) + "x" +

@@ -69,8 +69,8 @@ TEST_F(GpuRuntime, DeviceProperties) {
   const DeviceProperties &props = device->properties();
   EXPECT_FALSE(props.name.empty());
   EXPECT_GE(props.computeMajor, 7);
-  EXPECT_EQ(props.arch, "sm_" + std::to_string(props.computeMajor) +
-                            std::to_string(props.computeMinor));
+  EXPECT_EQ(props.arch, getTargetArch(props.computeMajor, props.computeMinor,
+                                      std::getenv("MGP_NO_WGMMA")));
   EXPECT_GT(props.smCount, 0);
   EXPECT_EQ(props.maxSharedPerBlock, 48 * 1024);
   EXPECT_GT(props.maxSharedPerBlockOptin, props.maxSharedPerBlock);

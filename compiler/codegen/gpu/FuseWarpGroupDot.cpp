@@ -1,0 +1,96 @@
+//===- FuseWarpGroupDot.cpp - wgmma dots read shared memory directly ------===//
+//
+// This file implements `mgp-fuse-warp-group-dot` (docs/wgmma.md): before
+// shared memory is allocated, each mgp.dot with an #mgp.mma version 3
+// accumulator, `dot(local_load A, local_load B, C)`, becomes
+// `warp_group_dot(A, B, C)` and the local_loads are erased (wgmma reads the
+// operands from shared memory through matrix descriptors), so the buffers
+// stay live up to the dot and mgp-insert-barriers sees the reads there (and
+// adds the proxy fence the wgmma needs). Moving the reads from the
+// local_loads down to the dot crosses only the ops between them, none of
+// which may write the operand buffers (the other operand's local_alloc may
+// sit there: it has its own bytes).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/Passes.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mgp {
+#define GEN_PASS_DEF_MGPFUSEWARPGROUPDOT
+#include "compiler/codegen/gpu/Passes.h.inc"
+} // namespace mgp
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+bool isVersion3(DotOp dot) {
+  auto type = cast<RankedTensorType>(dot.getD().getType());
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
+  return mma && mma.getVersion() == 3;
+}
+
+/// The local_alloc a memdesc views (through memdesc_subviews), if any.
+Operation *getAllocation(Value memdesc) {
+  while (auto view = memdesc.getDefiningOp<MemDescSubviewOp>())
+    memdesc = view.getSrc();
+  return memdesc.getDefiningOp<LocalAllocOp>();
+}
+
+/// Whether `op` may write `buffer` (the allocation a dot operand was read
+/// from): anything with side effects or regions, except local_loads,
+/// barriers and the initialisation of another buffer (a local_alloc live
+/// together with `buffer` has its own bytes).
+bool mayWrite(Operation *op, Operation *buffer) {
+  if (isa<LocalLoadOp, BarrierOp>(op))
+    return false;
+  if (isa<LocalAllocOp>(op))
+    return !buffer || op == buffer;
+  return op->getNumRegions() != 0 || !isMemoryEffectFree(op);
+}
+
+LogicalResult fuse(DotOp dot) {
+  auto loadA = dot.getA().getDefiningOp<LocalLoadOp>();
+  auto loadB = dot.getB().getDefiningOp<LocalLoadOp>();
+  if (!loadA || !loadB || loadA->getBlock() != dot->getBlock() ||
+      loadB->getBlock() != dot->getBlock())
+    return dot.emitError("a version-3 mma dot needs both operands read from "
+                         "shared memory by mgp.local_load in its block");
+  for (LocalLoadOp load : {loadA, loadB})
+    for (Operation *op = load->getNextNode(); op != dot.getOperation();
+         op = op->getNextNode())
+      if (mayWrite(op, getAllocation(load.getSrc())))
+        return dot.emitError("a version-3 mma dot's operand load is "
+                             "separated from it by ")
+               << op->getName() << ", which may write shared memory";
+  OpBuilder builder(dot);
+  auto fused = WarpGroupDotOp::create(
+      builder, dot.getLoc(), dot.getD().getType(), loadA.getSrc(),
+      loadB.getSrc(), dot.getC(), dot.getInputPrecisionAttr());
+  dot.getD().replaceAllUsesWith(fused.getD());
+  dot.erase();
+  for (LocalLoadOp load : {loadA, loadB})
+    if (load->use_empty())
+      load->erase();
+  return success();
+}
+
+struct FuseWarpGroupDotPass
+    : public mgp::impl::MgpFuseWarpGroupDotBase<FuseWarpGroupDotPass> {
+  void runOnOperation() override {
+    SmallVector<DotOp> dots;
+    getOperation().walk([&](DotOp dot) {
+      if (isVersion3(dot))
+        dots.push_back(dot);
+    });
+    for (DotOp dot : dots)
+      if (failed(fuse(dot)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

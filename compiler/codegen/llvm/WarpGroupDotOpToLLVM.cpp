@@ -1,0 +1,262 @@
+//===- WarpGroupDotOpToLLVM.cpp - mgp.warp_group_dot to wgmma -------------===//
+//
+// This file implements the lowering of mgp.warp_group_dot (sm_90a) and of
+// mgp.fence_async_shared, as inline PTX (docs/wgmma.md):
+//   wgmma.fence
+//   per 64-row m-rep of the thread's warp group, per n-rep and K step:
+//     wgmma.mma_async.sync.aligned.m64n<N>k<K>.f32.<t>.<t> {acc}, descA, descB
+//   wgmma.commit_group; wgmma.wait_group 0
+// Both operands are K-contiguous shared tiles whose rows are one swizzle
+// atom (32, 64 or 128 bytes, the verifier checks), so a matrix descriptor
+// (compiler/ir/NvmmaLayout.h) has swizzle = row bytes, stride byte offset =
+// 8 rows, and its start address is the unswizzled address of the sub-tile's
+// first element: rows (m or n) times the row bytes plus 32 bytes per K step.
+// The hardware applies the swizzle to the absolute address, which is why
+// mgp-allocate-shared aligns swizzled buffers to 1024 bytes. The
+// accumulator registers of a (m-rep, n-rep) are the wgmma D fragment in
+// order (row g / g + 8, columns 2t, 2t + 1 of each 8-column group), read
+// off the #mgp.mma version 3 layout at lane 0 / warp 0, never assumed. The
+// wait takes every accumulator as a tied operand so that no read of them is
+// scheduled before it.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/Patterns.h"
+#include "compiler/codegen/llvm/RegisterStruct.h"
+#include "compiler/ir/Layout.h"
+#include "compiler/ir/MgpDialect.h"
+#include "compiler/ir/NvmmaLayout.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+/// Inline PTX with side effects (never reordered against the other wgmma
+/// statements), all operands in registers of the given constraints.
+LLVM::InlineAsmOp emitAsm(OpBuilder &b, Location loc, Type resultType,
+                          ValueRange operands, StringRef text,
+                          StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+}
+
+/// `count` f32 results tied to the first `count` inputs, then `extra`.
+std::string tiedConstraints(unsigned count, StringRef extra) {
+  std::string text;
+  for (unsigned i = 0; i < count; ++i)
+    text += "=f,";
+  for (unsigned i = 0; i < count; ++i)
+    text += std::to_string(i) + ",";
+  text += extra;
+  if (!text.empty() && text.back() == ',')
+    text.pop_back();
+  return text;
+}
+
+std::string registerList(unsigned first, unsigned count) {
+  std::string text = "{";
+  for (unsigned i = 0; i < count; ++i)
+    text += (i ? ", $" : "$") + std::to_string(first + i);
+  return text + "}";
+}
+
+struct WarpGroupDotOpConversion
+    : TargetConversionPattern<WarpGroupDotOp> {
+  using TargetConversionPattern::TargetConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemDescType aType = op.getA().getType();
+    auto cType = cast<RankedTensorType>(op.getC().getType());
+    auto mma = cast<MmaEncodingAttr>(cType.getEncoding());
+    Type structType = getTypeConverter()->convertType(cType);
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    Type element = aType.getElementType();
+    unsigned bits = element.getIntOrFloatBitWidth();
+    const char *ptxType = element.isF32()   ? "tf32"
+                          : element.isF16() ? "f16"
+                                            : "bf16";
+    int64_t m = cType.getShape()[0], n = cType.getShape()[1],
+            k = aType.getShape()[1];
+    int64_t instrN = mma.getInstrShape()[1], instrK = 256 / bits;
+    int64_t rowBytes = k * bits / 8;
+    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    if (wm % 4 || m % (16 * wm) || n % (instrN * wn) ||
+        mma.getInstrShape()[2] != instrK)
+      return op->emitError("wgmma needs whole warp groups along M and tiles "
+                           "that divide the block");
+    int64_t tileM = 16 * wm, tileN = instrN * wn;
+    int64_t repM = m / tileM, repN = n / tileN;
+
+    // The accumulator registers of each (m-rep, n-rep) in D fragment order.
+    DenseMap<std::pair<int64_t, int64_t>, unsigned> table;
+    auto coords = getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
+    for (unsigned reg = coords.size(); reg-- > 0;)
+      table[{coords[reg][0], coords[reg][1]}] = reg;
+    SmallVector<Value> cRegs = unpackRegisters(rewriter, loc, adaptor.getC());
+    unsigned fragment = instrN / 2;
+    SmallVector<SmallVector<unsigned>> regOf(repM * repN);
+    for (int64_t i = 0; i < repM; ++i)
+      for (int64_t j = 0; j < repN; ++j)
+        for (unsigned e = 0; e < fragment; ++e) {
+          int64_t row = i * tileM + ((e >> 1) & 1) * 8;
+          int64_t col = j * tileN + (e >> 2) * 8 + (e & 1);
+          auto it = table.find({row, col});
+          if (it == table.end())
+            return op->emitError("a thread does not hold the wgmma fragment "
+                                 "the layout function promises");
+          regOf[i * repN + j].push_back(it->second);
+        }
+    if (coords.size() != size_t(repM * repN * fragment))
+      return op->emitError("the accumulator layout holds registers outside "
+                           "the wgmma fragments");
+
+    // Operand base addresses (bytes in the shared window) and the warp
+    // group's first row of A and of B (B's rows are N).
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    auto baseAddress = [&](Value desc, unsigned kDim) {
+      SmallVector<Value> fields = unpackRegisters(rewriter, loc, desc);
+      Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, fields[0]);
+      // Start offsets (zero for whole buffers and pipeline slots).
+      Value rows = fields[1 + (1 - kDim)], cols = fields[1 + kDim];
+      Value elems = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, rows, i32Constant(rewriter, loc, k)),
+          cols);
+      return LLVM::AddOp::create(
+          rewriter, loc, address,
+          LLVM::MulOp::create(rewriter, loc, elems,
+                              i32Constant(rewriter, loc, bits / 8)));
+    };
+    Value aBase = baseAddress(adaptor.getA(), 1);
+    Value bBase = baseAddress(adaptor.getB(), 0);
+    Value warp = target.getWarpId(rewriter, loc);
+    // Warp bits: log2(wm) along M (4 per warp group), then log2(wn) along N.
+    Value groupM = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::LShrOp::create(rewriter, loc, warp, i32Constant(rewriter, loc, 2)),
+        i32Constant(rewriter, loc, wm / 4 - 1));
+    Value groupN = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::LShrOp::create(rewriter, loc, warp,
+                             i32Constant(rewriter, loc, llvm::Log2_32(wm))),
+        i32Constant(rewriter, loc, wn - 1));
+    aBase = LLVM::AddOp::create(
+        rewriter, loc, aBase,
+        LLVM::MulOp::create(rewriter, loc, groupM,
+                            i32Constant(rewriter, loc, 64 * rowBytes)));
+    bBase = LLVM::AddOp::create(
+        rewriter, loc, bBase,
+        LLVM::MulOp::create(rewriter, loc, groupN,
+                            i32Constant(rewriter, loc, instrN * rowBytes)));
+    uint64_t aHigh = encodeMatrixDescriptor(
+        getNvmmaOperandDescriptor(0, m, unsigned(rowBytes)));
+    uint64_t bHigh = encodeMatrixDescriptor(
+        getNvmmaOperandDescriptor(0, n, unsigned(rowBytes)));
+    // desc = high | ((base + offset) & 0x3FFFF) >> 4
+    auto descriptor = [&](Value base, int64_t offset, uint64_t high) {
+      Value address = LLVM::AddOp::create(rewriter, loc, base,
+                                          i32Constant(rewriter, loc, offset));
+      Value field = LLVM::LShrOp::create(
+          rewriter, loc,
+          LLVM::AndOp::create(rewriter, loc, address,
+                              i32Constant(rewriter, loc, 0x3FFFF)),
+          i32Constant(rewriter, loc, 4));
+      Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, field);
+      return LLVM::OrOp::create(
+          rewriter, loc, wide,
+          LLVM::ConstantOp::create(rewriter, loc, i64,
+                                   rewriter.getI64IntegerAttr(int64_t(high))));
+    };
+
+    Type voidType = LLVM::LLVMVoidType::get(rewriter.getContext());
+    emitAsm(rewriter, loc, voidType, {}, "wgmma.fence.sync.aligned;", "");
+    Type f32 = rewriter.getF32Type();
+    Type fragmentType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(fragment, f32));
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                       std::to_string(2 * fragment + 2) +
+                       ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                       std::to_string(instrN) + "k" + std::to_string(instrK) +
+                       ".f32." + ptxType + "." + ptxType + " " +
+                       registerList(0, fragment) + ", $" +
+                       std::to_string(2 * fragment) + ", $" +
+                       std::to_string(2 * fragment + 1) + ", p, 1, 1" +
+                       (bits == 16 ? ", 0, 0" : "") + ";\n}";
+    std::string constraints = tiedConstraints(fragment, "l,l,r");
+    Value one = i32Constant(rewriter, loc, 1);
+    SmallVector<SmallVector<Value>> acc(repM * repN);
+    for (int64_t t = 0; t < repM * repN; ++t)
+      for (unsigned reg : regOf[t])
+        acc[t].push_back(cRegs[reg]);
+    for (int64_t kk = 0; kk < k / instrK; ++kk) {
+      int64_t kBytes = kk * 32;
+      for (int64_t i = 0; i < repM; ++i) {
+        Value descA = descriptor(aBase, i * tileM * rowBytes + kBytes, aHigh);
+        for (int64_t j = 0; j < repN; ++j) {
+          Value descB =
+              descriptor(bBase, j * tileN * rowBytes + kBytes, bHigh);
+          SmallVector<Value> &d = acc[i * repN + j];
+          SmallVector<Value> operands(d);
+          operands.append({descA, descB, one});
+          auto asmOp = emitAsm(rewriter, loc, fragmentType, operands, text,
+                               constraints);
+          d = unpackRegisters(rewriter, loc, asmOp.getResult(0));
+        }
+      }
+    }
+    emitAsm(rewriter, loc, voidType, {}, "wgmma.commit_group.sync.aligned;",
+            "");
+    // The wait, with every accumulator tied through it.
+    SmallVector<Value> all;
+    for (auto &d : acc)
+      all.append(d.begin(), d.end());
+    Type allType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(all.size(), f32));
+    auto wait = emitAsm(rewriter, loc, allType, all,
+                        "wgmma.wait_group.sync.aligned 0;",
+                        tiedConstraints(all.size(), ""));
+    SmallVector<Value> waited = unpackRegisters(rewriter, loc, wait.getResult(0));
+    SmallVector<Value> results(coords.size());
+    unsigned next = 0;
+    for (int64_t t = 0; t < repM * repN; ++t)
+      for (unsigned reg : regOf[t])
+        results[reg] = waited[next++];
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, results));
+    return success();
+  }
+};
+
+struct FenceAsyncSharedOpConversion
+    : ConvertOpToLLVMPattern<FenceAsyncSharedOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(FenceAsyncSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitAsm(rewriter, op.getLoc(),
+            LLVM::LLVMVoidType::get(rewriter.getContext()), {},
+            "fence.proxy.async.shared::cta;", "");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mgp::populateWarpGroupDotOpToLLVMPatterns(
+    MgpLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &target) {
+  patterns.add<WarpGroupDotOpConversion>(converter, target);
+  patterns.add<FenceAsyncSharedOpConversion>(converter, kMgpPatternBenefit);
+}
