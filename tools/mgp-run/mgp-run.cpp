@@ -288,6 +288,14 @@ static Error runTimings(Backend &backend, void *gpuHandle, const Tensor &x) {
       return result.takeError();
     run::printBench(*result, benchRuns, x.shape[0], backend.name(),
                     llvm::outs());
+#ifdef MGP_HAVE_GPU_BACKEND
+    if (gpu)
+      llvm::outs() << "bench (gpu): input and output copies through "
+                   << (gpu->pinnedStaging()
+                           ? "pinned host buffers\n"
+                           : "pageable host memory (MGP_PINNED=off, or the "
+                             "pinned allocation failed)\n");
+#endif
     warmup = 0;
   }
 #ifdef MGP_HAVE_GPU_BACKEND
