@@ -4,7 +4,8 @@
 // type: `program_id`, `num_programs`, `arange` (mgp.make_range; constant
 // bounds, any length: padded), `zeros`, `full`, `zeros_like`, `full_like`,
 // `where` (arith.select after Triton's promotion of both values), `cdiv`,
-// `cast` and `x.to(dtype)`, and the axis-analysis hints `multiple_of` and
+// `cast` and `x.to(dtype)` (conversions, or arith.bitcast with
+// `bitcast=True`), and the axis-analysis hints `multiple_of` and
 // `max_contiguous` (mgp.hint).
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +20,34 @@ using namespace mgp;
 using namespace mgp::detail;
 using llvm::Error;
 using llvm::Expected;
+
+/// `cast(x, dtype, bitcast=True)` (Triton's semantic.bitcast): the bits of
+/// each element of `x` reinterpreted as `to`, which must have the same width
+/// (arith.bitcast, element-wise, so padded blocks need nothing more). A Python
+/// number first becomes a runtime value of its literal type (int32/int64,
+/// fp32, int1), as Triton's to_tensor makes it. Pointers are refused.
+static Expected<SemaValue> bitcastTo(Generator &g, const BoundArgs &b,
+                                     mlir::Type to, const ast::CallExpr &call) {
+  Expected<mlir::Value> v = g.toRuntime(b.get(0), b.expr(0));
+  if (!v)
+    return v.takeError();
+  mlir::Type from = getElementType(v->getType());
+  if (llvm::isa<PointerType>(from) || llvm::isa<PointerType>(to))
+    return g.error(call, "bitcast of pointers is not supported: " +
+                             getTypeName(from) + " -> " + getTypeName(to));
+  if (from == to)
+    return g.runtime(*v);
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = to.getIntOrFloatBitWidth();
+  if (fromBits != toBits)
+    return g.error(
+        call, "bitcast needs types of the same width: " + getTypeName(from) +
+                  " (" + llvm::Twine(fromBits) + " bits) -> " +
+                  getTypeName(to) + " (" + llvm::Twine(toBits) + " bits)");
+  mlir::Type result = withShape(to, getShapeOf(v->getType()));
+  return g.runtime(
+      mlir::arith::BitcastOp::create(g.builder, g.loc(call), result, *v));
+}
 
 /// A scalar or block of logical shape `shape` filled with `value` (constant
 /// or runtime scalar).
@@ -182,7 +211,7 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     if (!dtype)
       return dtype.takeError();
     if (b->has(3) && b->get(3).isTruthy())
-      return error(b->expr(3), "bitcast is not supported");
+      return bitcastTo(*this, *b, *dtype, call);
     Expected<mlir::Value> v = toRuntimeAs(b->get(0), *dtype, b->expr(0));
     if (!v)
       return v.takeError();

@@ -85,6 +85,15 @@ llvm::Expected<Instr> mgp::interp::compileCast(mlir::Operation *op, llvm::String
       return true;
     });
   }
+  if (name == "arith.bitcast" && srcFloat && dstFloat) // f16 <-> bf16
+    return floatUnary(a, d, to, [from, to](double x) {
+      uint64_t bits = 0;
+      storeElement(from, &bits, x, 0);
+      double r;
+      int64_t unused;
+      loadElement(to, &bits, r, unused);
+      return r;
+    });
   if (name == "arith.bitcast" && srcFloat && !dstFloat)
     return Instr([=](Frame &frame) {
       const std::vector<double> &x = frame.slots[a].f;

@@ -2,9 +2,10 @@
 //
 // This file implements the GPU tests of the JIT (label gpu; each says
 // "skipped: no GPU" without one): every conformance kernel (and the
-// kernels_dsl relu), and every kernel of padded_blocks.mgp (blocks that are
-// not powers of two), is launched through mgp::jit on the GPU and on the
-// interpreter from the same random inputs, and every buffer must agree (the
+// kernels_dsl relu), every kernel of padded_blocks.mgp (blocks that are not
+// powers of two) and the tf32 bitcast kernel of bitcast.mgp, is launched
+// through mgp::jit on the GPU and on the interpreter from the same random
+// inputs, and every buffer must agree (the
 // max relative error per kernel is printed); and a second process finds the
 // first one's kernels in the disk cache and compiles nothing (the test binary
 // spawns itself twice with a fresh MGP_CACHE_DIR and reads the MGP_DEBUG
@@ -319,6 +320,23 @@ std::vector<Case> paddedCases() {
 TEST(JitGpu, PaddedBlocksAgreeWithTheInterpreter) {
   MGP_SKIP_WITHOUT_GPU();
   for (const Case &c : paddedCases())
+    expectGpuMatchesInterpreter(c);
+}
+
+/// x.to(dtype, bitcast=True) (tests/unit/interp/bitcast.mgp; its interpreter
+/// numerics, bit for bit against C++, are BitcastTest.cpp): the tf32
+/// rounding trick in int32 arithmetic on padded and power-of-two blocks must
+/// give exactly the interpreter's floats (tolerance 0).
+TEST(JitGpu, BitcastTf32RoundingAgreesWithTheInterpreter) {
+  MGP_SKIP_WITHOUT_GPU();
+  const std::string file = MGP_BITCAST_KERNELS;
+  std::vector<Case> cases{
+      {"bitcast tf32 100", file, "tf32_round_away", Grid(11),
+       {in(1003, -3e4, 3e4), out(1003), num(1003)}, {kw("BLOCK", 100)}, 0},
+      {"bitcast tf32 128", file, "tf32_round_away", Grid(8),
+       {in(1003, -1e-3, 1e-3), out(1003), num(1003)}, {kw("BLOCK", 128)}, 0},
+  };
+  for (const Case &c : cases)
     expectGpuMatchesInterpreter(c);
 }
 
