@@ -133,7 +133,8 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("SP", sp)
       .constexpr_("X_NCHW", !nhwc[node.operands[0]])
       .constexpr_("W_KCRS", !repacked[node.operands[1]])
-      .constexpr_("BLOCK", packBlock);
+      .constexpr_("BLOCK", packBlock)
+      .constexpr_("ROUND_TF32", options.roundTF32);
   std::vector<KernelLaunch> launches;
   launches.push_back(p.grid(cdiv(wrows + pixels, packBlock)));
   launches.back().workspace = workspace;
@@ -168,7 +169,8 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("TF32", options.tf32)
       .constexpr_("BLOCK_M", blockM)
       .constexpr_("BLOCK_N", blockN)
-      .constexpr_("BLOCK_K", blockK);
+      .constexpr_("BLOCK_K", blockK)
+      .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN)));
   launches.back().numWarps = config.numWarps;
   launches.back().numStages = config.numStages;
@@ -252,7 +254,8 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
       .constexpr_("SPLIT_K", splitK)
       .constexpr_("BLOCK_M", blockM)
       .constexpr_("BLOCK_N", blockN)
-      .constexpr_("BLOCK_K", blockK);
+      .constexpr_("BLOCK_K", blockK)
+      .constexpr_("ROUND_TF32", options.roundTF32);
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
   launches.back().numWarps = config.numWarps;
@@ -279,7 +282,8 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
       .constexpr_("RES_NCHW", hasResidual && !nhwc[residual])
       .constexpr_("RELU", relu)
       .constexpr_("BLOCK_M", epilogueM)
-      .constexpr_("BLOCK_N", epilogueN);
+      .constexpr_("BLOCK_N", epilogueN)
+      .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(e.grid(cdiv(m, epilogueM), cdiv(k, epilogueN)));
   launches.back().workspace = workspace;
   return launches;

@@ -35,8 +35,10 @@ struct ConvTunerOptions {
 /// is not set.
 bool convTuningEnabled();
 
-/// The candidate configurations timed for every problem.
-llvm::ArrayRef<ConvConfig> convTuneCandidates();
+/// The candidate configurations timed for every problem; with
+/// `tensorCores` (tf32, fp16, bf16 dots) also the wide warp-group tiles,
+/// which the FMA path of fp32 would only spend tuning time on.
+llvm::ArrayRef<ConvConfig> convTuneCandidates(bool tensorCores);
 
 /// The tuned configuration of every convolution of `graph` (folded and
 /// fused, shapes inferred), by node index: from `cache`, else timed now on

@@ -359,6 +359,10 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   endStep("fuse epilogues");
   repackConvWeights(model);
   endStep("repack conv weights");
+  if (options.precision == Precision::TF32) {
+    roundWeightsToTF32(model.graph, model.weights);
+    endStep("round weights to tf32");
+  }
   nhwc = planNhwcValues(model.graph);
   // fp16/bf16: activations and conv/linear weights 16-bit (StorageTypes.h).
   types = planStorageTypes(model.graph, activationType(options.precision));
@@ -374,6 +378,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   // dot is the stem's (its packing kernel widens the 16-bit input), and tf32
   // keeps fp16's 10-bit mantissa while running on the tensor cores.
   launchOptions.tf32 = options.precision != Precision::FP32;
+  launchOptions.roundTF32 = options.precision == Precision::TF32;
   launchOptions.numSMs = device->properties().smCount;
   // Sizes the kernels cannot index (a huge --batch) are errors before the
   // tuner runs any kernel on them.

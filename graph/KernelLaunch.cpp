@@ -157,7 +157,8 @@ static KernelLaunch planNode(const Graph &graph, int index,
         .integer("C", x[1])
         .integer("HW", hw)
         .constexpr_("X_NCHW", !nhwc[node.operands[0]])
-        .constexpr_("BLOCK_R", blockR);
+        .constexpr_("BLOCK_R", blockR)
+        .constexpr_("ROUND_TF32", options.roundTF32);
     return b.grid(cdiv(rows, blockR));
   }
   case OpKind::Flatten: {

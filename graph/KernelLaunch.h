@@ -106,6 +106,11 @@ llvm::Expected<std::optional<ConvConfig>> convConfigFromEnvironment();
 /// Options that change which kernels or constexprs are chosen.
 struct LaunchOptions {
   bool tf32 = false; ///< dots round their inputs to tf32 (TF32=1)
+  /// Convolutions, the stem's packing and the global average pool store
+  /// their fp32 outputs rounded to tf32 (ROUND_TF32=1): the graph's tf32
+  /// mode, whose next dot reads them from memory with wgmma, which truncates
+  /// (the weights are rounded once, roundWeightsToTF32).
+  bool roundTF32 = false;
   /// Replaces the tuned per-kernel configurations of every convolution;
   /// when unset, planLaunches takes it from the MGP_CONV_CONFIG environment
   /// variable if that is set.

@@ -11,6 +11,7 @@
 
 #include "graph/KernelLaunch.h"
 #include "runtime/HalfFloat.h"
+#include "runtime/interp/Numerics.h"
 
 #include "llvm/Support/Parallel.h"
 
@@ -67,6 +68,21 @@ std::vector<StorageType> mgp::graph::planStorageTypes(const Graph &graph,
       types[node.result] = StorageType::F32;
   }
   return types;
+}
+
+void mgp::graph::roundWeightsToTF32(const Graph &graph, WeightMap &weights) {
+  for (int param : graph.params) {
+    const Value &value = graph.values[param];
+    if (value.shape.size() < 2)
+      continue;
+    auto it = weights.find(value.name);
+    if (it == weights.end())
+      continue;
+    std::vector<float> &data = it->second.data;
+    llvm::parallelFor(0, data.size(), [&](size_t i) {
+      data[i] = interp::roundTF32(data[i]);
+    });
+  }
 }
 
 std::vector<unsigned>

@@ -16,6 +16,7 @@
 
 #include "graph/Backend.h"
 #include "graph/Graph.h"
+#include "graph/Tensor.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -39,6 +40,14 @@ StorageType activationType(Precision precision);
 /// when activations are `activation`.
 std::vector<StorageType> planStorageTypes(const Graph &graph,
                                           StorageType activation);
+
+/// --precision tf32: the weights of convolutions and linear layers
+/// (parameters of `graph` of rank >= 2) rounded to tf32 in place, to nearest
+/// with ties away from zero (interp::roundTF32). wgmma reads tf32 operands
+/// from shared memory and drops the low 13 bits instead of rounding, so the
+/// GPU backend rounds what its dots read before they read it: weights here,
+/// activations in the kernels (LaunchOptions::roundTF32).
+void roundWeightsToTF32(const Graph &graph, WeightMap &weights);
 
 /// storageBytes of each of `types` (for planMemory and planArena).
 std::vector<unsigned> elementBytes(llvm::ArrayRef<StorageType> types);

@@ -186,10 +186,11 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{196, 1, 1}));
   EXPECT_EQ(stem.signature(),
             "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,"
-            "i32:16,i32:16,i32:16,7,7,8,2,3,14336,0,1,0,1,1,128,64,32");
+            "i32:16,i32:16,i32:16,7,7,8,2,3,14336,0,1,0,1,1,128,64,32,0");
   EXPECT_EQ(stem.specialization(),
             "R=7 S=7 SP=8 STRIDE=2 PAD=3 X_OFF=14336 RES_NCHW=0 HAS_BIAS=1 "
-            "HAS_RESIDUAL=0 RELU=1 TF32=1 BLOCK_M=128 BLOCK_N=64 BLOCK_K=32");
+            "HAS_RESIDUAL=0 RELU=1 TF32=1 BLOCK_M=128 BLOCK_N=64 BLOCK_K=32 "
+            "ROUND_TF32=0");
 }
 
 TEST(KernelLaunchTest, TooLargeForInt32Indexing) {

@@ -421,12 +421,15 @@ static Error runTool() {
     Graph fused = fuseEpilogues(folded.graph);
     LaunchOptions launchOptions;
     launchOptions.tf32 = options.precision == Precision::TF32;
+    // The gpu device stores tf32 activations rounded (LaunchOptions).
+    launchOptions.roundTF32 = launchOptions.tf32 && device == "gpu";
 #ifdef MGP_HAVE_GPU_BACKEND
     // The gpu device's plan: its SM count (split-K) and tuned configs.
     if (device == "gpu" && isGpuAvailable()) {
       auto gpuOptions = gpuInfoLaunchOptions(fused, launchOptions.tf32);
       if (!gpuOptions)
         return gpuOptions.takeError();
+      gpuOptions->roundTF32 = launchOptions.roundTF32;
       launchOptions = std::move(*gpuOptions);
     }
 #endif

@@ -177,10 +177,16 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   EXPECT_FALSE(convTuningEnabled()) << "a forced config is not tuned";
   unsetenv("MGP_CONV_CONFIG");
   unsetenv("MGP_TUNE");
-  llvm::ArrayRef<ConvConfig> candidates = convTuneCandidates();
-  EXPECT_GE(candidates.size(), 6u);
-  EXPECT_LE(candidates.size(), 10u);
-  for (const ConvConfig &c : candidates)
+  llvm::ArrayRef<ConvConfig> fma = convTuneCandidates(false);
+  llvm::ArrayRef<ConvConfig> tensorCores = convTuneCandidates(true);
+  EXPECT_GE(fma.size(), 6u);
+  EXPECT_LE(fma.size(), 10u);
+  // Tensor cores add the wide tiles; every FMA candidate stays.
+  EXPECT_GT(tensorCores.size(), fma.size());
+  EXPECT_LE(tensorCores.size(), 14u);
+  for (size_t i = 0; i < fma.size(); ++i)
+    EXPECT_EQ(formatConvConfig(tensorCores[i]), formatConvConfig(fma[i]));
+  for (const ConvConfig &c : tensorCores)
     EXPECT_EQ(c.blockK % 16, 0) << formatConvConfig(c);
 }
 
