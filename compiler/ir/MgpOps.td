@@ -408,17 +408,40 @@ def Mgp_WarpGroupDotOp : Mgp_Op<"warp_group_dot", [
     buffers, both K-contiguous (`order[0]` is the K dim) with rows of 32,
     64 or 128 bytes; `c` and `d` are [M, N] f32 in the version-3 layout.
     Each warp group issues `wgmma.mma_async` per 64 rows and K step from
-    matrix descriptors and waits for them before `d` is read. Example:
+    matrix descriptors and waits for them before `d` is read; with
+    `isAsync` (a loop-carried accumulator of a pipelined loop with a spare
+    operand buffer) it leaves its own group in flight and waits only for
+    the previous one, and an mgp.warp_group_dot_wait after the loop makes
+    the result readable. Example:
     `%d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<128x32xf32, #s> * !mgp.memdesc<32x128xf32, #t> -> tensor<128x128xf32, #mma>`
   }];
   let arguments = (ins Mgp_MemDescType:$a, Mgp_MemDescType:$b, Mgp_Tensor:$c,
-                       Mgp_InputPrecisionAttr:$inputPrecision);
+                       Mgp_InputPrecisionAttr:$inputPrecision,
+                       UnitAttr:$isAsync);
   let results = (outs Mgp_Tensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c custom<InputPrecision>($inputPrecision) attr-dict `:`
     qualified(type($a)) `*` qualified(type($b)) `->` type($d)
   }];
   let hasVerifier = 1;
+}
+
+def Mgp_WarpGroupDotWaitOp : Mgp_Op<"warp_group_dot_wait", [
+    MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["input", "output"]>]> {
+  let summary = "Waits for asynchronous warp-group dots";
+  let description = [{
+    `wgmma.wait_group pendings`: blocks until at most `pendings` groups of
+    this warp group's wgmmas are in flight; `output` is `input` (the
+    accumulator of an `isAsync` mgp.warp_group_dot), readable from here on.
+    An `isAsync` warp_group_dot itself waits with pendings = 1 after its
+    own group, so the previous iteration's group is done (and its operand
+    buffers free) while its own runs on. Example:
+    `%r = mgp.warp_group_dot_wait %acc {pendings = 0 : i32} : tensor<128x128xf32, #mma>`
+  }];
+  let arguments = (ins Mgp_Tensor:$input,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let results = (outs Mgp_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
 def Mgp_FenceAsyncSharedOp : Mgp_Op<"fence_async_shared", [MemoryEffects<[MemRead, MemWrite]>]> {

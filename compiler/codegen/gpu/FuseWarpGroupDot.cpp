@@ -9,12 +9,14 @@
 // adds the proxy fence the wgmma needs). Moving the reads from the
 // local_loads down to the dot crosses only the ops between them, none of
 // which may write the operand buffers (the other operand's local_alloc may
-// sit there: it has its own bytes).
+// sit there: it has its own bytes). In a loop mgp-pipeline gave a spare
+// operand buffer, a loop-carried dot becomes asynchronous (makeAsync).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/ir/MgpDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -53,6 +55,33 @@ bool mayWrite(Operation *op, Operation *buffer) {
   return op->getNumRegions() != 0 || !isMemoryEffectFree(op);
 }
 
+/// In a loop that mgp-pipeline gave a spare operand buffer, a dot whose
+/// accumulator is only carried from one iteration to the next runs
+/// asynchronously: each iteration waits for the previous iteration's wgmma
+/// only (its slot is then free) and an mgp.warp_group_dot_wait right after
+/// the loop waits for the last one before anything reads the result.
+void makeAsync(WarpGroupDotOp dot) {
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  auto arg = dyn_cast<BlockArgument>(dot.getC());
+  if (!loop || !loop->hasAttr("mgp.wgmma_spare_buffer") || !arg ||
+      arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
+      !dot.getD().hasOneUse())
+    return;
+  unsigned index = arg.getArgNumber() - 1;
+  Operation *yield = loop.getBody()->getTerminator();
+  if (*dot.getD().getUsers().begin() != yield ||
+      yield->getOperand(index) != dot.getD())
+    return;
+  dot.setIsAsync(true);
+  OpBuilder builder(loop->getContext());
+  builder.setInsertionPointAfter(loop);
+  Value result = loop.getResult(index);
+  auto wait = WarpGroupDotWaitOp::create(builder, dot.getLoc(),
+                                         result.getType(), result,
+                                         builder.getI32IntegerAttr(0));
+  result.replaceAllUsesExcept(wait.getOutput(), wait);
+}
+
 LogicalResult fuse(DotOp dot) {
   auto loadA = dot.getA().getDefiningOp<LocalLoadOp>();
   auto loadB = dot.getB().getDefiningOp<LocalLoadOp>();
@@ -70,12 +99,13 @@ LogicalResult fuse(DotOp dot) {
   OpBuilder builder(dot);
   auto fused = WarpGroupDotOp::create(
       builder, dot.getLoc(), dot.getD().getType(), loadA.getSrc(),
-      loadB.getSrc(), dot.getC(), dot.getInputPrecisionAttr());
+      loadB.getSrc(), dot.getC(), dot.getInputPrecisionAttr(), UnitAttr());
   dot.getD().replaceAllUsesWith(fused.getD());
   dot.erase();
   for (LocalLoadOp load : {loadA, loadB})
     if (load->use_empty())
       load->erase();
+  makeAsync(fused);
   return success();
 }
 

@@ -60,6 +60,9 @@ llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
   if (options.numStages >= 2 && supportsAsyncCopy(options.arch)) {
     MgpPipelineOptions pipelineOptions;
     pipelineOptions.numStages = options.numStages;
+    // sm_90 blocks may opt in to 227 KiB of shared memory.
+    if (getComputeCapability(options.arch) >= 90)
+      pipelineOptions.sharedBudget = 192 * 1024;
     pm.addPass(createMgpPipeline(pipelineOptions));
   }
   pm.addPass(createMgpFuseWarpGroupDot());

@@ -140,6 +140,9 @@ def MgpPipeline : Pass<"mgp-pipeline", "mlir::ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",
            "pipeline depth (buffers per load); below 2 the pass does nothing">,
+    Option<"sharedBudget", "shared-budget", "int", /*default=*/"98304",
+           "the most bytes of shared memory one loop's buffers may take "
+           "(96 KiB fits sm_86/sm_89's 99 KiB per block)">,
   ];
 }
 

@@ -22,8 +22,13 @@
 // reads and computes iteration i. Copies past the end are masked off
 // (zero-fill into a slot nobody reads), so no epilogue is peeled.
 // `async_wait 0` (and its barrier) follows the loop.
-// A loop whose buffers would pass kSharedBudget with numStages copies gets
-// fewer stages (down to 2; none below).
+// A loop whose buffers would pass the shared budget (an option: 96 KiB for
+// sm_80-sm_89, more on sm_90) with numStages copies gets fewer stages (down
+// to 2; none below). A loop whose dot becomes an mgp.warp_group_dot gets
+// numStages + 1 buffers (slot = index mod numStages + 1, the attribute
+// `mgp.wgmma_spare_buffer`): its wgmma may still read the slot of iteration
+// i while iteration i + 1 copies into the slot of i + numStages
+// (mgp-fuse-warp-group-dot then makes the dot asynchronous).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/AsyncCopyWidth.h"
@@ -50,10 +55,20 @@ namespace {
 
 constexpr llvm::StringLiteral kWaitMarker = "mgp.pipeline_wait";
 
-/// The most shared memory the multi-buffers of one loop may take: below the
-/// 99 KiB per block of sm_86/sm_89 (sm_80: 163 KiB, sm_90: 227 KiB), leaving
-/// room for scratch.
-constexpr int64_t kSharedBudget = 96 * 1024;
+constexpr llvm::StringLiteral kSpareBufferAttr = "mgp.wgmma_spare_buffer";
+
+/// Whether `loop` holds a dot that becomes a warp_group_dot (an #mgp.mma
+/// version 3 accumulator): it gets one spare buffer per load, so the wgmma
+/// of iteration i may still read its slot while iteration i + 1 copies.
+bool hasWarpGroupDot(scf::ForOp loop) {
+  for (auto dot : loop.getBody()->getOps<DotOp>()) {
+    auto type = cast<RankedTensorType>(dot.getD().getType());
+    auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
+    if (mma && mma.getVersion() == 3)
+      return true;
+  }
+  return false;
+}
 
 /// A load to turn into asynchronous copies, and how its block reaches the
 /// dot: through a local_alloc (`alloc`) or through convert_layouts.
@@ -152,20 +167,20 @@ struct AsyncForm {
 /// Rewrites the candidates of `loop` into the asynchronous form; `ahead`
 /// starts as the slice the copies need.
 AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
-                         llvm::SetVector<Operation *> ahead, int numStages) {
+                         llvm::SetVector<Operation *> ahead, int numBuffers) {
   AsyncForm form;
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   SmallVector<Value> buffers;
   for (const Candidate &c : candidates) {
-    SmallVector<int64_t> shape{numStages};
+    SmallVector<int64_t> shape{numBuffers};
     llvm::append_range(shape, c.bufferType.getShape());
     auto type = MemDescType::get(shape, c.bufferType.getElementType(),
                                  c.bufferType.getEncoding(), true);
     buffers.push_back(LocalAllocOp::create(b, loc, type, Value()));
   }
 
-  // slot = ((iv - lb) / step) mod numStages, as i32.
+  // slot = ((iv - lb) / step) mod numBuffers, as i32.
   Block *body = loop.getBody();
   b.setInsertionPointToStart(body);
   Value iv = loop.getInductionVar();
@@ -173,7 +188,7 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
       b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
       loop.getStep());
   Value stages = arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(iv.getType(), numStages));
+      b, loc, b.getIntegerAttr(iv.getType(), numBuffers));
   Value slot = arith::RemSIOp::create(b, loc, index, stages);
   for (Operation *op :
        {index.getDefiningOp(), stages.getDefiningOp(), slot.getDefiningOp(),
@@ -290,7 +305,8 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
 
 /// Pipelines `loop` if it has candidates; leaves it alone otherwise. Fails
 /// only if the expansion failed after changing the IR.
-LogicalResult pipelineLoop(scf::ForOp loop, int numStages) {
+LogicalResult pipelineLoop(scf::ForOp loop, int numStages,
+                           int64_t sharedBudget) {
   SmallVector<Candidate> candidates;
   SmallVector<Value> roots;
   for (auto load : loop.getBody()->getOps<LoadOp>())
@@ -304,14 +320,17 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages) {
   int64_t bytesPerStage = 0;
   for (const Candidate &c : candidates)
     bytesPerStage += getBufferSizeInBytes(c.bufferType);
-  numStages = std::min<int64_t>(numStages, kSharedBudget / bytesPerStage);
+  int spare = hasWarpGroupDot(loop) ? 1 : 0;
+  numStages =
+      std::min<int64_t>(numStages, sharedBudget / bytesPerStage - spare);
   if (numStages < 2)
     return success();
   std::optional<llvm::SetVector<Operation *>> slice =
       getAheadSlice(loop, roots);
   if (!slice)
     return success();
-  AsyncForm form = rewriteToAsync(loop, candidates, *slice, numStages);
+  AsyncForm form =
+      rewriteToAsync(loop, candidates, *slice, numStages + spare);
   const llvm::SetVector<Operation *> &ahead = form.ahead;
 
   scf::PipeliningOption options;
@@ -344,6 +363,8 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages) {
     makeSynchronous(form);
     return success();
   }
+  if (spare)
+    (*pipelined)->setAttr(kSpareBufferAttr, rewriter.getUnitAttr());
   pipelined->walk([&](AsyncWaitOp wait) {
     if (wait->hasAttr(kWaitMarker)) {
       wait.setNum(numStages - 2);
@@ -362,7 +383,7 @@ struct PipelinePass : public mgp::impl::MgpPipelineBase<PipelinePass> {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      if (failed(pipelineLoop(loop, numStages)))
+      if (failed(pipelineLoop(loop, numStages, sharedBudget)))
         return signalPassFailure();
   }
 };

@@ -5,7 +5,8 @@
 //   wgmma.fence
 //   per 64-row m-rep of the thread's warp group, per n-rep and K step:
 //     wgmma.mma_async.sync.aligned.m64n<N>k<K>.f32.<t>.<t> {acc}, descA, descB
-//   wgmma.commit_group; wgmma.wait_group 0
+//   wgmma.commit_group; wgmma.wait_group 0 (1 when isAsync: this group
+//   stays in flight; mgp.warp_group_dot_wait after the loop waits for it)
 // Both operands are K-contiguous shared tiles whose rows are one swizzle
 // atom (32, 64 or 128 bytes, the verifier checks), so a matrix descriptor
 // (compiler/ir/NvmmaLayout.h) has swizzle = row bytes, stride byte offset =
@@ -58,6 +59,20 @@ std::string tiedConstraints(unsigned count, StringRef extra) {
   if (!text.empty() && text.back() == ',')
     text.pop_back();
   return text;
+}
+
+/// `wgmma.wait_group pendings` with `values` (f32 accumulators) tied
+/// through it, so that no read of them is scheduled before it.
+SmallVector<Value> emitWait(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                            unsigned pendings) {
+  Type f32 = b.getF32Type();
+  Type type = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(values.size(), f32));
+  auto wait = emitAsm(b, loc, type, values,
+                      "wgmma.wait_group.sync.aligned " +
+                          std::to_string(pendings) + ";",
+                      tiedConstraints(values.size(), ""));
+  return unpackRegisters(b, loc, wait.getResult(0));
 }
 
 std::string registerList(unsigned first, unsigned count) {
@@ -217,22 +232,41 @@ struct WarpGroupDotOpConversion
     }
     emitAsm(rewriter, loc, voidType, {}, "wgmma.commit_group.sync.aligned;",
             "");
-    // The wait, with every accumulator tied through it.
+    // The wait, with every accumulator tied through it: for all groups, or
+    // (isAsync) for all but this one.
     SmallVector<Value> all;
     for (auto &d : acc)
       all.append(d.begin(), d.end());
-    Type allType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(all.size(), f32));
-    auto wait = emitAsm(rewriter, loc, allType, all,
-                        "wgmma.wait_group.sync.aligned 0;",
-                        tiedConstraints(all.size(), ""));
-    SmallVector<Value> waited = unpackRegisters(rewriter, loc, wait.getResult(0));
+    SmallVector<Value> waited =
+        emitWait(rewriter, loc, all, op.getIsAsync() ? 1 : 0);
     SmallVector<Value> results(coords.size());
     unsigned next = 0;
     for (int64_t t = 0; t < repM * repN; ++t)
       for (unsigned reg : regOf[t])
         results[reg] = waited[next++];
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, results));
+    return success();
+  }
+};
+
+struct WarpGroupDotWaitOpConversion
+    : ConvertOpToLLVMPattern<WarpGroupDotWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type structType = getTypeConverter()->convertType(op.getOutput().getType());
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    SmallVector<Value> values =
+        unpackRegisters(rewriter, loc, adaptor.getInput());
+    if (!llvm::all_of(values,
+                      [](Value v) { return v.getType().isF32(); }))
+      return op.emitError("warp_group_dot_wait takes f32 accumulators");
+    SmallVector<Value> waited = emitWait(rewriter, loc, values, op.getPendings());
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, waited));
     return success();
   }
 };
@@ -258,5 +292,6 @@ void mgp::populateWarpGroupDotOpToLLVMPatterns(
     MgpLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target) {
   patterns.add<WarpGroupDotOpConversion>(converter, target);
-  patterns.add<FenceAsyncSharedOpConversion>(converter, kMgpPatternBenefit);
+  patterns.add<FenceAsyncSharedOpConversion, WarpGroupDotWaitOpConversion>(
+      converter, kMgpPatternBenefit);
 }

@@ -2,7 +2,8 @@
 # matmul whose operands are K-contiguous in global memory (as in the NHWC
 # convolutions) stages both through swizzled shared buffers with cp.async and
 # multiplies them with wgmma.mma_async from matrix descriptors: fence, one
-# m64nNk8 (tf32) / m64nNk16 (f16) per 64 rows and K step, commit, wait. The
+# m64nNk8 (tf32) / m64nNk16 (f16) per 64 rows and K step, commit, wait (in a
+# pipelined loop asynchronously, with a spare buffer per operand). The
 # operand writes are fenced for the async proxy before the barrier that
 # orders them, ptxas accepts the PTX without serialising the wgmmas, and
 # plain sm_90 keeps mma.sync.
@@ -24,6 +25,9 @@
 # TF32: wgmma.fence.sync.aligned;
 # TF32-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
 # TF32: wgmma.commit_group.sync.aligned;
+# In the loop each iteration waits for the previous iteration's group only;
+# after it, for all.
+# TF32: wgmma.wait_group.sync.aligned 1;
 # TF32: wgmma.wait_group.sync.aligned 0;
 # TF32-NOT: mma.sync
 # TF32-NOT: ldmatrix
@@ -33,6 +37,9 @@
 # The loop: wait for the oldest copy, fence, barrier, the next copies, then
 # the wgmma reading the two slots.
 # IR: #mgp.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 8]}>
+# Three stages plus the spare buffer the asynchronous wgmma needs.
+# IR: mgp.local_alloc {{.*}} -> !mgp.memdesc<4x128x32xf32
+# IR: mgp.local_alloc {{.*}} -> !mgp.memdesc<4x32x128xf32
 # IR: scf.for
 # IR: mgp.async_wait 1
 # IR-NEXT: mgp.fence_async_shared
@@ -40,11 +47,17 @@
 # IR: mgp.async_copy_global_to_local
 # IR: mgp.async_copy_global_to_local
 # IR-NOT: mgp.local_load
-# IR: mgp.warp_group_dot {{.*}} !mgp.memdesc<128x32xf32, {{.*}}> * !mgp.memdesc<32x128xf32, {{.*}}> -> tensor<128x128xf32, #mma>
+# IR: mgp.warp_group_dot {{.*}} {isAsync} : !mgp.memdesc<128x32xf32, {{.*}}> * !mgp.memdesc<32x128xf32, {{.*}}> -> tensor<128x128xf32, #mma>
+# IR: scf.yield
+# IR-NEXT: }
+# IR-NEXT: mgp.warp_group_dot_wait {{.*}} {pendings = 0 : i32}
 # 64x128 over one warp group, unpipelined (the operands are stored from
-# registers): 4 K steps of 16 at n = 128.
+# registers, so each wgmma completes in its iteration): 4 K steps of 16 at
+# n = 128.
 # F16: .target sm_90a
 # F16-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+# F16: wgmma.wait_group.sync.aligned 0;
+# F16-NOT: wgmma.wait_group.sync.aligned 1;
 # F16-NOT: mma.sync
 # SM90: .target sm_90
 # SM90: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
