@@ -35,10 +35,10 @@ struct ConvTunerOptions {
 /// is not set.
 bool convTuningEnabled();
 
-/// The candidate configurations timed for every problem; with
-/// `tensorCores` (tf32, fp16, bf16 dots) also the wide warp-group tiles,
-/// which the FMA path of fp32 would only spend tuning time on.
-llvm::ArrayRef<ConvConfig> convTuneCandidates(bool tensorCores);
+/// The candidate configurations timed for every problem: with `wgmma`
+/// (tensor-core dots compiled for sm_90a) the warp-group tiles that can win
+/// there, else the mma.sync / FMA list.
+llvm::ArrayRef<ConvConfig> convTuneCandidates(bool wgmma);
 
 /// The tuned configuration of every convolution of `graph` (folded and
 /// fused, shapes inferred), by node index: from `cache`, else timed now on

@@ -1,7 +1,7 @@
 //===- NvmmaLayout.h - Hopper wgmma shared layout and descriptors -*- C++ -*-=//
 //
-// Pure index functions for the planned wgmma path (docs/wgmma-plan.md §3-4),
-// not used by any pass yet:
+// Pure index functions of the wgmma path (docs/wgmma.md; the descriptors are
+// used by compiler/codegen/llvm/WarpGroupDotOpToLLVM.cpp):
 //  - the NVMMA shared-memory layout (PTX "wgmma shared memory layout", Triton
 //    NVMMASharedEncodingAttr, notes/triton-lowering.md §1.6): a [rows, cols]
 //    tile with cols contiguous is cut into column blocks of S bytes (S = the

@@ -16,6 +16,7 @@
 #include "graph/ShapeInference.h"
 #include "graph/WeightInit.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -177,16 +178,21 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   EXPECT_FALSE(convTuningEnabled()) << "a forced config is not tuned";
   unsetenv("MGP_CONV_CONFIG");
   unsetenv("MGP_TUNE");
-  llvm::ArrayRef<ConvConfig> fma = convTuneCandidates(false);
-  llvm::ArrayRef<ConvConfig> tensorCores = convTuneCandidates(true);
-  EXPECT_GE(fma.size(), 6u);
-  EXPECT_LE(fma.size(), 10u);
-  // Tensor cores add the wide tiles; every FMA candidate stays.
-  EXPECT_GT(tensorCores.size(), fma.size());
-  EXPECT_LE(tensorCores.size(), 14u);
-  for (size_t i = 0; i < fma.size(); ++i)
-    EXPECT_EQ(formatConvConfig(tensorCores[i]), formatConvConfig(fma[i]));
-  for (const ConvConfig &c : tensorCores)
+  llvm::ArrayRef<ConvConfig> older = convTuneCandidates(false);
+  llvm::ArrayRef<ConvConfig> wgmma = convTuneCandidates(true);
+  EXPECT_GE(older.size(), 6u);
+  EXPECT_LE(older.size(), 10u);
+  // sm_90a: few candidates (cold start), every one whole warp groups with
+  // 64 rows each, so each really runs on wgmma.
+  EXPECT_GE(wgmma.size(), 4u);
+  EXPECT_LE(wgmma.size(), 8u);
+  for (const ConvConfig &c : wgmma) {
+    EXPECT_EQ(c.numWarps % 4, 0) << formatConvConfig(c);
+    EXPECT_EQ(c.blockM % 64, 0) << formatConvConfig(c);
+  }
+  llvm::SmallVector<ConvConfig> all(older.begin(), older.end());
+  all.append(wgmma.begin(), wgmma.end());
+  for (const ConvConfig &c : all)
     EXPECT_EQ(c.blockK % 16, 0) << formatConvConfig(c);
 }
 

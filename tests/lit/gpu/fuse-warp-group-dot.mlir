@@ -1,0 +1,93 @@
+// RUN: mgp-opt %s -split-input-file -mgp-fuse-warp-group-dot -verify-diagnostics | FileCheck %s
+
+// A version-3 dot reading two local_loads becomes mgp.warp_group_dot on the
+// memdescs. In a loop the pipeliner gave a spare buffer
+// (mgp.wgmma_spare_buffer), the loop-carried accumulator makes it
+// asynchronous, waited for right after the loop.
+// CHECK-LABEL: func.func @pipelined
+// CHECK: scf.for
+// CHECK-NOT: mgp.local_load
+// CHECK: mgp.warp_group_dot %arg0, %arg1, %{{.*}} {inputPrecision = tf32} {isAsync}
+// CHECK: scf.yield
+// CHECK: } {mgp.wgmma_spare_buffer}
+// CHECK-NEXT: %[[W:.*]] = mgp.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: return %[[W]]
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @pipelined(%a: !mgp.memdesc<64x32xf32, #a>, %b: !mgp.memdesc<32x64xf32, #b>, %c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #v3>) : i32 {
+    %x = mgp.local_load %a : !mgp.memdesc<64x32xf32, #a> -> tensor<64x32xf32, #da>
+    %y = mgp.local_load %b : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+    %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    scf.yield %d : tensor<64x64xf32, #v3>
+  } {mgp.wgmma_spare_buffer}
+  return %r : tensor<64x64xf32, #v3>
+}
+}
+
+// -----
+
+// Without the spare buffer the wgmma completes inside its iteration.
+// CHECK-LABEL: func.func @unpipelined
+// CHECK: mgp.warp_group_dot %arg0, %arg1, %{{.*}} {inputPrecision = tf32} :
+// CHECK-NOT: isAsync
+// CHECK-NOT: mgp.warp_group_dot_wait
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @unpipelined(%a: !mgp.memdesc<64x32xf32, #a>, %b: !mgp.memdesc<32x64xf32, #b>, %c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #v3>) : i32 {
+    %x = mgp.local_load %a : !mgp.memdesc<64x32xf32, #a> -> tensor<64x32xf32, #da>
+    %y = mgp.local_load %b : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+    %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    scf.yield %d : tensor<64x64xf32, #v3>
+  }
+  return %r : tensor<64x64xf32, #v3>
+}
+}
+
+// -----
+
+// An operand that is not read from shared memory cannot feed wgmma.
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @registers(%x: tensor<64x32xf32, #da>, %y: tensor<32x64xf32, #db>, %c: tensor<64x64xf32, #v3>) -> tensor<64x64xf32, #v3> {
+  // expected-error @+1 {{a version-3 mma dot needs both operands read from shared memory by mgp.local_load in its block}}
+  %d = mgp.dot %x, %y, %c {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+  return %d : tensor<64x64xf32, #v3>
+}
+}
+
+// -----
+
+// A write of the operand's buffer between its local_load and the dot: the
+// wgmma would read the new contents.
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#bl = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @overwritten(%a: !mgp.memdesc<64x32xf32, #a, mutable>, %b: !mgp.memdesc<32x64xf32, #b>, %t: tensor<64x32xf32, #bl>, %c: tensor<64x64xf32, #v3>) -> tensor<64x64xf32, #v3> {
+  %x = mgp.local_load %a : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
+  mgp.local_store %t, %a : tensor<64x32xf32, #bl> -> !mgp.memdesc<64x32xf32, #a, mutable>
+  %y = mgp.local_load %b : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+  // expected-error @+1 {{a version-3 mma dot's operand load is separated from it by mgp.local_store, which may write shared memory}}
+  %d = mgp.dot %x, %y, %c {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+  return %d : tensor<64x64xf32, #v3>
+}
+}
