@@ -123,7 +123,7 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   LaunchBuilder p(index, "conv2d_nhwc.mgp", "conv_stem_pack_kernel");
   p.buffer("x_ptr", node.operands[0])
       .buffer("w_ptr", node.operands[1])
-      .workspace("ws_ptr")
+      .workspace("ws_ptr", node.operands[0])
       .integer("NP", pixels)
       .integer("C", x[1])
       .integer("HW", x[2] * x[3])
@@ -146,7 +146,7 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   int64_t blockM = blockFor(m, 16, config.blockM),
           blockN = blockFor(k, 16, config.blockN);
   LaunchBuilder b(index, "conv2d_nhwc.mgp", "conv2d_stem_kernel");
-  b.workspace("ws_ptr")
+  b.workspace("ws_ptr", node.operands[0])
       .buffer("b_ptr", hasBias ? node.operands[2] : out)
       .buffer("r_ptr", residual)
       .buffer("y_ptr", out)

@@ -162,8 +162,13 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
       for (const LaunchParam &p : launch.params) {
         switch (p.kind) {
         case LaunchParam::Kind::Workspace:
-          args.push_back(InterpArg::buffer(workspace.data(), workspace.size(),
-                                           DType::F32));
+          // fp32 elements; a 16-bit workspace uses the first half.
+          args.push_back(InterpArg::buffer(
+              static_cast<void *>(workspace.data()),
+              workspace.size() * sizeof(float),
+              p.type == StorageType::F32   ? DType::F32
+              : p.type == StorageType::F16 ? DType::F16
+                                           : DType::BF16));
           break;
         case LaunchParam::Kind::Buffer: {
           HostBuffer &data = *buffers[p.value];

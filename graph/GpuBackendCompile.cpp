@@ -40,10 +40,7 @@ Specialization mgp::graph::launchSpecialization(const KernelLaunch &launch) {
     switch (p.kind) {
     case LaunchParam::Kind::Buffer:
     case LaunchParam::Kind::Workspace:
-      spec.argTypes.push_back(
-          p.kind == LaunchParam::Kind::Buffer
-              ? ("*" + storageTypeName(p.type)).str()
-              : std::string("*fp32"));
+      spec.argTypes.push_back(("*" + storageTypeName(p.type)).str());
       spec.divisibleBy16.push_back(position);
       break;
     case LaunchParam::Kind::Int:

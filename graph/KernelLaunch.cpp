@@ -26,10 +26,8 @@ std::string KernelLaunch::signature() const {
   for (const LaunchParam &p : params) {
     switch (p.kind) {
     case LaunchParam::Kind::Buffer:
-      entries.push_back(("*" + storageTypeName(p.type) + ":16").str());
-      break;
     case LaunchParam::Kind::Workspace:
-      entries.push_back("*fp32:16");
+      entries.push_back(("*" + storageTypeName(p.type) + ":16").str());
       break;
     case LaunchParam::Kind::Int:
       entries.push_back(p.intValue == 1        ? "i32:1"

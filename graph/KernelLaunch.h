@@ -35,11 +35,15 @@ struct LaunchParam {
   };
   std::string name; ///< The kernel's parameter name (`x_ptr`, `BLOCK_M`).
   Kind kind = Kind::Int;
-  int value = -1;       ///< Graph value index (Kind::Buffer).
+  /// Kind::Buffer: graph value index. Kind::Workspace: the value whose
+  /// storage type the scratch takes (the stem's packed copy of its input is
+  /// 16-bit under fp16/bf16), or -1 for fp32.
+  int value = -1;
   int64_t intValue = 0; ///< Kind::Int and Kind::Constexpr.
   double floatValue = 0;
-  /// Kind::Buffer: the element type of the value's buffer (fp16/bf16
-  /// activations under --precision fp16|bf16; graph/StorageTypes.h).
+  /// Kind::Buffer and Kind::Workspace: the element type of the buffer
+  /// (fp16/bf16 activations under --precision fp16|bf16;
+  /// graph/StorageTypes.h).
   StorageType type = StorageType::F32;
 };
 
@@ -67,7 +71,7 @@ struct KernelLaunch {
   bool auxiliary = false;
 
   /// The AOT signature: `*fp32:16` (`*fp16:16`, `*bf16:16` as the buffer's
-  /// type says) per buffer, `*fp32:16` per workspace (the backends
+  /// type says) per buffer and workspace (the backends
   /// allocate buffers 16-byte aligned), `i32` with `:16`/`:1` hints per
   /// integer, `fp32` per float, the value per constexpr.
   std::string signature() const;

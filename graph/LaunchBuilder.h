@@ -29,8 +29,11 @@ struct LaunchBuilder {
     launch.params.push_back({name, LaunchParam::Kind::Buffer, value, 0, 0});
     return *this;
   }
-  LaunchBuilder &workspace(const char *name) {
-    launch.params.push_back({name, LaunchParam::Kind::Workspace, -1, 0, 0});
+  /// The launch's scratch, fp32 or (typeOf >= 0) in the storage type of
+  /// graph value `typeOf`.
+  LaunchBuilder &workspace(const char *name, int typeOf = -1) {
+    launch.params.push_back(
+        {name, LaunchParam::Kind::Workspace, typeOf, 0, 0});
     return *this;
   }
   LaunchBuilder &integer(const char *name, int64_t v) {

@@ -97,7 +97,8 @@ void mgp::graph::assignBufferTypes(std::vector<KernelLaunch> &launches,
                                    llvm::ArrayRef<StorageType> types) {
   for (KernelLaunch &launch : launches)
     for (LaunchParam &p : launch.params)
-      if (p.kind == LaunchParam::Kind::Buffer)
+      if (p.kind == LaunchParam::Kind::Buffer ||
+          (p.kind == LaunchParam::Kind::Workspace && p.value >= 0))
         p.type = types[p.value];
 }
 

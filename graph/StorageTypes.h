@@ -55,7 +55,8 @@ std::vector<unsigned> elementBytes(llvm::ArrayRef<StorageType> types);
 struct KernelLaunch;
 
 /// Sets the type of every buffer parameter of `launches` from `types` (as
-/// planStorageTypes gives them), so the signatures name the 16-bit pointers.
+/// planStorageTypes gives them), and of every workspace that follows a value
+/// (LaunchParam::value), so the signatures name the 16-bit pointers.
 void assignBufferTypes(std::vector<KernelLaunch> &launches,
                        llvm::ArrayRef<StorageType> types);
 

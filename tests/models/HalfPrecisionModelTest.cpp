@@ -101,13 +101,27 @@ TEST(HalfPrecisionModel, LaunchPlanTypesEveryBuffer) {
   ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
   std::vector<StorageType> types = planStorageTypes(fused, StorageType::F16);
   assignBufferTypes(*launches, types);
-  int halfPointers = 0;
+  int halfPointers = 0, stemWorkspaces = 0;
   for (const KernelLaunch &launch : *launches) {
     for (const LaunchParam &p : launch.params) {
+      if (p.kind == LaunchParam::Kind::Workspace) {
+        // The stem's packed input copy is 16-bit with its input (an f16
+        // dot); split-K partial sums stay fp32.
+        bool stem = launch.kernel == "conv_stem_pack_kernel" ||
+                    launch.kernel == "conv2d_stem_kernel";
+        EXPECT_EQ(p.type, stem ? StorageType::F16 : StorageType::F32)
+            << launch.kernel;
+        stemWorkspaces += stem;
+        continue;
+      }
       if (p.kind != LaunchParam::Kind::Buffer)
         continue;
       EXPECT_EQ(p.type, types[p.value]) << launch.kernel << " " << p.name;
       halfPointers += p.type == StorageType::F16;
+    }
+    if (launch.kernel == "conv2d_stem_kernel") {
+      EXPECT_EQ(launch.signature().rfind("*fp16:16,*fp32:16,", 0), 0u)
+          << launch.signature();
     }
     if (launch.kernel == "linear_kernel") {
       // fp16 input and weight, fp32 bias and logits.
@@ -118,6 +132,7 @@ TEST(HalfPrecisionModel, LaunchPlanTypesEveryBuffer) {
     }
   }
   EXPECT_GT(halfPointers, 40);
+  EXPECT_EQ(stemWorkspaces, 2);
 }
 
 } // namespace
