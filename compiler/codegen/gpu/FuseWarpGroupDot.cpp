@@ -55,17 +55,28 @@ bool mayWrite(Operation *op, Operation *buffer) {
   return op->getNumRegions() != 0 || !isMemoryEffectFree(op);
 }
 
+/// Whether `memdesc` is a slot of a multi-buffer allocated outside `loop`
+/// (mgp-pipeline's form), which the next iteration does not overwrite.
+bool isPipelineSlot(Value memdesc, scf::ForOp loop) {
+  auto view = memdesc.getDefiningOp<MemDescSubviewOp>();
+  return view && loop.isDefinedOutsideOfLoop(view.getSrc()) &&
+         view.getSrc().getDefiningOp<LocalAllocOp>();
+}
+
 /// In a loop that mgp-pipeline gave a spare operand buffer, a dot whose
-/// accumulator is only carried from one iteration to the next runs
-/// asynchronously: each iteration waits for the previous iteration's wgmma
-/// only (its slot is then free) and an mgp.warp_group_dot_wait right after
-/// the loop waits for the last one before anything reads the result.
+/// operands are both pipeline slots and whose accumulator is only carried
+/// from one iteration to the next runs asynchronously: each iteration waits
+/// for the previous iteration's wgmma only (its slot is then free) and an
+/// mgp.warp_group_dot_wait right after the loop waits for the last one
+/// before anything reads the result. An operand staged from registers in
+/// the loop stays synchronous: the next iteration rewrites its buffer.
 void makeAsync(WarpGroupDotOp dot) {
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
   auto arg = dyn_cast<BlockArgument>(dot.getC());
   if (!loop || !loop->hasAttr("mgp.wgmma_spare_buffer") || !arg ||
       arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
-      !dot.getD().hasOneUse())
+      !dot.getD().hasOneUse() || !isPipelineSlot(dot.getA(), loop) ||
+      !isPipelineSlot(dot.getB(), loop))
     return;
   unsigned index = arg.getArgNumber() - 1;
   Operation *yield = loop.getBody()->getTerminator();

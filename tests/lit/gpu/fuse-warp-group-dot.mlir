@@ -2,12 +2,13 @@
 
 // A version-3 dot reading two local_loads becomes mgp.warp_group_dot on the
 // memdescs. In a loop the pipeliner gave a spare buffer
-// (mgp.wgmma_spare_buffer), the loop-carried accumulator makes it
-// asynchronous, waited for right after the loop.
+// (mgp.wgmma_spare_buffer), a dot reading two pipeline slots (subviews of
+// multi-buffers allocated before the loop) whose accumulator is only
+// loop-carried becomes asynchronous, waited for right after the loop.
 // CHECK-LABEL: func.func @pipelined
 // CHECK: scf.for
 // CHECK-NOT: mgp.local_load
-// CHECK: mgp.warp_group_dot %arg0, %arg1, %{{.*}} {inputPrecision = tf32} {isAsync}
+// CHECK: mgp.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = tf32} {isAsync}
 // CHECK: scf.yield
 // CHECK: } {mgp.wgmma_spare_buffer}
 // CHECK-NEXT: %[[W:.*]] = mgp.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
@@ -18,11 +19,44 @@
 #da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
 #db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
 module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
-func.func @pipelined(%a: !mgp.memdesc<64x32xf32, #a>, %b: !mgp.memdesc<32x64xf32, #b>, %c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
+func.func @pipelined(%c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
+  %bufa = mgp.local_alloc : () -> !mgp.memdesc<4x64x32xf32, #a, mutable>
+  %bufb = mgp.local_alloc : () -> !mgp.memdesc<4x32x64xf32, #b, mutable>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #v3>) : i32 {
-    %x = mgp.local_load %a : !mgp.memdesc<64x32xf32, #a> -> tensor<64x32xf32, #da>
+    %sa = mgp.memdesc_subview %bufa[%i] : !mgp.memdesc<4x64x32xf32, #a, mutable> -> !mgp.memdesc<64x32xf32, #a, mutable>
+    %sb = mgp.memdesc_subview %bufb[%i] : !mgp.memdesc<4x32x64xf32, #b, mutable> -> !mgp.memdesc<32x64xf32, #b, mutable>
+    %x = mgp.local_load %sa : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
+    %y = mgp.local_load %sb : !mgp.memdesc<32x64xf32, #b, mutable> -> tensor<32x64xf32, #db>
+    %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    scf.yield %d : tensor<64x64xf32, #v3>
+  } {mgp.wgmma_spare_buffer}
+  return %r : tensor<64x64xf32, #v3>
+}
+}
+
+// -----
+
+// With a spare buffer but an operand that is not a pipeline slot (a buffer
+// the next iteration may rewrite), the wgmma completes inside its iteration.
+// CHECK-LABEL: func.func @unpipelined_operand
+// CHECK: mgp.warp_group_dot %{{.*}}, %arg0, %{{.*}} {inputPrecision = tf32} :
+// CHECK-NOT: isAsync
+// CHECK-NOT: mgp.warp_group_dot_wait
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @unpipelined_operand(%b: !mgp.memdesc<32x64xf32, #b>, %c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bufa = mgp.local_alloc : () -> !mgp.memdesc<4x64x32xf32, #a, mutable>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #v3>) : i32 {
+    %sa = mgp.memdesc_subview %bufa[%i] : !mgp.memdesc<4x64x32xf32, #a, mutable> -> !mgp.memdesc<64x32xf32, #a, mutable>
+    %x = mgp.local_load %sa : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
     %y = mgp.local_load %b : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
     %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
     scf.yield %d : tensor<64x64xf32, #v3>
