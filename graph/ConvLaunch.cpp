@@ -13,6 +13,8 @@
 #include "graph/KernelLaunch.h"
 
 #include "graph/LaunchBuilder.h"
+
+#include <algorithm>
 #include "graph/NhwcLayout.h"
 
 #include <cstdlib>
@@ -99,7 +101,8 @@ static int64_t stemPaddedTaps(const Shape &x, const Shape &w) {
 }
 
 /// The stem: conv_stem_pack_kernel writes the padded weights and the NHWC4
-/// input copy into the workspace, conv2d_stem_kernel reduces over it.
+/// input copy, zero-padded spatially, into the workspace, conv2d_stem_kernel
+/// reduces over it without bounds tests.
 static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
                                                   const ConvConfig &config,
                                                   const LaunchOptions &options,
@@ -116,7 +119,12 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   bool hasResidual = fused && node.operands.size() > 3;
   int residual = hasResidual ? node.operands[3] : out;
   int64_t r = w[2], k = y[1], m = y[0] * y[2] * y[3];
-  int64_t pixels = x[0] * x[2] * x[3], wrows = k * r * sp;
+  int64_t stride = node.intAttr("stride"), pad = node.intAttr("padding");
+  // The padded copy: PAD zero rows/columns before the image and enough
+  // after it for the last output pixel's last (padded) tap.
+  int64_t hp = std::max(x[2] + 2 * pad, (y[2] - 1) * stride + r);
+  int64_t wp = std::max(x[3] + 2 * pad, (y[3] - 1) * stride + sp);
+  int64_t pixels = x[0] * hp * wp, wrows = k * r * sp;
   int64_t workspace = (wrows + pixels) * 4;
   int64_t packBlock = 256;
 
@@ -126,11 +134,15 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .workspace("ws_ptr", node.operands[0])
       .integer("NP", pixels)
       .integer("C", x[1])
-      .integer("HW", x[2] * x[3])
+      .integer("H", x[2])
+      .integer("W", x[3])
+      .integer("HP", hp)
+      .integer("WP", wp)
       .integer("WROWS", wrows)
       .constexpr_("R", r)
       .constexpr_("S", w[3])
       .constexpr_("SP", sp)
+      .constexpr_("PAD", pad)
       .constexpr_("X_NCHW", !nhwc[node.operands[0]])
       .constexpr_("W_KCRS", !repacked[node.operands[1]])
       .constexpr_("BLOCK", packBlock)
@@ -151,16 +163,16 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .buffer("r_ptr", residual)
       .buffer("y_ptr", out)
       .integer("M", m)
-      .integer("H", x[2])
-      .integer("W", x[3])
+      .integer("HP", hp)
+      .integer("WP", wp)
       .integer("K", k)
       .integer("P", y[2])
       .integer("Q", y[3])
       .constexpr_("R", r)
       .constexpr_("S", w[3])
       .constexpr_("SP", sp)
-      .constexpr_("STRIDE", node.intAttr("stride"))
-      .constexpr_("PAD", node.intAttr("padding"))
+      .constexpr_("STRIDE", stride)
+      .constexpr_("PAD", pad)
       .constexpr_("X_OFF", wrows * 4)
       .constexpr_("RES_NCHW", hasResidual && !nhwc[residual])
       .constexpr_("HAS_BIAS", hasBias)
