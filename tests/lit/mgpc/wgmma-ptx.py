@@ -8,14 +8,14 @@
 # orders them, ptxas accepts the PTX without serialising the wgmmas, and
 # plain sm_90 keeps mma.sync.
 # REQUIRES: ptxas
-# RUN: mgpc %s -k mm_tf32 --arch=sm_90a --num-warps=8 --num-stages=3 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,128,128,32" -o %t.tf32.ptx
+# RUN: mgpc %s -k mm --arch=sm_90a --num-warps=8 --num-stages=3 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,128,128,32" -o %t.tf32.ptx
 # RUN: %ptxas -arch=sm_90a -v %t.tf32.ptx -o %t.tf32.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 # RUN: FileCheck %s --check-prefix=TF32 --input-file %t.tf32.ptx
-# RUN: mgpc %s -k mm_tf32 --arch=sm_90a --num-warps=8 --num-stages=3 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,128,128,32" -emit=mlir-gpu -o - | FileCheck %s --check-prefix=IR
-# RUN: mgpc %s -k mm_f16 --arch=sm_90a --num-warps=4 --num-stages=1 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16,64,128,64" -o %t.f16.ptx
+# RUN: mgpc %s -k mm --arch=sm_90a --num-warps=8 --num-stages=3 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,128,128,32" -emit=mlir-gpu -o - | FileCheck %s --check-prefix=IR
+# RUN: mgpc %s -k mm --arch=sm_90a --num-warps=4 --num-stages=1 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16,64,128,64" -o %t.f16.ptx
 # RUN: %ptxas -arch=sm_90a -v %t.f16.ptx -o %t.f16.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 # RUN: FileCheck %s --check-prefix=F16 --input-file %t.f16.ptx
-# RUN: mgpc %s -k mm_tf32 --arch=sm_90 --num-warps=8 --num-stages=3 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,128,128,32" -o %t.sm90.ptx
+# RUN: mgpc %s -k mm --arch=sm_90 --num-warps=8 --num-stages=3 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,128,128,32" -o %t.sm90.ptx
 # RUN: FileCheck %s --check-prefix=SM90 --input-file %t.sm90.ptx
 
 # 128x128 over 8 warps = 2 warp groups of 64 rows, n = 128: 4 K steps of 8.
@@ -67,10 +67,11 @@ import triton
 import triton.language as tl
 
 
-# c = a @ b.T with a [M, K] and b [N, K], both K-contiguous.
+# c = a @ b.T with a [M, K] and b [N, K], both K-contiguous; fp32 pointers
+# give a tf32 dot, fp16 pointers an f16 one.
 @triton.jit
-def mm_tf32(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
-            BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+def mm(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+       BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
@@ -85,20 +86,3 @@ def mm_tf32(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
-
-@triton.jit
-def mm_f16(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
-           BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = tl.arange(0, BLOCK_K)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k0 in range(0, K, BLOCK_K):
-        ka = k0 + rk
-        a = tl.load(a_ptr + rm[:, None] * K + ka[None, :],
-                    mask=(rm[:, None] < M) & (ka[None, :] < K), other=0.0)
-        b = tl.load(b_ptr + rn[None, :] * K + ka[:, None],
-                    mask=(ka[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc += tl.dot(a, b)
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc,
-             mask=(rm[:, None] < M) & (rn[None, :] < N))
