@@ -366,7 +366,10 @@ mgp::graph::gpuInfoLaunchOptions(const Graph &graph, bool tf32) {
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
     options.nodeConv =
-        cachedConvConfigs(graph, device->properties().name, tf32, cache);
+        cachedConvConfigs(graph,
+                          device->properties().name + " " +
+                              device->properties().arch,
+                          tf32, cache);
   }
   return options;
 }

@@ -22,7 +22,9 @@ namespace mgp::graph {
 
 /// What the tuner needs to know about the device and the run.
 struct ConvTunerOptions {
-  std::string deviceName; ///< part of every key (`NVIDIA H200`)
+  /// Part of every key: the device and the arch compiled for
+  /// (`NVIDIA H200 sm_90a`).
+  std::string deviceName;
   GpuCompileOptions compile;
   LaunchOptions launch; ///< tf32 and numSMs as the real plan has them
   /// The activations' type (fp16/bf16 under --precision fp16|bf16): the
