@@ -30,6 +30,11 @@ static std::string joinShape(const Shape &shape) {
   return llvm::join(dims, ",");
 }
 
+std::string mgp::graph::convTuneDevice(llvm::StringRef deviceName,
+                                       llvm::StringRef arch) {
+  return (deviceName + " " + arch).str();
+}
+
 std::string mgp::graph::convTuneKey(const Graph &graph, int index,
                                     llvm::StringRef deviceName, bool tf32) {
   const Node &node = graph.nodes[index];

@@ -20,6 +20,11 @@
 
 namespace mgp::graph {
 
+/// The device part of the tuning keys: the device's name and the arch mgp
+/// compiles for on it (`NVIDIA H200 sm_90a`), so sm_90a (wgmma) and sm_90
+/// (MGP_NO_WGMMA) tune apart. The GPU backend and `mgp-run --info` both ask.
+std::string convTuneDevice(llvm::StringRef deviceName, llvm::StringRef arch);
+
 /// The tuning problem of convolution `node` of `graph`: what decides the
 /// best configuration. E.g. `NVIDIA H200|conv2d_nhwc_kernel|x=128,64,56,56
 /// w=64,64,3,3 s=1 p=1 bias=1 res=1 relu=1 x_nchw=0 w_kcrs=0 res_nchw=0|tf32`.

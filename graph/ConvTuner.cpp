@@ -367,8 +367,8 @@ mgp::graph::gpuInfoLaunchOptions(const Graph &graph, bool tf32) {
                         llvm::errs());
     options.nodeConv =
         cachedConvConfigs(graph,
-                          device->properties().name + " " +
-                              device->properties().arch,
+                          convTuneDevice(device->properties().name,
+                                         device->properties().arch),
                           tf32, cache);
   }
   return options;

@@ -389,8 +389,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     if (llvm::Error e = device->makeCurrent())
       return e;
     ConvTunerOptions tuner;
-    // The arch too: sm_90a (wgmma) and sm_90 (MGP_NO_WGMMA) tune apart.
-    tuner.deviceName = device->properties().name + " " + targetArch;
+    tuner.deviceName = convTuneDevice(device->properties().name, targetArch);
     tuner.compile.arch = targetArch;
     tuner.compile.tf32 = launchOptions.tf32;
     tuner.launch = launchOptions;

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,13 +35,6 @@ bool isVersion3(DotOp dot) {
   auto type = cast<RankedTensorType>(dot.getD().getType());
   auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
   return mma && mma.getVersion() == 3;
-}
-
-/// The local_alloc a memdesc views (through memdesc_subviews), if any.
-Operation *getAllocation(Value memdesc) {
-  while (auto view = memdesc.getDefiningOp<MemDescSubviewOp>())
-    memdesc = view.getSrc();
-  return memdesc.getDefiningOp<LocalAllocOp>();
 }
 
 /// Whether `op` may write `buffer` (the allocation a dot operand was read
@@ -103,7 +97,7 @@ LogicalResult fuse(DotOp dot) {
   for (LocalLoadOp load : {loadA, loadB})
     for (Operation *op = load->getNextNode(); op != dot.getOperation();
          op = op->getNextNode())
-      if (mayWrite(op, getAllocation(load.getSrc())))
+      if (mayWrite(op, getBufferAllocation(load.getSrc())))
         return dot.emitError("a version-3 mma dot's operand load is "
                              "separated from it by ")
                << op->getName() << ", which may write shared memory";

@@ -182,9 +182,7 @@ private:
   /// memdesc_subview: the whole multi-buffer), or all of shared memory when
   /// it cannot be traced.
   Interval getBuffer(Value memdesc) {
-    if (auto view = memdesc.getDefiningOp<MemDescSubviewOp>())
-      return getBuffer(view.getSrc());
-    if (auto alloc = memdesc.getDefiningOp<LocalAllocOp>())
+    if (LocalAllocOp alloc = getBufferAllocation(memdesc))
       if (auto offset =
               alloc->getAttrOfType<IntegerAttr>("mgp.allocation.offset")) {
         int64_t size = getBufferSizeInBytes(cast<MemDescType>(alloc.getType()));

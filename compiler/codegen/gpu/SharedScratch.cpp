@@ -137,6 +137,12 @@ int64_t getBufferSizeInBytes(MemDescType type) {
   return elements * getElementBytes(type.getElementType());
 }
 
+LocalAllocOp getBufferAllocation(Value memdesc) {
+  while (auto view = memdesc.getDefiningOp<MemDescSubviewOp>())
+    memdesc = view.getSrc();
+  return memdesc.getDefiningOp<LocalAllocOp>();
+}
+
 int64_t getScratchSizeInBytes(Operation *op) {
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return getConvertScratchSize(convert);

@@ -37,6 +37,10 @@ int64_t getScratchSizeInBytes(mlir::Operation *op);
 /// The bytes of a shared buffer of type `type` (no padding).
 int64_t getBufferSizeInBytes(MemDescType type);
 
+/// The mgp.local_alloc a memdesc value views (through memdesc_subviews: a
+/// slot's whole multi-buffer), or null when it cannot be traced.
+LocalAllocOp getBufferAllocation(mlir::Value memdesc);
+
 /// Whether converting `src` to `dst` moves elements between threads (and so
 /// goes through shared memory); false when each thread of `dst` finds all of
 /// its elements in its own `src` registers, in the same registers for every

@@ -27,16 +27,6 @@ namespace {
 struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
-  /// Maps (row, col) held at lane 0 / warp 0 to the register holding it.
-  static DenseMap<std::pair<int64_t, int64_t>, unsigned>
-  registerTable(RankedTensorType type) {
-    DenseMap<std::pair<int64_t, int64_t>, unsigned> table;
-    auto coords = getElementCoords(type.getEncoding(), type.getShape(), 0, 0);
-    for (unsigned reg = coords.size(); reg-- > 0;)
-      table[{coords[reg][0], coords[reg][1]}] = reg;
-    return table;
-  }
-
   LogicalResult
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -63,7 +53,7 @@ struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
     // every lane and warp: A(m, kk) with the accumulator's m, B(kk, n) with n.
     auto accTable =
         getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
-    auto aTable = registerTable(aType), bTable = registerTable(bType);
+    auto aTable = getLane0RegisterTable(aType), bTable = getLane0RegisterTable(bType);
     SmallVector<Value> aRegs = unpackRegisters(rewriter, loc, adaptor.getA());
     SmallVector<Value> bRegs = unpackRegisters(rewriter, loc, adaptor.getB());
     SmallVector<Value> accRegs = unpackRegisters(rewriter, loc, adaptor.getC());

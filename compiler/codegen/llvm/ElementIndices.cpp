@@ -17,6 +17,14 @@
 using namespace mlir;
 using namespace mgp;
 
+RegisterTable mgp::getLane0RegisterTable(RankedTensorType type) {
+  RegisterTable table;
+  auto coords = getElementCoords(type.getEncoding(), type.getShape(), 0, 0);
+  for (unsigned reg = coords.size(); reg-- > 0;)
+    table[{coords[reg][0], coords[reg][1]}] = reg;
+  return table;
+}
+
 unsigned mgp::getRegisterCount(RankedTensorType type) {
   return getTotalElemsPerThread(type.getEncoding(), type.getShape());
 }

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
@@ -21,6 +22,15 @@ class TargetInfo;
 
 /// Registers per thread of a distributed tensor type.
 unsigned getRegisterCount(mlir::RankedTensorType type);
+
+/// (row, col) -> register of a 2-D distributed tensor `type`.
+using RegisterTable = llvm::DenseMap<std::pair<int64_t, int64_t>, unsigned>;
+
+/// The (row, col) each register of lane 0 / warp 0 holds, mapped to the
+/// lowest register holding it (every other thread holds its own elements at
+/// the same registers): how the dot lowerings find an operand or accumulator
+/// fragment without assuming the layout.
+RegisterTable getLane0RegisterTable(mlir::RankedTensorType type);
 
 /// For each register of `type`, its coordinates (i32 values) in the tensor
 /// for the thread with lane `laneId` and warp `warpId`.

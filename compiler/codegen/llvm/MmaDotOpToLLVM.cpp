@@ -10,6 +10,7 @@
 // (every other thread holds its fragment at the same registers), never assumed.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/ElementIndices.h"
 #include "compiler/codegen/llvm/Patterns.h"
 #include "compiler/codegen/llvm/RegisterStruct.h"
 #include "compiler/ir/Layout.h"
@@ -25,16 +26,6 @@ using namespace mgp;
 namespace {
 
 using Coord = std::pair<int64_t, int64_t>;
-using RegisterTable = DenseMap<Coord, unsigned>;
-
-/// (row, col) held at lane 0 / warp 0 -> the lowest register holding it.
-RegisterTable registerTable(RankedTensorType type) {
-  RegisterTable table;
-  auto coords = getElementCoords(type.getEncoding(), type.getShape(), 0, 0);
-  for (unsigned reg = coords.size(); reg-- > 0;)
-    table[{coords[reg][0], coords[reg][1]}] = reg;
-  return table;
-}
 
 /// The operand element kinds mma.sync takes here.
 enum class MmaKind { TF32, F16, BF16 };
@@ -106,8 +97,8 @@ struct MmaDotOpConversion : ConvertOpToLLVMPattern<DotOp> {
     int64_t tileN = 8 * mma.getWarpsPerCTA()[1];
     int64_t repM = std::max<int64_t>(1, m / tileM);
     int64_t repN = std::max<int64_t>(1, n / tileN);
-    RegisterTable aTable = registerTable(aType), bTable = registerTable(bType),
-                  cTable = registerTable(cType);
+    RegisterTable aTable = getLane0RegisterTable(aType), bTable = getLane0RegisterTable(bType),
+                  cTable = getLane0RegisterTable(cType);
     SmallVector<Value> aRegs = unpackRegisters(rewriter, loc, adaptor.getA());
     SmallVector<Value> bRegs = unpackRegisters(rewriter, loc, adaptor.getB());
     SmallVector<Value> cRegs = unpackRegisters(rewriter, loc, adaptor.getC());

@@ -21,6 +21,7 @@
 // scheduled before it.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/ElementIndices.h"
 #include "compiler/codegen/llvm/Patterns.h"
 #include "compiler/codegen/llvm/RegisterStruct.h"
 #include "compiler/ir/Layout.h"
@@ -114,10 +115,8 @@ struct WarpGroupDotOpConversion
     int64_t repM = m / tileM, repN = n / tileN;
 
     // The accumulator registers of each (m-rep, n-rep) in D fragment order.
-    DenseMap<std::pair<int64_t, int64_t>, unsigned> table;
-    auto coords = getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
-    for (unsigned reg = coords.size(); reg-- > 0;)
-      table[{coords[reg][0], coords[reg][1]}] = reg;
+    RegisterTable table = getLane0RegisterTable(cType);
+    unsigned numRegs = getRegisterCount(cType);
     SmallVector<Value> cRegs = unpackRegisters(rewriter, loc, adaptor.getC());
     unsigned fragment = instrN / 2;
     SmallVector<SmallVector<unsigned>> regOf(repM * repN);
@@ -132,7 +131,7 @@ struct WarpGroupDotOpConversion
                                  "the layout function promises");
           regOf[i * repN + j].push_back(it->second);
         }
-    if (coords.size() != size_t(repM * repN * fragment))
+    if (numRegs != unsigned(repM * repN * fragment))
       return op->emitError("the accumulator layout holds registers outside "
                            "the wgmma fragments");
 
@@ -239,7 +238,7 @@ struct WarpGroupDotOpConversion
       all.append(d.begin(), d.end());
     SmallVector<Value> waited =
         emitWait(rewriter, loc, all, op.getIsAsync() ? 1 : 0);
-    SmallVector<Value> results(coords.size());
+    SmallVector<Value> results(numRegs);
     unsigned next = 0;
     for (int64_t t = 0; t < repM * repN; ++t)
       for (unsigned reg : regOf[t])
