@@ -9,11 +9,23 @@ DIST ?= dist
 # ccache shares hits between build dirs and clones of the repository.
 export CCACHE_BASEDIR ?= $(CURDIR)
 
-.PHONY: all build configure test run ptx-relu bench info clean portable
+.PHONY: all build configure test run ptx-relu bench info clean portable deps
 
 all: build
 
-$(BUILD)/build.ninja:
+# What the build needs (docs/building.md): before the first configure of a
+# build folder, tools/install-deps.sh installs what is missing (apt as root or
+# through sudo, pip) or stops with one message naming what is missing and how
+# to install it. The stamp makes it run once per folder, and again when the
+# installer changes; `make deps` runs it by hand.
+%/deps.stamp: tools/install-deps.sh
+	tools/install-deps.sh
+	@mkdir -p $(@D) && touch $@
+
+deps:
+	tools/install-deps.sh
+
+$(BUILD)/build.ninja: $(BUILD)/deps.stamp
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 configure: $(BUILD)/build.ninja
@@ -91,7 +103,7 @@ bench-launch: configure
 # MGP_PORTABLE=ON, check with ldd that they need only libc, libstdc++, libm,
 # libgcc_s, libz and libzstd, strip them and pack $(DIST)/mgp-portable.tar.xz
 # (bin/ plus the tracked kernels_dsl/ and models/ files).
-portable:
+portable: $(PORTABLE_BUILD)/deps.stamp
 	cmake -S . -B $(PORTABLE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_PORTABLE=ON $(CMAKE_FLAGS)
 	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $$(cat $(PORTABLE_BUILD)/portable-tools.txt)
 	cd $(PORTABLE_BUILD) && ctest --output-on-failure --no-tests=error -R '^portable-ldd$$'
@@ -125,7 +137,7 @@ ASAN_OPTIONS_TEST ?= detect_leaks=1:abort_on_error=1:allow_user_poisoning=0
 LLVM_BIN ?= /usr/lib/llvm-22/bin
 .PHONY: fuzz test-asan
 
-$(FUZZ_BUILD)/build.ninja:
+$(FUZZ_BUILD)/build.ninja: $(FUZZ_BUILD)/deps.stamp
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_C_COMPILER=$(LLVM_BIN)/clang -DCMAKE_CXX_COMPILER=$(LLVM_BIN)/clang++ \
 	  -DMGP_SANITIZE=ON -DMGP_FUZZ=ON $(CMAKE_FLAGS)
@@ -144,7 +156,7 @@ test-fuzz: $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target mgp-fuzzers
 	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
-$(ASAN_BUILD)/build.ninja:
+$(ASAN_BUILD)/build.ninja: $(ASAN_BUILD)/deps.stamp
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_SANITIZE=ON $(CMAKE_FLAGS)
 
 test-asan: $(ASAN_BUILD)/build.ninja

@@ -13,6 +13,7 @@
 #   MGP_DEPS_EXTRA_APT  more apt packages to require (space separated)
 #   MGP_DEPS_EXTRA_PIP  more Python modules to require (module = pip name)
 #   MGP_DEPS_DRY_RUN=1  print the commands that would change the system
+#   MGP_DEPS_AS_USER=1  behave as a user without root or sudo (self-test)
 set -euo pipefail
 
 aptPackages=(
@@ -39,17 +40,40 @@ changed=0
 say() { echo "install-deps: $*"; }
 die() { echo "install-deps: ERROR: $*" >&2; exit 1; }
 
+# How this process can act as root: "root", "sudo" (sudo without a password
+# prompt, so make never hangs on one) or "none". MGP_DEPS_AS_USER=1 pretends
+# to be an ordinary user without sudo (the self-test's no-root case).
+rootAccess() {
+  if [ "${MGP_DEPS_AS_USER:-0}" = 1 ]; then
+    echo none
+  elif [ "$(id -u)" -eq 0 ]; then
+    echo root
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    echo sudo
+  else
+    echo none
+  fi
+}
+
+# Stops before anything changes when packages are missing and this process
+# cannot become root: one message naming the installer and the packages.
+needRoot() { # what is missing
+  [ "$dryRun" = 1 ] && return
+  [ "$(rootAccess)" != none ] && return
+  die "missing $*; installing them needs root: run 'sudo tools/install-deps.sh' (or as root), then make again"
+}
+
 # Runs a command that changes the system, as root (directly or through sudo).
 asRoot() {
   if [ "$dryRun" = 1 ]; then
     echo "[dry-run] $*"
-  elif [ "$(id -u)" -eq 0 ]; then
-    "$@"
-  elif command -v sudo >/dev/null; then
-    sudo "$@"
-  else
-    die "need root to run '$*': run as root or install sudo"
+    return
   fi
+  case "$(rootAccess)" in
+    root) "$@" ;;
+    sudo) sudo -n "$@" ;;
+    *) die "need root to run '$*': run 'sudo tools/install-deps.sh' or run it as root" ;;
+  esac
 }
 
 isInstalled() { [ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null)" = "ii " ]; }
@@ -96,8 +120,11 @@ addLlvmOrg() {
     "$cn" "$cn" "$key" | asRoot tee "$file" >/dev/null
 }
 
+# The packages this run installs, for the messages of a failed download.
+aptMissing=()
 aptUpdate() {
-  asRoot apt-get update -q || die "apt-get update failed (network or apt sources)"
+  asRoot apt-get update -q ||
+    die "apt-get update failed (no network or broken apt sources); still missing: ${aptMissing[*]}"
 }
 
 installApt() {
@@ -111,6 +138,8 @@ installApt() {
   fi
   say "missing apt packages: ${missing[*]}"
   command -v apt-get >/dev/null || die "no apt-get: this script supports Debian 12 only"
+  needRoot "apt packages: ${missing[*]}"
+  aptMissing=("${missing[@]}")
   aptUpdate
   if [ -z "$(candidate llvm-22-dev)" ] && [ "$dryRun" != 1 ]; then
     if addSecuritySuite; then aptUpdate; fi
@@ -175,6 +204,7 @@ installPip() {
   if ! "$python" -m pip --version >/dev/null 2>&1; then
     [ "$(command -v "$python")" = /usr/bin/python3 ] ||
       die "$python has no pip; install pip for it or set MGP_PYTHON"
+    needRoot "python3-pip (for the Python modules ${missing[*]})"
     asRoot apt-get install -y --no-install-recommends python3-pip ||
       die "cannot install python3-pip"
   fi
@@ -186,7 +216,7 @@ installPip() {
   fi
   # shellcheck disable=SC2086
   "$python" -m pip install --disable-pip-version-check -q $flags "${missing[@]}" ||
-    die "pip install failed for: ${missing[*]}"
+    die "pip install failed (no network, or no PyPI) for: ${missing[*]}"
   local still=()
   mapfile -t still < <(unimportable "${missing[@]}")
   [ "${#still[@]}" -eq 0 ] || die "installed but not importable by $python: ${still[*]}"
