@@ -34,11 +34,13 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # ctest lists the tests that did not run (GPU tests without a GPU) after its
-# summary; the summary line is repeated last so the output ends with it.
+# summary; tools/test-summary.sh then says how many GPU tests ran and repeats
+# the summary line last, so the output ends with it.
 test: build
-	@cd $(BUILD) && { { ctest --output-on-failure -j $(JOBS); echo $$? > make-test.rc; } 2>&1 \
-	  | tee make-test.log; grep -E '^[0-9]+% tests passed' make-test.log | tail -n 1; \
-	  exit $$(cat make-test.rc); }
+	@{ (cd $(BUILD) && ctest --output-on-failure -j $(JOBS)); echo $$? > $(BUILD)/make-test.rc; } \
+	  2>&1 | tee $(BUILD)/make-test.log; \
+	  cp $(BUILD)/Testing/Temporary/LastTest.log $(BUILD)/make-test-full.log; \
+	  tools/test-summary.sh $(BUILD); exit $$(cat $(BUILD)/make-test.rc)
 
 # ResNet18 written as mgp kernels: on the GPU when there is one, else on the
 # CPU interpreter at batch 1 (mgp-run says so). MGP_RUN_ARGS adds options.

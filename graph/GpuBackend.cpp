@@ -24,6 +24,7 @@
 #include "graph/ModelStats.h"
 #include "graph/NhwcLayout.h"
 #include "graph/StorageTypes.h"
+#include "graph/Tf32Rounding.h"
 
 #include "compiler/pipeline/Pipeline.h"
 
@@ -382,8 +383,13 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   launchOptions.numSMs = device->properties().smCount;
   // Sizes the kernels cannot index (a huge --batch) are errors before the
   // tuner runs any kernel on them.
-  if (auto checked = planLaunches(model.graph, launchOptions); !checked)
+  auto checked = planLaunches(model.graph, launchOptions);
+  if (!checked)
     return checked.takeError();
+  // tf32 on any graph: refused where a dot would read an unrounded value.
+  if (launchOptions.roundTF32)
+    if (llvm::Error e = checkTF32Rounding(model.graph, *checked))
+      return e;
   endStep("plan launches");
   if (convTuningEnabled()) {
     if (llvm::Error e = device->makeCurrent())
@@ -610,8 +616,7 @@ llvm::Expected<std::unique_ptr<GpuBackend>>
 mgp::graph::createGpuBackend(const BackendOptions &options) {
   auto device = Device::open(0);
   if (!device)
-    return backendError("the gpu device is not available here: " +
-                        llvm::toString(device.takeError()));
+    return backendError(describeGpuOpenError(device.takeError()));
   return std::make_unique<GpuBackendImpl>(options, std::move(*device));
 }
 
@@ -622,12 +627,13 @@ mgp::graph::createGpuBackend(const BackendOptions &options,
 }
 
 bool mgp::graph::isGpuAvailable() {
-  auto count = getDeviceCount();
-  if (!count) {
-    llvm::consumeError(count.takeError());
-    return false;
+  llvm::Expected<bool> present = hasGpu();
+  if (!present) {
+    // A driver that is there but fails: the GPU is used, so its error shows.
+    llvm::consumeError(present.takeError());
+    return true;
   }
-  return *count > 0;
+  return *present;
 }
 
 void mgp::graph::registerGpuBackend() {

@@ -85,7 +85,9 @@ std::unique_ptr<GpuBackend>
 createGpuBackend(const BackendOptions &options,
                  std::shared_ptr<GpuDeviceOpening> opening);
 
-/// Whether a CUDA device can be opened here.
+/// False only when there is no GPU here (no driver library or no device); a
+/// driver that is there but fails counts as available, so that whoever uses
+/// the GPU reports its error instead of falling back or skipping.
 bool isGpuAvailable();
 
 /// Registers createGpuBackend as device `gpu`.

@@ -30,6 +30,14 @@ std::shared_ptr<GpuDeviceOpening> GpuDeviceOpening::start() {
   return opening;
 }
 
+std::string mgp::graph::describeGpuOpenError(llvm::Error error) {
+  bool absent = error.isA<NoGpuError>();
+  std::string message = llvm::toString(std::move(error));
+  return (absent ? "the gpu device is not available here: "
+                 : "the gpu device failed to open: ") +
+         message;
+}
+
 llvm::Expected<Device> GpuDeviceOpening::take() {
   if (thread.joinable())
     thread.join();
@@ -38,8 +46,7 @@ llvm::Expected<Device> GpuDeviceOpening::take() {
   result.reset();
   if (!device)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the gpu device is not available here: " +
-                                       llvm::toString(device.takeError()));
+                                   describeGpuOpenError(device.takeError()));
   if (llvm::Error e = device->makeCurrent())
     return std::move(e);
   return device;

@@ -20,6 +20,12 @@
 
 namespace mgp::graph {
 
+/// The message of a failed Device::open, as every gpu backend error words
+/// it: "the gpu device is not available here: ..." when there is no GPU (no
+/// driver library or no device; tests skip on this text), "the gpu device
+/// failed to open: ..." when a driver is there but fails.
+std::string describeGpuOpenError(llvm::Error error);
+
 /// Device::open(0) in flight on a thread of its own.
 class GpuDeviceOpening {
 public:
@@ -27,8 +33,7 @@ public:
   static std::shared_ptr<GpuDeviceOpening> start();
 
   /// Waits for the open: the device (current on the calling thread), or the
-  /// error createGpuBackend gives ("the gpu device is not available here:
-  /// ..."). Once only.
+  /// error createGpuBackend gives (describeGpuOpenError). Once only.
   llvm::Expected<Device> take();
 
   /// Joins the thread; an untaken result (a tool that failed before it

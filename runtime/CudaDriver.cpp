@@ -51,10 +51,11 @@ CudaDriver::load(llvm::StringRef libraryName) {
   driver->library = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!driver->library) {
     const char *reason = ::dlerror();
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "no CUDA driver: cannot open %s (%s); GPU execution is unavailable",
-        name.c_str(), reason ? reason : "unknown reason");
+    return llvm::make_error<NoGpuError>(
+        llvm::formatv("no CUDA driver: cannot open {0} ({1}); GPU execution "
+                      "is unavailable",
+                      name, reason ? reason : "unknown reason")
+            .str());
   }
 
 #define MGP_CUDA_DRIVER_LOAD(fn)                                               \
@@ -63,15 +64,20 @@ CudaDriver::load(llvm::StringRef libraryName) {
   if (!driver->fn)                                                             \
     return llvm::createStringError(                                            \
         llvm::inconvertibleErrorCode(),                                        \
-        "no CUDA driver: %s lacks %s (driver too old for CUDA 13 headers?)",   \
+        "broken CUDA driver: %s lacks %s (driver too old for CUDA 13 "         \
+        "headers?)",                                                           \
         name.c_str(), MGP_STRINGIFY(fn));
   MGP_CUDA_DRIVER_FUNCTIONS(MGP_CUDA_DRIVER_LOAD)
 #undef MGP_CUDA_DRIVER_LOAD
 
-  if (llvm::Error err = driver->check(driver->cuInit(0), "cuInit"))
+  CUresult init = driver->cuInit(0);
+  if (llvm::Error err = driver->check(init, "cuInit")) {
+    std::string message = llvm::toString(std::move(err));
+    if (init == CUDA_ERROR_NO_DEVICE)
+      return llvm::make_error<NoGpuError>("no CUDA device: " + message);
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no CUDA device: " +
-                                       llvm::toString(std::move(err)));
+                                   "broken CUDA driver: " + message);
+  }
   if (llvm::Error err =
           driver->check(driver->cuDriverGetVersion(&driver->driverVersion),
                         "cuDriverGetVersion"))
@@ -79,20 +85,28 @@ CudaDriver::load(llvm::StringRef libraryName) {
   return std::move(driver);
 }
 
+char NoGpuError::ID = 0;
+
 llvm::Expected<CudaDriver &> CudaDriver::get() {
   static std::once_flag once;
   static std::unique_ptr<CudaDriver> instance;
   static std::string failure;
+  static bool noGpu = false;
   std::call_once(once, [] {
     llvm::Expected<std::unique_ptr<CudaDriver>> loaded = load("libcuda.so.1");
-    if (loaded)
+    if (loaded) {
       instance = std::move(*loaded);
-    else
-      failure = llvm::toString(loaded.takeError());
+      return;
+    }
+    llvm::Error err = loaded.takeError();
+    noGpu = err.isA<NoGpuError>();
+    failure = llvm::toString(std::move(err));
   });
-  if (!instance)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), failure);
-  return *instance;
+  if (instance)
+    return *instance;
+  if (noGpu)
+    return llvm::make_error<NoGpuError>(failure);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), failure);
 }
 
 CudaDriver::~CudaDriver() {

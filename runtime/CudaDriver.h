@@ -17,6 +17,7 @@
 #include <cuda.h>
 
 #include <memory>
+#include <string>
 
 namespace mgp {
 
@@ -73,6 +74,24 @@ namespace mgp {
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)
 
+/// The error of a machine without a GPU: libcuda cannot be opened, or the
+/// driver reports no device (cuInit's CUDA_ERROR_NO_DEVICE). Every other
+/// driver failure (a library without the driver's functions, cuInit failing
+/// otherwise, a failed call) is a plain error: a GPU that is there but
+/// cannot be used, which tests report as a failure, never as "no GPU".
+class NoGpuError : public llvm::ErrorInfo<NoGpuError> {
+public:
+  static char ID;
+  explicit NoGpuError(std::string message) : message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string message;
+};
+
 /// The CUDA driver: a handle on libcuda and its function table. One instance
 /// per process (CudaDriver::get); it is never unloaded.
 class CudaDriver {
@@ -82,10 +101,12 @@ public:
 #undef MGP_CUDA_DRIVER_MEMBER
 
   /// The process-wide driver: opens libcuda.so.1 and calls cuInit(0) on the
-  /// first call. Fails with "no CUDA driver: ..." when the library or one of
-  /// its functions is missing, and with "no CUDA device: ..." when cuInit
-  /// fails (no GPU, driver/kernel-module mismatch). The outcome is remembered:
-  /// later calls answer the same without trying again.
+  /// first call. Fails with a NoGpuError "no CUDA driver: ..." when the
+  /// library cannot be opened and "no CUDA device: ..." when cuInit finds no
+  /// device; with a plain error "broken CUDA driver: ..." when the library
+  /// lacks a function or cuInit fails otherwise (driver/kernel-module
+  /// mismatch, ...). The outcome is remembered: later calls answer the same
+  /// without trying again.
   static llvm::Expected<CudaDriver &> get();
 
   /// Opens the driver from \p libraryName (a dlopen name or path) and runs

@@ -25,6 +25,17 @@ llvm::Expected<int> mgp::getDeviceCount() {
   return count;
 }
 
+llvm::Expected<bool> mgp::hasGpu() {
+  llvm::Expected<int> count = getDeviceCount();
+  if (count)
+    return *count > 0;
+  llvm::Error err = count.takeError();
+  if (!err.isA<NoGpuError>())
+    return std::move(err);
+  llvm::consumeError(std::move(err));
+  return false;
+}
+
 static llvm::Error queryAttribute(CudaDriver &driver, CUdevice device,
                                   CUdevice_attribute attribute, int &value) {
   return driver.check(driver.cuDeviceGetAttribute(&value, attribute, device),

@@ -39,6 +39,13 @@ std::string getTargetArch(int major, int minor, const char *noWgmma);
 /// Number of CUDA devices; an error when there is no driver or no device.
 llvm::Expected<int> getDeviceCount();
 
+/// Whether this machine has a GPU to run on: true with a device; false when
+/// there is none (no driver library, or a driver that reports no device:
+/// CudaDriver's NoGpuError, or a count of 0); an error when a driver is there
+/// but fails (a broken install, cuInit failing otherwise, a failed device
+/// query). GPU tests skip on false and fail on the error.
+llvm::Expected<bool> hasGpu();
+
 /// One GPU with its primary context retained for the object's lifetime.
 class Device {
 public:

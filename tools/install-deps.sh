@@ -30,7 +30,12 @@ aptPackages=(
 )
 # shellcheck disable=SC2206
 aptPackages+=(${MGP_DEPS_EXTRA_APT:-})
-pipModules=(numpy onnx onnxruntime safetensors)
+# torch and triton: Triton's interpreter and compiler are the reference of the
+# Triton-compatibility tests (TRITON_INTERPRET=1 on CPU tensors), pinned to the
+# versions of the GPU machine so that both machines compare with one Triton.
+# An entry is `module` or `module==version` (pip's spelling; the installed
+# version must then match, a local suffix such as +cu130 aside).
+pipModules=(numpy onnx onnxruntime safetensors torch==2.11.0 triton==3.6.0)
 # shellcheck disable=SC2206
 pipModules+=(${MGP_DEPS_EXTRA_PIP:-})
 python=${MGP_PYTHON:-python3}
@@ -180,15 +185,22 @@ print(" ".join(flags))
 EOF
 }
 
-# Prints each of the given modules that the interpreter cannot import.
+# Prints each of the given modules (`name` or `name==version`) that the
+# interpreter cannot import, or that has another version than the one pinned.
 unimportable() {
   "$python" - "$@" <<'EOF'
-import importlib, sys
-for name in sys.argv[1:]:
+import importlib, importlib.metadata, sys
+for entry in sys.argv[1:]:
+    name, _, version = entry.partition("==")
     try:
+        if version:
+            # The distribution's metadata, without importing (torch is slow).
+            if importlib.metadata.version(name).split("+")[0] != version:
+                print(entry)
+            continue
         importlib.import_module(name)
     except Exception:
-        print(name)
+        print(entry)
 EOF
 }
 

@@ -54,14 +54,7 @@ Comparison compareResNet18(Precision precision, uint64_t seed) {
   if (!got)
     return result;
   const Tensor &g = got->front(), &w = want->front();
-  EXPECT_EQ(g.shape, w.shape);
-  double err = 0, scale = 0;
-  for (int64_t i = 0; i < w.size(); ++i) {
-    EXPECT_TRUE(std::isfinite(g.data[i]));
-    err = std::max(err, std::fabs(double(g.data[i]) - w.data[i]));
-    scale = std::max(scale, std::fabs(double(w.data[i])));
-  }
-  result.relError = err / scale;
+  result.relError = relativeError(g, w);
   result.rows = int(w.shape[0]);
   int64_t classes = w.size() / result.rows;
   for (int row = 0; row < result.rows; ++row) {

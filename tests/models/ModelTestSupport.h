@@ -13,6 +13,7 @@
 #include "graph/Backend.h"
 #include "graph/GraphParser.h"
 #include "graph/ShapeInference.h"
+#include "tests/unit/support/TensorCompare.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "gtest/gtest.h"
@@ -62,22 +63,8 @@ prepareAndRun(Backend &backend, const Graph &graph, const WeightMap &weights,
   return std::move(*got);
 }
 
-/// max |got - want| / max |want| over every output (one tensor converts to a
-/// list of one).
-inline double relativeError(llvm::ArrayRef<Tensor> got,
-                            llvm::ArrayRef<Tensor> want) {
-  EXPECT_EQ(got.size(), want.size());
-  double err = 0, scale = 0;
-  for (size_t t = 0; t < want.size() && t < got.size(); ++t) {
-    EXPECT_EQ(got[t].shape, want[t].shape);
-    for (int64_t i = 0; i < want[t].size(); ++i) {
-      err = std::max(err, std::fabs(double(got[t].data[i]) - want[t].data[i]));
-      scale = std::max(scale, std::fabs(double(want[t].data[i])));
-    }
-  }
-  EXPECT_GT(scale, 0.0);
-  return err / scale;
-}
+/// The relative error of outputs against the reference's (NaN/Inf fail).
+using mgp::test::relativeError;
 
 } // namespace mgp::graph::modeltest
 

@@ -5,8 +5,9 @@ This file implements the `reference`-labelled ctest of tests/models: in a
 temporary directory it has mgp-run write seeded weights (--save-weights) and
 run a seeded batch (--dump-input, --dump-logits) on each requested device,
 builds the same network in ONNX from those weights (tools/onnx_reference.py),
-and requires, per device, the same top-1 class for every image and a maximum
-relative error (max |ours - onnx| / max |onnx|) below the tolerance.
+and requires, per device, finite logits, the same top-1 class for every image
+and a maximum relative error (max |ours - onnx| / max |onnx|) below the
+tolerance.
 
     check_onnx.py --mgp-run PATH --source-dir DIR [--devices reference,cpu]
                   [--batch 2] [--size 64] [--tolerance 1e-4]
@@ -65,6 +66,13 @@ def main():
     for device, got in logits.items():
         if got.shape != want.shape:
             sys.exit(f"{device}: logits {list(got.shape)}, onnx {list(want.shape)}")
+        bad = np.argwhere(~np.isfinite(got) | ~np.isfinite(want))
+        if bad.size:
+            where = tuple(int(i) for i in bad[0])
+            print(f"{device} vs onnxruntime: NaN/Inf at {list(where)} "
+                  f"({got[where]} against {want[where]}), {len(bad)} such: FAIL")
+            failed = True
+            continue
         agree = int((got.argmax(1) == want.argmax(1)).sum())
         rel = float(np.abs(got - want).max() / np.abs(want).max())
         ok = agree == got.shape[0] and rel < args.tolerance

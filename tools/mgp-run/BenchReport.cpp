@@ -34,6 +34,7 @@ llvm::Expected<BenchResult> run::bench(graph::Backend &backend,
       return outputs.takeError();
   }
   std::vector<double> wall, kernels;
+  std::vector<graph::Tensor> last;
   for (int i = 0; i < runs; ++i) {
     auto start = std::chrono::steady_clock::now();
     auto outputs = backend.run(x);
@@ -44,8 +45,11 @@ llvm::Expected<BenchResult> run::bench(graph::Backend &backend,
                        .count());
     if (kernelMs)
       kernels.push_back(kernelMs());
+    if (i + 1 == runs)
+      last = std::move(*outputs);
   }
   BenchResult result;
+  result.lastOutputs = std::move(last);
   result.medianMs = median(wall);
   result.minMs = wall.empty() ? 0 : *std::min_element(wall.begin(), wall.end());
   result.maxMs = wall.empty() ? 0 : *std::max_element(wall.begin(), wall.end());

@@ -24,6 +24,10 @@ namespace mgp::run {
 struct BenchResult {
   double medianMs = 0, minMs = 0, maxMs = 0;
   double medianKernelMs = 0; ///< GPU time of the kernels; 0 when unknown
+  /// The outputs of the last timed run (on the gpu, a CUDA graph replay):
+  /// what --dump-logits writes after --bench, so that an accuracy computed
+  /// from them is the accuracy of what was timed.
+  std::vector<graph::Tensor> lastOutputs;
 };
 
 /// The median of \p values (the mean of the middle two for an even count);

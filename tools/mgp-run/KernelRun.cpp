@@ -225,11 +225,13 @@ static llvm::Expected<int> runKernel(const Options &opts) {
                        *seconds * 1e3);
   }
   if (opts.device != "cpu") {
-    if (auto count = getDeviceCount(); !count || *count == 0) {
-      std::string why = count ? "0 devices" : llvm::toString(count.takeError());
+    llvm::Expected<bool> present = hasGpu();
+    if (!present)
+      return present.takeError(); // a driver that is there but fails
+    if (!*present) {
       if (opts.device == "gpu")
-        return llvm::createStringError("no GPU: " + why);
-      os << "skipped GPU: no GPU (" << why << ")\n";
+        return llvm::createStringError("no GPU: no CUDA driver or device");
+      os << "skipped GPU: no GPU (no CUDA driver or device)\n";
     } else {
       jitOptions.device = DeviceKind::GPU;
       auto kernel = jit((*file)->getBuffer(), opts.kernel, jitOptions);

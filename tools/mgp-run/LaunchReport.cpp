@@ -54,36 +54,46 @@ void run::printKernelList(llvm::ArrayRef<KernelLaunch> launches,
          << " " << launch.numWarps << "\n";
 }
 
+/// The arg-max of a row, or -1 when the row holds a NaN (a NaN compares
+/// false with everything, so std::max_element would return any index).
+static int64_t argmax(const float *row, int64_t n) {
+  int64_t best = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(row[i]))
+      return -1;
+    if (row[i] > row[best])
+      best = i;
+  }
+  return n ? best : -1;
+}
+
 run::LogitComparison run::compareLogits(const Tensor &got, const Tensor &want) {
   assert(got.shape == want.shape && "compare logits of one shape");
   LogitComparison result;
   result.rows = want.shape.empty() ? 0 : want.shape[0];
   int64_t classes = result.rows ? want.size() / result.rows : 0;
   for (int64_t row = 0; row < result.rows; ++row) {
-    const float *g = got.data.data() + row * classes;
-    const float *w = want.data.data() + row * classes;
-    result.top1Agree += std::max_element(g, g + classes) - g ==
-                        std::max_element(w, w + classes) - w;
+    int64_t g = argmax(got.data.data() + row * classes, classes);
+    int64_t w = argmax(want.data.data() + row * classes, classes);
+    result.top1Agree += g >= 0 && g == w;
   }
-  for (int64_t i = 0; i < want.size(); ++i) {
-    result.maxAbsError = std::max(
-        result.maxAbsError, std::fabs(double(got.data[i]) - want.data[i]));
-    result.maxAbsWant =
-        std::max(result.maxAbsWant, std::fabs(double(want.data[i])));
-  }
-  result.maxRelError = result.maxAbsWant > 0
-                           ? result.maxAbsError / result.maxAbsWant
-                           : result.maxAbsError;
+  result.values = compareValues(got.data, want.data);
   return result;
 }
 
 void run::printComparison(const LogitComparison &c, llvm::StringRef device,
                           llvm::raw_ostream &os) {
+  const ValueComparison &v = c.values;
   os << "check " << device << " against reference: top-1 agreement "
      << c.top1Agree << "/" << c.rows
-     << llvm::format(" (%.2f %%), max relative error %.3e (max abs error "
-                     "%.3e over max |logit| %.3e)\n",
-                     c.rows ? 100.0 * double(c.top1Agree) / double(c.rows)
-                            : 0.0,
-                     c.maxRelError, c.maxAbsError, c.maxAbsWant);
+     << llvm::format(" (%.2f %%), ", c.rows ? 100.0 * double(c.top1Agree) /
+                                                  double(c.rows)
+                                            : 0.0);
+  if (v.nonFiniteMismatches || v.nonFiniteMatches || !v.sizeMatch) {
+    os << "NaN/Inf in the logits: " << v.describe() << "\n";
+    return;
+  }
+  os << llvm::format("max relative error %.3e (max abs error %.3e over max "
+                     "|logit| %.3e)\n",
+                     v.maxRelError(), v.maxAbsError, v.maxAbsWant);
 }

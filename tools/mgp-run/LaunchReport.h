@@ -12,6 +12,7 @@
 #define MGP_TOOLS_MGPRUN_LAUNCHREPORT_H
 
 #include "graph/KernelLaunch.h"
+#include "runtime/Compare.h"
 
 namespace mgp::run {
 
@@ -30,10 +31,13 @@ void printKernelList(llvm::ArrayRef<graph::KernelLaunch> launches,
 /// How two sets of logits [N, classes] compare.
 struct LogitComparison {
   int64_t rows = 0;
-  int64_t top1Agree = 0;  ///< rows whose arg-max is the same
-  double maxAbsError = 0; ///< max |got - want|
-  double maxAbsWant = 0;  ///< max |want|
-  double maxRelError = 0; ///< maxAbsError / maxAbsWant
+  int64_t top1Agree = 0; ///< rows whose arg-max is the same (none with NaN)
+  ValueComparison values; ///< element by element (runtime/Compare.h)
+  /// True when top-1 agrees on every row and the relative error is within
+  /// \p tolerance, with no NaN or Inf on either side.
+  bool passes(double tolerance) const {
+    return top1Agree == rows && values.within(tolerance);
+  }
 };
 
 /// Compares `got` with `want` (same shape).

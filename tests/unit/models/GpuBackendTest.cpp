@@ -21,6 +21,8 @@
 #include "graph/WeightInit.h"
 
 #include "runtime/DeviceBuffer.h"
+#include "tests/unit/support/GpuTestSupport.h"
+#include "tests/unit/support/TensorCompare.h"
 
 #include "gtest/gtest.h"
 
@@ -31,16 +33,7 @@ using namespace mgp::graph;
 
 namespace {
 
-/// max |got - want| / max |want|, the measure mgp-run --check prints.
-double relativeError(const Tensor &got, const Tensor &want) {
-  EXPECT_EQ(got.shape, want.shape);
-  double maxDiff = 0, maxRef = 0;
-  for (size_t i = 0; i < want.data.size(); ++i) {
-    maxDiff = std::max(maxDiff, std::fabs(double(got.data[i]) - want.data[i]));
-    maxRef = std::max(maxRef, std::fabs(double(want.data[i])));
-  }
-  return maxDiff / maxRef;
-}
+using mgp::test::relativeError;
 
 int64_t argmaxRow(const Tensor &t, int64_t row) {
   int64_t cols = t.shape.back(), best = 0;
@@ -53,8 +46,7 @@ int64_t argmaxRow(const Tensor &t, int64_t row) {
 class GpuBackendTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (!isGpuAvailable())
-      GTEST_SKIP() << "skipped: no GPU";
+    MGP_SKIP_WITHOUT_GPU();
   }
 
   /// Runs `graph` on the gpu and on the reference; returns both outputs.

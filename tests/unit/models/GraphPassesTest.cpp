@@ -14,6 +14,7 @@
 #include "graph/MemoryPlan.h"
 #include "graph/ShapeInference.h"
 #include "graph/WeightInit.h"
+#include "tests/unit/support/TensorCompare.h"
 
 #include "gtest/gtest.h"
 
@@ -39,17 +40,7 @@ Tensor runReference(const Graph &graph, const WeightMap &weights,
   return outputs->front();
 }
 
-/// max |a - b| / max |b|.
-double relativeError(const Tensor &a, const Tensor &b) {
-  EXPECT_EQ(a.shape, b.shape);
-  double diff = 0, scale = 0;
-  for (int64_t i = 0; i < b.size(); ++i) {
-    diff = std::max(diff, std::fabs(double(a.data[i]) - double(b.data[i])));
-    scale = std::max(scale, std::fabs(double(b.data[i])));
-  }
-  EXPECT_GT(scale, 0);
-  return diff / scale;
-}
+using mgp::test::relativeError;
 
 int countOps(const Graph &graph, OpKind op) {
   int count = 0;

@@ -24,7 +24,9 @@ using mgp::test::errorText;
 TEST(CudaDriver, MissingLibrary) {
   auto driver = CudaDriver::load("libmgp-no-such-cuda.so.1");
   ASSERT_FALSE(!!driver);
-  std::string message = errorText(driver);
+  llvm::Error err = driver.takeError();
+  EXPECT_TRUE(err.isA<NoGpuError>()) << "no library is no GPU: tests skip";
+  std::string message = llvm::toString(std::move(err));
   EXPECT_TRUE(llvm::StringRef(message).starts_with(
       "no CUDA driver: cannot open libmgp-no-such-cuda.so.1 ("))
       << message;
@@ -36,8 +38,12 @@ TEST(CudaDriver, MissingLibrary) {
 TEST(CudaDriver, LibraryWithoutDriverFunctions) {
   auto driver = CudaDriver::load("libz.so.1");
   ASSERT_FALSE(!!driver);
-  EXPECT_EQ(errorText(driver), "no CUDA driver: libz.so.1 lacks cuInit "
-                               "(driver too old for CUDA 13 headers?)");
+  llvm::Error err = driver.takeError();
+  EXPECT_FALSE(err.isA<NoGpuError>())
+      << "a library that is not a driver is a broken install: tests fail";
+  EXPECT_EQ(llvm::toString(std::move(err)),
+            "broken CUDA driver: libz.so.1 lacks cuInit "
+            "(driver too old for CUDA 13 headers?)");
 }
 
 TEST(CudaDriver, FailedCallMessage) {
@@ -63,7 +69,8 @@ TEST(CudaDriver, EveryObjectReportsAMissingDriver) {
     GTEST_SKIP() << "a CUDA driver is present; the GPU tests cover it";
   std::string expected = errorText(driver);
   EXPECT_TRUE(llvm::StringRef(expected).starts_with("no CUDA driver: ") ||
-              llvm::StringRef(expected).starts_with("no CUDA device: "))
+              llvm::StringRef(expected).starts_with("no CUDA device: ") ||
+              llvm::StringRef(expected).starts_with("broken CUDA driver: "))
       << expected;
   // The outcome is remembered: asking again gives the same answer.
   auto again = CudaDriver::get();
@@ -71,6 +78,15 @@ TEST(CudaDriver, EveryObjectReportsAMissingDriver) {
 
   auto count = getDeviceCount();
   EXPECT_EQ(errorText(count), expected);
+  // No library or no device is "no GPU" (GPU tests skip); a driver that is
+  // there but fails is an error (GPU tests fail).
+  auto present = hasGpu();
+  if (llvm::StringRef(expected).starts_with("no CUDA ")) {
+    ASSERT_TRUE(!!present) << errorText(present);
+    EXPECT_FALSE(*present);
+  } else {
+    EXPECT_EQ(errorText(present), expected);
+  }
   auto device = Device::open(0);
   EXPECT_EQ(errorText(device), expected);
   auto buffer = DeviceBuffer::allocate(64);

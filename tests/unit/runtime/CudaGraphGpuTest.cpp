@@ -37,9 +37,9 @@ protected:
   static constexpr int n = 50021; // not a multiple of the block
 
   void SetUp() override {
+    MGP_SKIP_WITHOUT_GPU();
     llvm::Expected<Device> opened = Device::open(0);
-    if (!opened)
-      GTEST_SKIP() << "skipped: no GPU (" << errorText(opened) << ")";
+    ASSERT_TRUE(!!opened) << errorText(opened);
     device.emplace(std::move(*opened));
     auto loaded = Module::loadPTX(kVectorAddPTX);
     ASSERT_TRUE(!!loaded) << errorText(loaded);

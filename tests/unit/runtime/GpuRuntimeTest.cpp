@@ -38,9 +38,9 @@ namespace {
 class GpuRuntime : public ::testing::Test {
 protected:
   void SetUp() override {
+    MGP_SKIP_WITHOUT_GPU();
     llvm::Expected<Device> opened = Device::open(0);
-    if (!opened)
-      GTEST_SKIP() << "skipped: no GPU (" << errorText(opened) << ")";
+    ASSERT_TRUE(!!opened) << errorText(opened);
     device.emplace(std::move(*opened));
   }
 

@@ -30,9 +30,9 @@ namespace {
 class PinnedBufferGpu : public ::testing::Test {
 protected:
   void SetUp() override {
+    MGP_SKIP_WITHOUT_GPU();
     llvm::Expected<Device> opened = Device::open(0);
-    if (!opened)
-      GTEST_SKIP() << "skipped: no GPU (" << errorText(opened) << ")";
+    ASSERT_TRUE(!!opened) << errorText(opened);
     device.emplace(std::move(*opened));
   }
   std::optional<Device> device;

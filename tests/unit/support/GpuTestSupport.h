@@ -1,7 +1,8 @@
 //===- GpuTestSupport.h - scaffolding shared by the GPU tests ---*- C++ -*-===//
 //
 // This file implements the pieces the GPU tests (label gpu) repeated: whether
-// a CUDA device is there (the tests report "skipped: no GPU" without one),
+// a CUDA device is there (the tests report "skipped: no GPU" without one and
+// fail when a driver is there but broken),
 // the random inputs of the runtime and shared-memory tests (magnitudes in
 // [0.25, 4), either sign, from a fixed seed), a device buffer from a host
 // vector, and the check of a matmul result against a double-precision
@@ -26,15 +27,10 @@
 
 namespace mgp::test {
 
-/// True when the CUDA driver loads and reports at least one device.
-inline bool haveGpu() {
-  llvm::Expected<int> count = getDeviceCount();
-  if (!count) {
-    llvm::consumeError(count.takeError());
-    return false;
-  }
-  return *count > 0;
-}
+/// Whether the GPU tests can run here: true with a device, false without a
+/// driver library or a device, an error when a driver is there but fails
+/// (runtime/Device.h: hasGpu).
+inline llvm::Expected<bool> haveGpu() { return hasGpu(); }
 
 /// `n` floats of magnitude in [0.25, 4) and random sign, from `seed` (never
 /// zero, so that a kernel that writes nothing cannot pass).
@@ -92,9 +88,18 @@ inline void checkMatmul(const std::vector<float> &a,
 
 } // namespace mgp::test
 
-/// Ends the current gtest as skipped ("skipped: no GPU") without a device.
+/// Ends the current gtest as skipped ("skipped: no GPU") when there is no
+/// driver library or no device, and as failed when a driver is there but
+/// cannot be used (a broken install, a failed cuInit or device query): only
+/// a missing GPU may read as "skipped".
 #define MGP_SKIP_WITHOUT_GPU()                                                 \
-  if (!::mgp::test::haveGpu())                                                 \
-  GTEST_SKIP() << "skipped: no GPU"
+  do {                                                                         \
+    llvm::Expected<bool> mgpHaveGpu = ::mgp::hasGpu();                         \
+    if (!mgpHaveGpu)                                                           \
+      GTEST_FAIL() << "a GPU driver is present but unusable: "                 \
+                   << llvm::toString(mgpHaveGpu.takeError());                  \
+    if (!*mgpHaveGpu)                                                          \
+      GTEST_SKIP() << "skipped: no GPU";                                       \
+  } while (false)
 
 #endif // MGP_TESTS_UNIT_SUPPORT_GPUTESTSUPPORT_H
