@@ -38,6 +38,7 @@ namespace mgp {
   X(cuDeviceTotalMem)                                                          \
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuCtxGetCurrent)                                                           \
   X(cuCtxSetCurrent)                                                           \
   X(cuCtxSynchronize)                                                          \
   X(cuMemAlloc)                                                                \
