@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "libcuda.so.1 lacks a function this test needs\n");
     return 1;
   }
-  kernelSource = readFile(MGP_CAPI_KERNELS);
+  kernelSource = readFile(kernelFile());
   if (!kernelSource ||
       mgp_context_create(MGP_DEVICE_GPU, 0, &context) != MGP_SUCCESS) {
     fprintf(stderr, "setup failed: %s\n", mgp_last_error());

@@ -470,9 +470,9 @@ static void testGpuContext(void) {
 }
 
 int main(int argc, char **argv) {
-  kernelSource = readFile(MGP_CAPI_KERNELS);
+  kernelSource = readFile(kernelFile());
   if (!kernelSource) {
-    fprintf(stderr, "cannot read %s\n", MGP_CAPI_KERNELS);
+    fprintf(stderr, "cannot read %s\n", kernelFile());
     return 1;
   }
   static const TestCase tests[] = {

@@ -69,6 +69,13 @@ static char *readFile(const char *path) {
   return text;
 }
 
+/* tests/capi/kernels.py: MGP_CAPI_KERNELS from the environment (a copy of the
+   tests on another machine), else the path the build compiled in. */
+static const char *kernelFile(void) {
+  const char *path = getenv("MGP_CAPI_KERNELS");
+  return path && *path ? path : MGP_CAPI_KERNELS;
+}
+
 /* xorshift64*: a seeded generator for test inputs. */
 static uint64_t rngState = 0x9e3779b97f4a7c15ull;
 static void seedRandom(uint64_t seed) { rngState = seed ? seed : 1; }
