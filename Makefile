@@ -99,13 +99,15 @@ bench-launch: configure
 	cmake --build $(BUILD) -j $(JOBS) --target mgp-bench-launch
 	$(BUILD)/bin/mgp-bench-launch
 
-# The Python launch path against Triton and the C++ API (GPU machine; needs
-# PyTorch): bench/launch_overhead.py, docs/python.md.
+# The Python launch path against Triton, the C++ API and the C API (GPU
+# machine; needs PyTorch): bench/launch_overhead.py, docs/python.md.
 .PHONY: bench-launch-py
 bench-launch-py: configure
 	cmake --build $(BUILD) -j $(JOBS) --target mgp mgp-bench-launch
+	cc -O2 -std=c99 -Iinclude bench/launch_overhead_c.c -L$(BUILD)/lib -lmgp -ldl \
+	  -Wl,-rpath,$(abspath $(BUILD))/lib -o $(BUILD)/bin/mgp-bench-launch-c
 	PYTHONPATH=python MGP_LIBRARY=$(BUILD)/lib/libmgp.so python3 bench/launch_overhead.py \
-	  --mgp-bench-launch $(BUILD)/bin/mgp-bench-launch
+	  --mgp-bench-launch $(BUILD)/bin/mgp-bench-launch --mgp-c-bench $(BUILD)/bin/mgp-bench-launch-c
 
 # Static tools for the GPU machine: configure and build $(PORTABLE_BUILD) with
 # MGP_PORTABLE=ON, check with ldd that they need only libc, libstdc++, libm,

@@ -2,11 +2,13 @@
 microseconds per warm launch of an empty kernel (grid 1) and of a vector add
 on 1M floats (grid 1024), back to back on PyTorch's current stream, through
 mgp's Python package, through Triton (when installed) and through mgp's C++
-API (mgp-bench-launch, when its path is given), in one run on the same GPU.
+API (mgp-bench-launch) and C API (bench/launch_overhead_c.c), when their paths
+are given, in one run on the same GPU.
 "host" is until the launch calls return, "sync" until a synchronize after
 the last one. A benchmark, not a test: without a GPU it says so and exits 2.
 
     python3 bench/launch_overhead.py [--launches N] [--mgp-bench-launch PATH]
+                                     [--mgp-c-bench PATH]
 """
 import argparse
 import re
@@ -52,18 +54,20 @@ def measure(launch, launches, torch):
     return ((issued - start) * 1e6 / launches, (done - start) * 1e6 / launches)
 
 
-def cpp_rows(path, launches):
-    """mgp-bench-launch's table: {"empty": (host, sync), "1M": (host, sync)}
-    (its 1M kernel is relu on 1M floats: one load and one store per element
-    where the add has two loads)."""
-    out = subprocess.run([path, str(launches)], capture_output=True, text=True,
+def table_rows(command):
+    """The table mgp-bench-launch and launch_overhead_c print:
+    {"empty": (host, sync), "1M": (host, sync)} (mgp-bench-launch's 1M kernel
+    is relu: one load and one store per element where the add has two)."""
+    out = subprocess.run(command, capture_output=True, text=True,
                          check=True).stdout
     rows = {}
     for line in out.splitlines():
         numbers = re.findall(r"(\d+\.\d+)", line)
-        if line.startswith("empty") and len(numbers) >= 2:
+        if len(numbers) < 2:
+            continue
+        if line.startswith("empty"):
             rows["empty"] = (float(numbers[-2]), float(numbers[-1]))
-        elif line.startswith("relu") and len(numbers) >= 2:
+        elif line.startswith(("relu", "add")):
             rows["1M"] = (float(numbers[-2]), float(numbers[-1]))
     return rows
 
@@ -71,7 +75,9 @@ def cpp_rows(path, launches):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--launches", type=int, default=10000)
-    parser.add_argument("--mgp-bench-launch", help="path of mgp-bench-launch")
+    parser.add_argument("--mgp-bench-launch", help="path of mgp-bench-launch (C++)")
+    parser.add_argument("--mgp-c-bench", help="path of bench/launch_overhead_c.c "
+                        "built (the C API)")
     args = parser.parse_args()
     try:
         import torch
@@ -101,9 +107,14 @@ def main():
     torch.cuda.synchronize()
     assert torch.equal(out, x + y), "the mgp add gave a wrong result"
     if args.mgp_bench_launch:
-        for kernel, timing in cpp_rows(args.mgp_bench_launch, args.launches).items():
+        rows = table_rows([args.mgp_bench_launch, str(args.launches)])
+        for kernel, timing in rows.items():
             results[kernel].append(("mgp C++" + (" (relu)" if kernel == "1M" else ""),
                                     timing))
+    if args.mgp_c_bench:
+        rows = table_rows([args.mgp_c_bench, __file__, str(args.launches)])
+        for kernel, timing in rows.items():
+            results[kernel].append(("mgp C API", timing))
 
     print(f"launch overhead on {torch.cuda.get_device_name()}, warm caches, "
           f"{args.launches} launches each; mgp {mgp.version()}"
