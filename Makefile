@@ -101,18 +101,33 @@ bench-launch: configure
 	cmake --build $(BUILD) -j $(JOBS) --target mgp-bench-launch
 	$(BUILD)/bin/mgp-bench-launch
 
+# The Python launch path against Triton, the C++ API and the C API (GPU
+# machine; needs PyTorch): bench/launch_overhead.py, docs/python.md.
+.PHONY: bench-launch-py
+bench-launch-py: configure
+	cmake --build $(BUILD) -j $(JOBS) --target mgp mgp-bench-launch
+	cc -O2 -std=c99 -Iinclude bench/launch_overhead_c.c -L$(BUILD)/lib -lmgp -ldl \
+	  -Wl,-rpath,$(abspath $(BUILD))/lib -o $(BUILD)/bin/mgp-bench-launch-c
+	PYTHONPATH=python MGP_LIBRARY=$(BUILD)/lib/libmgp.so python3 bench/launch_overhead.py \
+	  --mgp-bench-launch $(BUILD)/bin/mgp-bench-launch --mgp-c-bench $(BUILD)/bin/mgp-bench-launch-c
+
 # Static tools for the GPU machine: configure and build $(PORTABLE_BUILD) with
 # MGP_PORTABLE=ON, check with ldd that they need only libc, libstdc++, libm,
 # libgcc_s, libz and libzstd, strip them and pack $(DIST)/mgp-portable.tar.xz
-# (bin/ plus the tracked kernels_dsl/ and models/ files).
+# (bin/, lib/libmgp.so, include/mgp/mgp.h, the Python package python/, plus
+# the tracked kernels_dsl/ and models/ files).
+PORTABLE_PACK = $(PORTABLE_BUILD)/pack/mgp-portable
 portable: $(PORTABLE_BUILD)/deps.stamp
 	cmake -S . -B $(PORTABLE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_PORTABLE=ON $(CMAKE_FLAGS)
-	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $$(cat $(PORTABLE_BUILD)/portable-tools.txt)
+	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $$(cat $(PORTABLE_BUILD)/portable-tools.txt) mgp
 	cd $(PORTABLE_BUILD) && ctest --output-on-failure --no-tests=error -R '^portable-ldd$$'
-	rm -rf $(PORTABLE_BUILD)/pack && mkdir -p $(PORTABLE_BUILD)/pack/mgp-portable/bin $(DIST)
+	rm -rf $(PORTABLE_BUILD)/pack && mkdir -p $(PORTABLE_PACK)/bin $(PORTABLE_PACK)/lib \
+	  $(PORTABLE_PACK)/include/mgp $(DIST)
 	for t in $$(cat $(PORTABLE_BUILD)/portable-tools.txt); do \
-	  strip -o $(PORTABLE_BUILD)/pack/mgp-portable/bin/$$t $(PORTABLE_BUILD)/bin/$$t || exit 1; done
-	git ls-files -z kernels_dsl models | xargs -0 -r cp --parents -t $(PORTABLE_BUILD)/pack/mgp-portable
+	  strip -o $(PORTABLE_PACK)/bin/$$t $(PORTABLE_BUILD)/bin/$$t || exit 1; done
+	strip --strip-unneeded -o $(PORTABLE_PACK)/lib/libmgp.so $(PORTABLE_BUILD)/lib/libmgp.so
+	cp include/mgp/mgp.h $(PORTABLE_PACK)/include/mgp/
+	git ls-files -z kernels_dsl models python | xargs -0 -r cp --parents -t $(PORTABLE_PACK)
 	XZ_OPT='-9 -T0' tar -C $(PORTABLE_BUILD)/pack -cJf $(DIST)/mgp-portable.tar.xz mgp-portable
 	@ls -l $(DIST)/mgp-portable.tar.xz
 

@@ -101,6 +101,26 @@ llvm::Expected<Device> Device::open(int ordinal) {
   return std::move(device);
 }
 
+llvm::Error mgp::runInContext(CUcontext context,
+                              llvm::function_ref<llvm::Error()> body) {
+  llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+  if (!driver)
+    return driver.takeError();
+  CUcontext previous = nullptr;
+  if (llvm::Error err =
+          driver->check(driver->cuCtxGetCurrent(&previous), "cuCtxGetCurrent"))
+    return err;
+  if (previous == context)
+    return body();
+  if (llvm::Error err =
+          driver->check(driver->cuCtxSetCurrent(context), "cuCtxSetCurrent"))
+    return err;
+  llvm::Error result = body();
+  llvm::Error restored =
+      driver->check(driver->cuCtxSetCurrent(previous), "cuCtxSetCurrent");
+  return llvm::joinErrors(std::move(result), std::move(restored));
+}
+
 llvm::Error Device::makeCurrent() const {
   return driver->check(driver->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
 }

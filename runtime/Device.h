@@ -12,6 +12,8 @@
 
 #include "runtime/CudaDriver.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstddef>
 #include <string>
 
@@ -35,6 +37,12 @@ struct DeviceProperties {
 /// variable MGP_NO_WGMMA, set to anything but "" or "0") asks for plain sm_90
 /// and mma.sync.
 std::string getTargetArch(int major, int minor, const char *noWgmma);
+
+/// Runs \p body with \p context current on the calling thread, then makes
+/// the context that was current before current again (so a caller such as
+/// PyTorch keeps its device); \p body's error comes first.
+llvm::Error runInContext(CUcontext context,
+                         llvm::function_ref<llvm::Error()> body);
 
 /// Number of CUDA devices; an error when there is no driver or no device.
 llvm::Expected<int> getDeviceCount();

@@ -22,12 +22,36 @@ JitKernel::JitKernel(std::string source, KernelSignature signature,
 
 /// What MGP_DEBUG calls a specialization, e.g.
 /// "add[*fp32:16,*fp32:16,i32:16,1024] sm_90 w4 s3 tf32".
-static std::string describe(const KernelSignature &sig,
+static std::string describe(llvm::StringRef kernelName,
                             const Specialization &spec,
                             const KernelOptions &opts) {
-  return llvm::formatv("{0}[{1}] {2} w{3} s{4} {5}", sig.kernelName, spec.str(),
+  return llvm::formatv("{0}[{1}] {2} w{3} s{4} {5}", kernelName, spec.str(),
                        opts.arch, opts.numWarps, opts.numStages, opts.precision)
       .str();
+}
+
+llvm::Expected<std::shared_ptr<const CompiledKernel>>
+mgp::getCompiledKernel(KernelCache &cache, const KernelCompileFn &compileFn,
+                       llvm::StringRef source, llvm::StringRef kernelName,
+                       const KernelOptions &opts, const Specialization &spec,
+                       CacheSource *cacheSource, std::string *keyOut) {
+  std::string key =
+      computeCacheKey(makeCacheKeyInput(source, kernelName, opts, spec));
+  CompileRequest request{source, kernelName, nullptr, &spec, opts};
+  auto kernel = cache.getOrCompile(
+      key, describe(kernelName, spec, opts),
+      [&]() -> llvm::Expected<CompiledKernel> {
+        llvm::Expected<CompiledKernel> compiled = compileFn(request);
+        if (!compiled)
+          return llvm::createStringError(
+              llvm::formatv("compiling kernel '{0}' for {1}:\n{2}", kernelName,
+                            spec.str(), llvm::toString(compiled.takeError())));
+        return compiled;
+      },
+      cacheSource);
+  if (keyOut)
+    *keyOut = std::move(key);
+  return kernel;
 }
 
 /// Specializes for \p args and gets the compiled kernel from \p cache.
@@ -40,20 +64,9 @@ lookup(KernelCache &cache, const KernelCompileFn &compileFn,
   llvm::Expected<Specialization> spec = deriveSpecialization(sig, args);
   if (!spec)
     return spec.takeError();
-  std::string key =
-      computeCacheKey(makeCacheKeyInput(source, sig.kernelName, opts, *spec));
-  CompileRequest request{source, sig.kernelName, &sig, &*spec, opts};
-  auto kernel = cache.getOrCompile(
-      key, describe(sig, *spec, opts),
-      [&]() -> llvm::Expected<CompiledKernel> {
-        llvm::Expected<CompiledKernel> compiled = compileFn(request);
-        if (!compiled)
-          return llvm::createStringError(llvm::formatv(
-              "compiling kernel '{0}' for {1}:\n{2}", sig.kernelName,
-              spec->str(), llvm::toString(compiled.takeError())));
-        return compiled;
-      },
-      cacheSource);
+  std::string key;
+  auto kernel = getCompiledKernel(cache, compileFn, source, sig.kernelName,
+                                  opts, *spec, cacheSource, &key);
   if (!kernel)
     return kernel.takeError();
   return std::make_pair(std::move(key), std::move(*kernel));

@@ -27,6 +27,18 @@
 
 namespace mgp {
 
+/// The compiled kernel \p kernelName for \p spec, from \p cache (memory,
+/// then disk) or \p compile on a miss, under the cache key of (\p source,
+/// \p kernelName, \p options, \p spec): the one lookup
+/// every JIT user shares (JitKernel, the C++ API's interpreter path and the
+/// C API's specialized kernels). \p key, when given, receives the key.
+llvm::Expected<std::shared_ptr<const CompiledKernel>>
+getCompiledKernel(KernelCache &cache, const KernelCompileFn &compile,
+                  llvm::StringRef source, llvm::StringRef kernelName,
+                  const KernelOptions &options, const Specialization &spec,
+                  CacheSource *cacheSource = nullptr,
+                  std::string *key = nullptr);
+
 /// A kernel compiled on demand, once per specialization.
 class JitKernel {
 public:

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 using namespace mgp;
 
@@ -50,8 +51,8 @@ CpuCacheStats mgp::cpuCacheStats() {
   return cpuCache().stats;
 }
 
-static llvm::Expected<std::shared_ptr<InterpEntry>>
-getInterpKernel(const Kernel::Impl &impl, const Specialization &spec) {
+llvm::Expected<std::shared_ptr<InterpEntry>>
+mgp::getInterpKernel(const Kernel::Impl &impl, const Specialization &spec) {
   std::string key = computeCacheKey(makeCacheKeyInput(
       impl.normalized, impl.kernelName, impl.kernelOptions, spec));
   std::string what = llvm::formatv("{0}[{1}] cpu w{2} {3}", impl.kernelName,
@@ -125,6 +126,11 @@ Kernel::Impl::entryFor(llvm::ArrayRef<KernelArg> bound) {
       return interp.takeError();
     entry->interp = std::move(*interp);
   } else {
+    if (!device)
+      return llvm::createStringError(llvm::formatv(
+          "kernel '{0}' is compiled for {1} without a device "
+          "(JitOptions::deviceOrdinal < 0); it cannot be launched",
+          kernelName, kernelOptions.arch));
     JitKernel jitKernel(normalized, signature, kernelOptions,
                         makeKernelCompileFn(source, fileName));
     auto compiled = jitKernel.compile(bound);
@@ -267,14 +273,13 @@ DeviceKind Kernel::device() const { return impl->options.device; }
 // mgp::jit
 //===----------------------------------------------------------------------===//
 
-/// Device 0, opened once per process; its primary context is made current
-/// on the calling thread.
-static llvm::Expected<std::shared_ptr<Device>> defaultDevice() {
+llvm::Expected<std::shared_ptr<Device>> mgp::getSharedDevice(int ordinal) {
   static std::mutex mutex;
-  static std::shared_ptr<Device> device;
+  static std::map<int, std::shared_ptr<Device>> devices;
   std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<Device> &device = devices[ordinal];
   if (!device) {
-    llvm::Expected<Device> opened = Device::open(0);
+    llvm::Expected<Device> opened = Device::open(ordinal);
     if (!opened)
       return opened.takeError();
     device = std::make_shared<Device>(std::move(*opened));
@@ -317,12 +322,18 @@ llvm::Expected<Kernel> mgp::jit(llvm::StringRef source, llvm::StringRef name,
   impl->kernelOptions.numWarps = options.numWarps;
   impl->kernelOptions.numStages = options.numStages;
   impl->kernelOptions.precision = options.precision;
-  if (options.device == DeviceKind::GPU) {
-    auto device = defaultDevice();
+  if (options.device == DeviceKind::GPU && options.deviceOrdinal < 0) {
+    if (options.arch.empty()) // compile only
+      return llvm::createStringError(
+          "compiling without a device needs the target arch (e.g. sm_90)");
+    impl->kernelOptions.arch = options.arch;
+  } else if (options.device == DeviceKind::GPU) {
+    auto device = getSharedDevice(options.deviceOrdinal);
     if (!device)
       return device.takeError();
     impl->device = std::move(*device);
-    impl->kernelOptions.arch = impl->device->properties().arch;
+    impl->kernelOptions.arch =
+        options.arch.empty() ? impl->device->properties().arch : options.arch;
   } else {
     impl->kernelOptions.arch = "cpu";
   }

@@ -37,6 +37,8 @@
 
 namespace mgp {
 
+class Device;
+
 /// Where a kernel runs.
 enum class DeviceKind { GPU, CPU };
 
@@ -53,6 +55,11 @@ struct JitOptions {
   std::string signature;
   std::string fileName = "<jit>"; ///< names the source in diagnostics
   unsigned cpuThreads = 0;        ///< interpreter workers; 0 = all cores
+  /// The GPU kernels run on; negative: none (compile only: kernels give
+  /// PTX through SpecializedKernel but cannot launch; needs `arch`).
+  int deviceOrdinal = 0;
+  /// GPU: the arch to compile for ("sm_80", "sm_90a"); empty: the device's.
+  std::string arch;
 };
 
 /// A 1-3D grid of programs.
@@ -169,15 +176,22 @@ public:
   explicit Kernel(std::shared_ptr<Impl> impl) : impl(std::move(impl)) {}
 
 private:
+  friend class SpecializedKernel;
   std::shared_ptr<Impl> impl;
 };
 
 /// Compiles nothing yet: parses \p source, finds kernel \p name and its
-/// parameters. On the GPU device it opens device 0 (its primary context
-/// becomes current) to learn the arch. Errors: syntax, unknown kernel, bad
-/// options, no GPU.
+/// parameters. On the GPU device it opens device JitOptions::deviceOrdinal
+/// (its primary context becomes current) to learn the arch, unless the
+/// ordinal is negative (compile only, for JitOptions::arch). Errors: syntax,
+/// unknown kernel, bad options, no GPU.
 llvm::Expected<Kernel> jit(llvm::StringRef source, llvm::StringRef name,
                            const JitOptions &options = {});
+
+/// Device \p ordinal, opened once per process and shared by every kernel on
+/// it (mgp::jit's GPU kernels, the C API's contexts); its primary context is
+/// made current on the calling thread.
+llvm::Expected<std::shared_ptr<Device>> getSharedDevice(int ordinal);
 
 } // namespace mgp
 

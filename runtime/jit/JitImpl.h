@@ -85,6 +85,11 @@ public:
                         llvm::ArrayRef<uint64_t> bytes);
 };
 
+/// The interpreter kernel for \p spec, from the process-wide memory table
+/// keyed by the cache key, compiled on a miss.
+llvm::Expected<std::shared_ptr<InterpEntry>>
+getInterpKernel(const Kernel::Impl &impl, const Specialization &spec);
+
 /// Parses JitOptions::signature into one KernelParam per name in \p names.
 llvm::Expected<std::vector<KernelParam>>
 parseDeclaredTypes(llvm::StringRef text, llvm::StringRef kernelName,

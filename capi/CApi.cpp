@@ -1,0 +1,435 @@
+//===- CApi.cpp - the C API of mgp (libmgp.so) ----------------------------===//
+//
+// This file implements include/mgp/mgp.h over the C++ JIT: a context is a
+// device (a GPU opened through getSharedDevice, or the interpreter), a kernel
+// is a SpecializedKernel compiled through mgp::jit's Kernel for the caller's
+// signature (so the cache and its key are the C++ API's). Every entry point
+// checks its handles and pointers, turns llvm::Errors into a status and the
+// thread's last-error message, and lets nothing of C++ cross the boundary.
+//
+//===----------------------------------------------------------------------===//
+#include <mgp/mgp.h>
+
+#include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/MLIRGen.h"
+#include "runtime/Device.h"
+#include "runtime/jit/JitError.h"
+#include "runtime/jit/SpecializedKernel.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+#include <string>
+
+using namespace mgp;
+
+struct mgp_context_st {
+  DeviceKind kind = DeviceKind::CPU;
+  std::shared_ptr<Device> device; ///< GPU only
+  std::string name;
+  std::string arch;
+};
+
+struct mgp_kernel_st {
+  std::unique_ptr<SpecializedKernel> kernel;
+  std::shared_ptr<Device> device; ///< keeps the module's context alive
+};
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+static std::string &lastError() {
+  thread_local std::string message;
+  return message;
+}
+
+static mgp_status statusOf(JitErrorKind kind) {
+  switch (kind) {
+  case JitErrorKind::InvalidArgument:
+    return MGP_ERROR_INVALID_ARGUMENT;
+  case JitErrorKind::NotFound:
+    return MGP_ERROR_NOT_FOUND;
+  case JitErrorKind::Compile:
+    return MGP_ERROR_COMPILE;
+  case JitErrorKind::NoDevice:
+    return MGP_ERROR_NO_DEVICE;
+  case JitErrorKind::Device:
+    return MGP_ERROR_DEVICE;
+  case JitErrorKind::Execution:
+    return MGP_ERROR_EXECUTION;
+  case JitErrorKind::Unsupported:
+    return MGP_ERROR_UNSUPPORTED;
+  }
+  return MGP_ERROR_INVALID_ARGUMENT;
+}
+
+static mgp_status fail(mgp_status status, const llvm::Twine &message) {
+  lastError() = message.str();
+  return status;
+}
+
+/// Consumes \p err: its status (\p fallback unless it says) and message.
+static mgp_status fail(llvm::Error err, JitErrorKind fallback) {
+  auto [kind, message] = takeJitError(std::move(err), fallback);
+  lastError() = std::move(message);
+  return statusOf(kind);
+}
+
+static mgp_status nullArgument(const char *function, const char *what) {
+  return fail(MGP_ERROR_INVALID_ARGUMENT,
+              llvm::Twine(function) + ": " + what + " is null");
+}
+
+#define MGP_REQUIRE(pointer)                                                   \
+  do {                                                                         \
+    if (!(pointer))                                                            \
+      return nullArgument(__func__, #pointer);                                 \
+  } while (false)
+
+//===----------------------------------------------------------------------===//
+// Library
+//===----------------------------------------------------------------------===//
+
+const char *mgp_version(void) { return MGP_VERSION_STRING; }
+int mgp_api_version(void) { return MGP_API_VERSION; }
+const char *mgp_last_error(void) { return lastError().c_str(); }
+
+const char *mgp_status_name(mgp_status status) {
+  switch (status) {
+  case MGP_SUCCESS:
+    return "MGP_SUCCESS";
+  case MGP_ERROR_INVALID_ARGUMENT:
+    return "MGP_ERROR_INVALID_ARGUMENT";
+  case MGP_ERROR_NOT_FOUND:
+    return "MGP_ERROR_NOT_FOUND";
+  case MGP_ERROR_COMPILE:
+    return "MGP_ERROR_COMPILE";
+  case MGP_ERROR_NO_DEVICE:
+    return "MGP_ERROR_NO_DEVICE";
+  case MGP_ERROR_DEVICE:
+    return "MGP_ERROR_DEVICE";
+  case MGP_ERROR_EXECUTION:
+    return "MGP_ERROR_EXECUTION";
+  case MGP_ERROR_UNSUPPORTED:
+    return "MGP_ERROR_UNSUPPORTED";
+  }
+  return "MGP_ERROR_UNKNOWN";
+}
+
+/// mgp_dtype <-> the signature's scalar types (MGP_I1 = 1 ... MGP_FP64 = 13
+/// in ScalarType's order).
+static std::optional<ScalarType> scalarTypeOf(int dtype) {
+  if (dtype < MGP_I1 || dtype > MGP_FP64)
+    return std::nullopt;
+  return static_cast<ScalarType>(dtype - MGP_I1);
+}
+static mgp_dtype dtypeOf(ScalarType type) {
+  return static_cast<mgp_dtype>(static_cast<int>(type) + MGP_I1);
+}
+static_assert(static_cast<int>(ScalarType::F64) + MGP_I1 == MGP_FP64,
+              "mgp_dtype follows ScalarType");
+
+const char *mgp_dtype_name(mgp_dtype dtype) {
+  std::optional<ScalarType> type = scalarTypeOf(dtype);
+  return type ? getScalarTypeName(*type).data() : "";
+}
+
+//===----------------------------------------------------------------------===//
+// Contexts
+//===----------------------------------------------------------------------===//
+
+mgp_status mgp_device_count(int *count) {
+  MGP_REQUIRE(count);
+  llvm::Expected<int> devices = getDeviceCount();
+  if (!devices)
+    return fail(devices.takeError(), JitErrorKind::NoDevice);
+  *count = *devices;
+  return MGP_SUCCESS;
+}
+
+mgp_status mgp_context_create(mgp_device_kind kind, int ordinal,
+                              mgp_context *context) {
+  MGP_REQUIRE(context);
+  *context = nullptr;
+  auto result = std::make_unique<mgp_context_st>();
+  if (kind == MGP_DEVICE_CPU) {
+    result->kind = DeviceKind::CPU;
+    result->name = "cpu";
+    result->arch = "cpu";
+  } else if (kind == MGP_DEVICE_GPU) {
+    if (ordinal < 0)
+      return fail(MGP_ERROR_INVALID_ARGUMENT,
+                  llvm::formatv("mgp_context_create: device ordinal {0} is "
+                                "negative",
+                                ordinal));
+    llvm::Expected<std::shared_ptr<Device>> device = getSharedDevice(ordinal);
+    if (!device)
+      return fail(device.takeError(), JitErrorKind::NoDevice);
+    result->kind = DeviceKind::GPU;
+    result->device = std::move(*device);
+    result->name = result->device->properties().name;
+    result->arch = result->device->properties().arch;
+  } else {
+    return fail(MGP_ERROR_INVALID_ARGUMENT,
+                llvm::formatv("mgp_context_create: unknown device kind {0}",
+                              static_cast<int>(kind)));
+  }
+  *context = result.release();
+  return MGP_SUCCESS;
+}
+
+void mgp_context_destroy(mgp_context context) { delete context; }
+
+mgp_status mgp_context_device_kind(mgp_context context, mgp_device_kind *kind) {
+  MGP_REQUIRE(context);
+  MGP_REQUIRE(kind);
+  *kind = context->kind == DeviceKind::GPU ? MGP_DEVICE_GPU : MGP_DEVICE_CPU;
+  return MGP_SUCCESS;
+}
+
+mgp_status mgp_context_device_name(mgp_context context, const char **name) {
+  MGP_REQUIRE(context);
+  MGP_REQUIRE(name);
+  *name = context->name.c_str();
+  return MGP_SUCCESS;
+}
+
+mgp_status mgp_context_arch(mgp_context context, const char **arch) {
+  MGP_REQUIRE(context);
+  MGP_REQUIRE(arch);
+  *arch = context->arch.c_str();
+  return MGP_SUCCESS;
+}
+
+mgp_status mgp_context_synchronize(mgp_context context) {
+  MGP_REQUIRE(context);
+  if (context->kind == DeviceKind::CPU)
+    return MGP_SUCCESS;
+  llvm::Error err = runInContext(context->device->context(), [] {
+    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+    if (!driver)
+      return driver.takeError();
+    return driver->check(driver->cuCtxSynchronize(), "cuCtxSynchronize");
+  });
+  if (err)
+    return fail(std::move(err), JitErrorKind::Device);
+  return MGP_SUCCESS;
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling
+//===----------------------------------------------------------------------===//
+
+/// JitOptions from the caller's options (null: defaults), or a message.
+static llvm::Expected<JitOptions>
+makeJitOptions(mgp_context context, const char *fileName,
+               const mgp_compile_options *options) {
+  JitOptions result;
+  result.fileName = fileName && *fileName ? fileName : "<source>";
+  mgp_compile_options defaults{};
+  const mgp_compile_options &given = options ? *options : defaults;
+  result.numWarps = given.num_warps ? given.num_warps : 4;
+  result.numStages = given.num_stages ? given.num_stages : 3;
+  if (result.numWarps < 1 || result.numWarps > 32 ||
+      (result.numWarps & (result.numWarps - 1)))
+    return makeJitError(JitErrorKind::InvalidArgument,
+                        llvm::formatv("num_warps must be a power of two in "
+                                      "1..32, got {0}",
+                                      given.num_warps));
+  if (result.numStages < 1)
+    return makeJitError(JitErrorKind::InvalidArgument,
+                        llvm::formatv("num_stages must be at least 1, got {0}",
+                                      given.num_stages));
+  result.precision = given.precision ? given.precision : "tf32";
+  if (result.precision != "tf32" && result.precision != "ieee")
+    return makeJitError(JitErrorKind::InvalidArgument,
+                        "unknown precision '" + result.precision +
+                            "': expected tf32 or ieee");
+  result.cpuThreads = given.cpu_threads;
+  result.arch = given.arch ? given.arch : "";
+  if (!context) {
+    if (result.arch.empty())
+      return makeJitError(JitErrorKind::InvalidArgument,
+                          "compiling without a context needs options->arch "
+                          "(the target, e.g. \"sm_90\")");
+    result.device = DeviceKind::GPU;
+    result.deviceOrdinal = -1;
+  } else if (context->kind == DeviceKind::CPU) {
+    result.device = DeviceKind::CPU;
+    result.arch.clear();
+  } else {
+    result.device = DeviceKind::GPU;
+    result.deviceOrdinal = context->device->ordinal();
+  }
+  return result;
+}
+
+/// Whether \p source parses and has a @jit kernel \p name (a syntax error
+/// counts as yes: the failure is the source's, not a missing kernel).
+static bool hasKernel(llvm::StringRef source, llvm::StringRef fileName,
+                      llvm::StringRef name) {
+  llvm::SourceMgr sourceMgr;
+  unsigned id = sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
+  auto module = parseSourceFile(sourceMgr, id);
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return true;
+  }
+  return llvm::is_contained(listKernels(**module), name);
+}
+
+mgp_status mgp_kernel_compile(mgp_context context, const char *source,
+                              const char *file_name, const char *kernel_name,
+                              const char *signature,
+                              const mgp_compile_options *options,
+                              mgp_kernel *kernel) {
+  MGP_REQUIRE(kernel);
+  *kernel = nullptr;
+  MGP_REQUIRE(source);
+  MGP_REQUIRE(kernel_name);
+  MGP_REQUIRE(signature);
+  llvm::Expected<JitOptions> jitOptions =
+      makeJitOptions(context, file_name, options);
+  if (!jitOptions)
+    return fail(jitOptions.takeError(), JitErrorKind::InvalidArgument);
+  llvm::Expected<Kernel> parsed = jit(source, kernel_name, *jitOptions);
+  if (!parsed)
+    return fail(parsed.takeError(),
+                hasKernel(source, jitOptions->fileName, kernel_name)
+                    ? JitErrorKind::Compile
+                    : JitErrorKind::NotFound);
+  auto specialized = SpecializedKernel::create(*parsed, signature);
+  if (!specialized)
+    return fail(specialized.takeError(), JitErrorKind::Compile);
+  auto result = std::make_unique<mgp_kernel_st>();
+  result->kernel = std::move(*specialized);
+  if (context)
+    result->device = context->device;
+  *kernel = result.release();
+  return MGP_SUCCESS;
+}
+
+void mgp_kernel_destroy(mgp_kernel kernel) {
+  if (!kernel)
+    return;
+  if (!kernel->device) {
+    delete kernel;
+    return;
+  }
+  // The module unloads from its own context.
+  llvm::consumeError(runInContext(kernel->device->context(), [&] {
+    kernel->kernel.reset();
+    return llvm::Error::success();
+  }));
+  delete kernel;
+}
+
+mgp_status mgp_kernel_ptx(mgp_kernel kernel, const char **ptx) {
+  MGP_REQUIRE(kernel);
+  MGP_REQUIRE(ptx);
+  llvm::StringRef text = kernel->kernel->ptx();
+  if (text.empty())
+    return fail(MGP_ERROR_UNSUPPORTED,
+                "kernel '" + kernel->kernel->name() +
+                    "' is compiled for the interpreter; it has no PTX");
+  *ptx = text.data(); // a std::string's buffer: NUL-terminated
+  return MGP_SUCCESS;
+}
+
+mgp_status mgp_kernel_get_info(mgp_kernel kernel, mgp_kernel_info *info) {
+  MGP_REQUIRE(kernel);
+  MGP_REQUIRE(info);
+  const SpecializedKernel &k = *kernel->kernel;
+  info->name = k.name().data();
+  info->entry = k.entryName().empty() ? "" : k.entryName().data();
+  info->signature = k.signature().data();
+  info->arch = k.arch().data();
+  info->num_warps = k.numWarps();
+  info->num_stages = k.numStages();
+  info->shared_bytes = k.sharedBytes();
+  info->num_params = static_cast<int>(k.params().size());
+  info->num_launch_args = static_cast<int>(k.numLaunchArgs());
+  return MGP_SUCCESS;
+}
+
+mgp_status mgp_kernel_get_param(mgp_kernel kernel, int index,
+                                mgp_param_info *info) {
+  MGP_REQUIRE(kernel);
+  MGP_REQUIRE(info);
+  const auto &params = kernel->kernel->params();
+  if (index < 0 || static_cast<size_t>(index) >= params.size())
+    return fail(MGP_ERROR_INVALID_ARGUMENT,
+                llvm::formatv("mgp_kernel_get_param: kernel '{0}' has {1} "
+                              "parameter(s), no index {2}",
+                              kernel->kernel->name(), params.size(), index));
+  const SpecializedKernel::Param &param = params[index];
+  const SignatureParam &type = param.type;
+  info->name = param.name.c_str();
+  info->type = param.entry.c_str();
+  info->kind = type.isPointer()     ? MGP_PARAM_POINTER
+               : type.isConstexpr() ? MGP_PARAM_CONSTEXPR
+                                    : MGP_PARAM_SCALAR;
+  info->dtype = dtypeOf(type.type);
+  info->annotated_constexpr = param.annotatedConstexpr;
+  info->divisibility = type.divisibility;
+  info->equals_one = type.equalsOne;
+  info->launch_index = param.launchIndex;
+  info->int_value = type.isConstexpr() && !type.isFloat ? type.intValue : 0;
+  info->float_value = type.isConstexpr() && type.isFloat ? type.floatValue : 0;
+  return MGP_SUCCESS;
+}
+
+//===----------------------------------------------------------------------===//
+// Launching
+//===----------------------------------------------------------------------===//
+
+mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
+                             uint32_t grid_y, uint32_t grid_z,
+                             mgp_stream stream, const mgp_arg *args,
+                             size_t num_args) {
+  MGP_REQUIRE(kernel);
+  if (num_args)
+    MGP_REQUIRE(args);
+  llvm::SmallVector<LaunchValue, 16> values(num_args);
+  for (size_t i = 0; i < num_args; ++i) {
+    const mgp_arg &arg = args[i];
+    LaunchValue &value = values[i];
+    switch (arg.kind) {
+    case MGP_ARG_NONE:
+      value.kind = LaunchValue::Kind::None;
+      break;
+    case MGP_ARG_DEVICE_POINTER:
+    case MGP_ARG_HOST_POINTER:
+      value.kind = arg.kind == MGP_ARG_HOST_POINTER
+                       ? LaunchValue::Kind::HostPointer
+                       : LaunchValue::Kind::DevicePointer;
+      value.dtype = scalarTypeOf(arg.dtype);
+      value.bits = arg.value.address;
+      value.bytes = arg.bytes;
+      break;
+    case MGP_ARG_INT:
+      value.kind = LaunchValue::Kind::Int;
+      value.bits = arg.value.u;
+      break;
+    case MGP_ARG_FLOAT:
+      value.kind = LaunchValue::Kind::Float;
+      value.value = arg.value.f;
+      break;
+    default:
+      return fail(MGP_ERROR_INVALID_ARGUMENT,
+                  llvm::formatv("mgp_kernel_launch: argument {0} has the "
+                                "unknown kind {1}",
+                                i + 1, arg.kind));
+    }
+  }
+  llvm::Error err = kernel->kernel->launch(
+      Grid(grid_x, grid_y, grid_z), reinterpret_cast<CUstream>(stream), values);
+  if (err)
+    return fail(std::move(err), JitErrorKind::Device);
+  return MGP_SUCCESS;
+}

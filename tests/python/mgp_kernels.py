@@ -1,0 +1,125 @@
+"""Kernels of the Python tests, written with mgp's own names (no Triton):
+``@mgp.jit``, ``mgp.*`` and ``import mgp.language as tl``. The vector add uses
+``mgp.*`` names only; the others are Triton tutorial-style kernels."""
+import mgp
+import mgp.language as tl
+
+EPS_SCALE = 1.0  # a module constant the layer norm reads
+
+
+@mgp.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: mgp.constexpr):
+    offs = mgp.program_id(0) * BLOCK + mgp.arange(0, BLOCK)
+    mask = offs < n
+    x = mgp.load(x_ptr + offs, mask=mask)
+    y = mgp.load(y_ptr + offs, mask=mask)
+    mgp.store(out_ptr + offs, x + y, mask=mask)
+
+
+@mgp.jit
+def softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols,
+                   BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(in_ptr + row * in_row_stride + offs, mask=mask,
+                other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    den = tl.sum(num, axis=0)
+    tl.store(out_ptr + row * out_row_stride + offs, num / den, mask=mask)
+
+
+@mgp.jit
+def _row_mean(X, N, BLOCK_SIZE: tl.constexpr):
+    acc = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        acc += tl.load(X + cols, mask=cols < N, other=0.0).to(tl.float32)
+    return tl.sum(acc, axis=0) / N
+
+
+@mgp.jit
+def layer_norm_kernel(X, Y, W, B, Mean, Rstd, stride, N, eps,
+                      BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    X += row * stride
+    Y += row * stride
+    mean = _row_mean(X, N, BLOCK_SIZE)
+    acc = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.0).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.0)
+        acc += x * x
+    var = tl.sum(acc, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps * EPS_SCALE)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.0).to(tl.float32)
+        tl.store(Y + cols, (x - mean) * rstd * w + b, mask=mask)
+
+
+@mgp.autotune(configs=[mgp.Config({"BLOCK": 64}, num_warps=2),
+                       mgp.Config({"BLOCK": 256}, num_warps=4)],
+              key=["n"])
+@mgp.jit
+def scale_kernel(x_ptr, out_ptr, alpha, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * alpha, mask=mask)
+
+
+@mgp.autotune(configs=[mgp.Config({"BLOCK": 32}), mgp.Config({"BLOCK": 128})],
+              key=["n"], reset_to_zero=["out_ptr"])
+@mgp.jit
+def accumulate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # out += x: run twice without the reset it would double.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    prev = tl.load(out_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, prev + tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+@mgp.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@mgp.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+    else:
+        mask = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+@mgp.jit
+def typed_kernel(ints_ptr, floats_ptr, flag, small, big, huge, value):
+    # Every scalar type Python arguments take: u1, i32, i64, u64, fp32.
+    tl.store(ints_ptr + 0, flag.to(tl.int64))
+    tl.store(ints_ptr + 1, small.to(tl.int64))
+    tl.store(ints_ptr + 2, big)
+    tl.store(ints_ptr + 3, huge.to(tl.int64, bitcast=True))
+    tl.store(floats_ptr, value)
+
+
+@mgp.jit
+def stride_kernel(x_ptr, out_ptr, stride, n, BLOCK: tl.constexpr):
+    # out[i] = x[i * stride]: stride == 1 is Triton's constexpr 1.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs * stride, mask=mask), mask=mask)
+
+
+@mgp.jit
+def broken_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, not_defined_anywhere)
+
+
+if __name__ == "__main__":
+    print("host code: mgp compiles only the kernels")

@@ -1,0 +1,157 @@
+"""On a GPU (label gpu): Triton tutorial-style kernels written once with
+`import triton` (triton_kernels.py) launched by Triton and through
+mgp.jit(...) on the same PyTorch CUDA tensors, every output compared with
+Triton's and with PyTorch's; mgp's own kernels against PyTorch; the launch on
+PyTorch's current stream; the GPU-side argument errors. Skipped (exit 77)
+without PyTorch or a CUDA device; the Triton comparisons are skipped, with
+the reason, when Triton is not installed."""
+import unittest
+
+try:
+    import torch
+except ImportError:
+    raise unittest.SkipTest("PyTorch is not installed")
+if not torch.cuda.is_available():
+    raise unittest.SkipTest("no GPU (torch.cuda.is_available() is False)")
+
+import mgp
+
+import mgp_kernels as K
+
+try:
+    import triton
+    import triton_kernels as T
+    TRITON_MISSING = None
+except ImportError as e:  # the mgp-vs-PyTorch tests still run
+    triton, T = None, None
+    TRITON_MISSING = f"Triton is not installed ({e})"
+
+needs_triton = unittest.skipIf(triton is None, TRITON_MISSING)
+
+
+def rand(*shape, dtype=torch.float32):
+    return torch.randn(*shape, device="cuda", dtype=dtype)
+
+
+def assert_close(test, got, want, rtol, atol):
+    test.assertTrue(torch.isfinite(got).all().item(), "NaN/Inf in the result")
+    torch.testing.assert_close(got, want, rtol=rtol, atol=atol)
+
+
+class MgpAgainstTorch(unittest.TestCase):
+    def test_vector_add_exact(self):
+        for n in (1, 98432, 1 << 20):
+            x, y = rand(n), rand(n)
+            out = torch.full_like(x, float("nan"))
+            K.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+            self.assertTrue(torch.equal(out, x + y), f"n={n}")
+
+    def test_softmax_and_layer_norm(self):
+        x = rand(123, 781)
+        out = torch.empty_like(x)
+        K.softmax_kernel[(123,)](out, x, x.stride(0), out.stride(0), 781, BLOCK=1024)
+        assert_close(self, out, torch.softmax(x, dim=1), 1e-5, 1e-6)
+        w, b = rand(1000), rand(1000)
+        x = rand(64, 1000)
+        y = torch.empty_like(x)
+        mean = torch.empty(64, device="cuda")
+        rstd = torch.empty(64, device="cuda")
+        K.layer_norm_kernel[(64,)](x, y, w, b, mean, rstd, x.stride(0), 1000, 1e-5,
+                                   BLOCK_SIZE=256)
+        ref = torch.nn.functional.layer_norm(x, (1000,), w, b, 1e-5)
+        assert_close(self, y, ref, 1e-4, 1e-5)
+
+    def test_current_stream(self):
+        n = 1 << 22
+        x, y = rand(n), rand(n)
+        out = torch.zeros_like(x)
+        stream = torch.cuda.Stream()
+        torch.cuda.synchronize()
+        with torch.cuda.stream(stream):
+            K.add_kernel[(n // 1024,)](x, y, out, n, BLOCK=1024)
+            done = out.clone()  # ordered after the kernel on the same stream
+        stream.synchronize()
+        self.assertTrue(torch.equal(done, x + y))
+
+    def test_gpu_argument_errors(self):
+        x, y, out = rand(64), rand(64), rand(64)
+        with self.assertRaisesRegex(ValueError, "argument 'x_ptr': a CPU tensor "
+                                                "cannot be passed to a GPU kernel"):
+            K.add_kernel[(1,)](x.cpu(), y, out, 64, BLOCK=64)
+        with self.assertRaisesRegex(ValueError, "argument 'y_ptr': ndarray is host"):
+            K.add_kernel[(1,)](x, y.cpu().numpy(), out, 64, BLOCK=64)
+        with self.assertRaisesRegex(ValueError, "empty dimension"):
+            K.add_kernel[(0,)](x, y, out, 64, BLOCK=64)
+        if torch.cuda.device_count() > 1:
+            other = rand(64).to("cuda:1")
+            with self.assertRaisesRegex(ValueError, "is on cuda:1"):
+                K.add_kernel[(1,)](x, y, other, 64, BLOCK=64)
+
+    def test_ptx_of_the_device(self):
+        compiled = K.add_kernel.warmup(torch.float32, torch.float32, torch.float32,
+                                       4096, BLOCK=1024, grid=(4,))
+        self.assertIn(".entry add_kernel", compiled.asm["ptx"])
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+@needs_triton
+class MgpAgainstTriton(unittest.TestCase):
+    """The same kernel source through Triton and through mgp.jit."""
+
+    def test_vector_add(self):
+        n = 98432
+        x, y = rand(n), rand(n)
+        want, got = torch.empty_like(x), torch.empty_like(x)
+        grid = lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)
+        T.add_kernel[grid](x, y, want, n, BLOCK_SIZE=1024)
+        mgp.jit(T.add_kernel)[grid](x, y, got, n, BLOCK_SIZE=1024)
+        self.assertTrue(torch.equal(got, want))
+        self.assertTrue(torch.equal(got, x + y))
+
+    def test_fused_softmax(self):
+        x = rand(1823, 781)
+        want, got = torch.empty_like(x), torch.empty_like(x)
+        args = (x.stride(0), want.stride(0), 1823, 781)
+        T.softmax_kernel[(1823,)](want, x, *args, BLOCK_SIZE=1024)
+        mgp.jit(T.softmax_kernel)[(1823,)](got, x, *args, BLOCK_SIZE=1024)
+        assert_close(self, got, want, 1e-5, 1e-7)
+        assert_close(self, got, torch.softmax(x, dim=1), 1e-5, 1e-7)
+
+    def test_layer_norm(self):
+        m, n = 1151, 8192
+        x, w, b = rand(m, n), rand(n), rand(n)
+        results = []
+        for launcher in (T.layer_norm_fwd, mgp.jit(T.layer_norm_fwd)):
+            y = torch.empty_like(x)
+            mean = torch.empty(m, device="cuda")
+            rstd = torch.empty(m, device="cuda")
+            launcher[(m,)](x, y, w, b, mean, rstd, x.stride(0), n, 1e-5,
+                           BLOCK_SIZE=1024, num_warps=8)
+            results.append((y, mean, rstd))
+        for got, want in zip(results[1], results[0]):
+            assert_close(self, got, want, 1e-5, 1e-5)
+        ref = torch.nn.functional.layer_norm(x, (n,), w, b, 1e-5)
+        assert_close(self, results[1][0], ref, 1e-4, 1e-4)
+
+    def test_matmul_autotuned(self):
+        m, n, k = 512, 384, 320
+        a = rand(m, k, dtype=torch.float16)
+        b = rand(k, n, dtype=torch.float16)
+        outs = []
+        for launcher in (T.matmul_kernel, mgp.jit(T.matmul_kernel)):
+            c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+            grid = lambda meta: (triton.cdiv(m, meta["BLOCK_SIZE_M"])
+                                 * triton.cdiv(n, meta["BLOCK_SIZE_N"]),)
+            launcher[grid](a, b, c, m, n, k, a.stride(0), a.stride(1),
+                           b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+            outs.append(c)
+        ref = (a.float() @ b.float()).half()
+        assert_close(self, outs[1].float(), ref.float(), 1e-2, 1e-1)
+        assert_close(self, outs[1].float(), outs[0].float(), 1e-2, 1e-1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,260 @@
+"""Kernels written with @mgp.jit and mgp.* names, launched from Python on the
+interpreter (MGP_INTERPRET=1) on NumPy arrays (and CPU tensors when PyTorch
+is installed), on fresh random inputs, against NumPy: the vector add exactly,
+softmax and layer norm within fp32 rounding. Also the launch cache (a second
+launch compiles nothing), every scalar type, Triton's constexpr 1, autotune
+(benchmark once, cache in memory and on disk, reset_to_zero), heuristics,
+warmup and mgp.compile's PTX."""
+import os
+import tempfile
+import unittest
+from unittest import mock
+
+try:
+    import numpy as np
+except ImportError:
+    raise unittest.SkipTest("numpy is not installed (pip install numpy)")
+
+import mgp
+from mgp import compiler as mgp_compiler
+
+import mgp_kernels as K
+
+
+def random_floats(rng, *shape):
+    """Floats of magnitude in [0.25, 4) and either sign: never zero."""
+    magnitude = rng.uniform(0.25, 4.0, size=shape)
+    sign = np.where(rng.random(size=shape) < 0.5, -1.0, 1.0)
+    return (magnitude * sign).astype(np.float32)
+
+
+def assert_finite_close(test, got, want, rtol, atol):
+    test.assertTrue(np.all(np.isfinite(got)), "NaN or Inf where the "
+                                              "reference is finite")
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+class CountCompiles:
+    """Counts the C API compiles made inside the with-block."""
+
+    def __enter__(self):
+        self.count = 0
+        original = mgp_compiler.CompiledKernel.compile.__func__
+
+        def counting(cls, *args, **kwargs):
+            self.count += 1
+            return original(cls, *args, **kwargs)
+        self.patch = mock.patch.object(mgp_compiler.CompiledKernel, "compile",
+                                       classmethod(counting))
+        self.patch.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.patch.stop()
+
+
+class VectorAdd(unittest.TestCase):
+    def test_exact_sum(self):
+        rng = np.random.default_rng()
+        for n in (1, 1000, 4096, 100003):
+            with self.subTest(n=n):
+                x, y = random_floats(rng, n), random_floats(rng, n)
+                out = np.full(n, np.nan, np.float32)
+                K.add_kernel[(mgp.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+                np.testing.assert_array_equal(out, x + y)
+
+    def test_grid_callable_and_views(self):
+        rng = np.random.default_rng()
+        base = random_floats(rng, 2001)
+        x, y = base[1:], random_floats(rng, 2000)  # x is 4 bytes off alignment
+        out = np.zeros(2000, np.float32)
+        grid = lambda meta: (mgp.cdiv(meta["n"], meta["BLOCK"]),)
+        K.add_kernel[grid](x, y, out, 2000, BLOCK=256)
+        np.testing.assert_array_equal(out, x + y)
+        self.assertIn("*fp32,", K.add_kernel.signature_of(x, y, out, 2000, BLOCK=256))
+
+    def test_second_launch_compiles_nothing(self):
+        rng = np.random.default_rng()
+        x, y = random_floats(rng, 512), random_floats(rng, 512)
+        out = np.zeros(512, np.float32)
+        kernel = mgp.jit(K.add_kernel.fn)  # a fresh launch cache
+        with CountCompiles() as first:
+            kernel[(4,)](x, y, out, 512, BLOCK=128)
+        with CountCompiles() as again, \
+                mock.patch.object(mgp.JITFunction, "source",
+                                  side_effect=AssertionError("source read")):
+            for _ in range(3):
+                x2, y2 = random_floats(rng, 512), random_floats(rng, 512)
+                kernel[(4,)](x2, y2, out, 512, BLOCK=128)
+                np.testing.assert_array_equal(out, x2 + y2)
+        self.assertEqual(first.count, 1)
+        self.assertEqual(again.count, 0)
+        with CountCompiles() as other:  # n % 16 != 0: a new specialization
+            kernel[(4,)](x, y, out, 500, BLOCK=128)
+        self.assertEqual(other.count, 1)
+        self.assertEqual(len(kernel._cache), 2)
+
+    def test_torch_cpu_tensors(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("PyTorch is not installed")
+        x = torch.randn(3000)
+        y = torch.randn(3000)
+        out = torch.empty(3000)
+        K.add_kernel[(3,)](x, y, out, 3000, BLOCK=1024)
+        self.assertTrue(torch.equal(out, x + y))
+
+
+class Numerics(unittest.TestCase):
+    def test_softmax(self):
+        rng = np.random.default_rng()
+        rows, cols = 37, 781
+        x = random_floats(rng, rows, cols)
+        out = np.full_like(x, np.nan)
+        K.softmax_kernel[(rows,)](out, x, x.shape[1], out.shape[1], cols,
+                                  BLOCK=mgp.next_power_of_2(cols))
+        ref = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+        ref /= ref.sum(axis=1, keepdims=True)
+        assert_finite_close(self, out, ref, rtol=2e-5, atol=1e-7)
+
+    def test_layer_norm(self):
+        rng = np.random.default_rng()
+        rows, n, eps = 19, 1000, 1e-5
+        x = random_floats(rng, rows, n)
+        w, b = random_floats(rng, n), random_floats(rng, n)
+        y = np.full_like(x, np.nan)
+        mean = np.full(rows, np.nan, np.float32)
+        rstd = np.full(rows, np.nan, np.float32)
+        K.layer_norm_kernel[(rows,)](x, y, w, b, mean, rstd, x.shape[1], n, eps,
+                                     BLOCK_SIZE=256)
+        x64 = x.astype(np.float64)
+        ref_mean = x64.mean(axis=1)
+        ref_rstd = 1 / np.sqrt(x64.var(axis=1) + eps)
+        ref = (x64 - ref_mean[:, None]) * ref_rstd[:, None] * w + b
+        assert_finite_close(self, mean, ref_mean, rtol=1e-5, atol=1e-6)
+        assert_finite_close(self, rstd, ref_rstd, rtol=1e-5, atol=0)
+        assert_finite_close(self, y, ref, rtol=1e-4, atol=1e-5)
+
+    def test_scalar_types(self):
+        ints = np.zeros(4, np.int64)
+        floats = np.zeros(1, np.float32)
+        huge = 2**63 + 12345
+        kernel = K.typed_kernel
+        self.assertEqual(kernel.signature_of(ints, floats, True, -5, 2**40 + 3,
+                                             huge, 0.1),
+                         "*i64:16,*fp32:16,i1,i32,i64,u64,fp32")
+        kernel[(1,)](ints, floats, True, -5, 2**40 + 3, huge, 0.1)
+        self.assertEqual(ints.tolist(), [1, -5, 2**40 + 3, huge - 2**64])
+        self.assertEqual(floats[0], np.float32(0.1))
+
+    def test_constexpr_one(self):
+        rng = np.random.default_rng()
+        x = random_floats(rng, 300)
+        out = np.zeros(100, np.float32)
+        kernel = K.stride_kernel
+        self.assertEqual(kernel.signature_of(x, out, 1, 100, BLOCK=128),
+                         "*fp32:16,*fp32:16,1,i32,128")
+        kernel[(1,)](x, out, 1, 100, BLOCK=128)
+        np.testing.assert_array_equal(out, x[:100])
+        kernel[(1,)](x, out, 3, 100, BLOCK=128)
+        np.testing.assert_array_equal(out, x[::3][:100])
+
+
+class Tuning(unittest.TestCase):
+    def setUp(self):
+        self.cache = tempfile.TemporaryDirectory()
+        self.env = mock.patch.dict(os.environ, {"MGP_CACHE_DIR": self.cache.name})
+        self.env.start()
+
+    def tearDown(self):
+        self.env.stop()
+        self.cache.cleanup()
+
+    def fresh(self, kernel):
+        """The autotuner of ``kernel`` with empty memory caches."""
+        inner = mgp.jit(kernel.fn.fn)
+        return mgp.Autotuner(inner, inner.arg_names, kernel.configs, kernel.keys,
+                             kernel.reset_to_zero, kernel.restore_value)
+
+    def test_autotune_benchmarks_once_and_caches_on_disk(self):
+        rng = np.random.default_rng()
+        n = 1000
+        x = random_floats(rng, n)
+        out = np.zeros(n, np.float32)
+        tuner = self.fresh(K.scale_kernel)
+        grid = lambda meta: (mgp.cdiv(meta["n"], meta["BLOCK"]),)
+        tuner[grid](x, out, 0.5, n)
+        np.testing.assert_array_equal(out, x * np.float32(0.5))
+        self.assertGreater(tuner.bench_count, 0)
+        self.assertEqual(len(tuner.configs_timings), 2)
+        self.assertIn(tuner.best_config.kwargs["BLOCK"], (64, 256))
+        files = os.listdir(os.path.join(self.cache.name, "autotune"))
+        self.assertEqual(len(files), 1)
+
+        runs = tuner.bench_count
+        tuner[grid](x, out, 2.0, n)  # same key: no benchmark
+        self.assertEqual(tuner.bench_count, runs)
+        np.testing.assert_array_equal(out, x * np.float32(2.0))
+
+        again = self.fresh(K.scale_kernel)  # a new process, in effect
+        again[grid](x, out, 0.25, n)
+        self.assertEqual(again.bench_count, 0)
+        self.assertEqual(again.best_config.describe(), tuner.best_config.describe())
+        np.testing.assert_array_equal(out, x * np.float32(0.25))
+
+    def test_reset_to_zero(self):
+        rng = np.random.default_rng()
+        n = 500
+        x = random_floats(rng, n)
+        out = random_floats(rng, n)
+        tuner = self.fresh(K.accumulate_kernel)
+        grid = lambda meta: (mgp.cdiv(meta["n"], meta["BLOCK"]),)
+        tuner[grid](x, out, n)
+        # every benchmark run and the launch after them start from zeros
+        self.assertGreater(tuner.bench_count, 1)
+        np.testing.assert_array_equal(out, x)
+
+    def test_heuristics(self):
+        rng = np.random.default_rng()
+        for n in (1024, 1000):
+            x = random_floats(rng, n)
+            out = np.zeros(n, np.float32)
+            K.copy_kernel[(mgp.cdiv(n, 256),)](x, out, n, BLOCK=256)
+            np.testing.assert_array_equal(out, x)
+        even = K.copy_kernel.fn.signature_of(x, out, 1024, BLOCK=256, EVEN=True)
+        self.assertTrue(even.endswith(",256,1"))
+
+
+class AheadOfTime(unittest.TestCase):
+    def test_warmup(self):
+        compiled = K.add_kernel.warmup(np.float32, np.float32, np.float32, 4096,
+                                       BLOCK=512, grid=(1,))
+        self.assertIsInstance(compiled, mgp.CompiledKernel)
+        self.assertEqual(compiled.signature, "*fp32:16,*fp32:16,*fp32:16,i32:16,512")
+        self.assertEqual([p["name"] for p in compiled.params],
+                         ["x_ptr", "y_ptr", "out_ptr", "n", "BLOCK"])
+        self.assertEqual(compiled.asm, {})  # the interpreter has no PTX
+
+    def test_compile_to_ptx(self):
+        compiled = mgp.compile(K.add_kernel, "*fp32:16,*fp32:16,*fp32:16,i32,1024",
+                               arch="sm_90", num_warps=8)
+        self.assertIn(".target sm_90", compiled.asm["ptx"])
+        self.assertIn(".entry add_kernel", compiled.ptx)
+        self.assertEqual((compiled.num_warps, compiled.arch), (8, "sm_90"))
+        by_dict = mgp.compile(K.add_kernel.fn,
+                              {"x_ptr": "*fp32", "y_ptr": "*fp32",
+                               "out_ptr": "*fp32", "n": "i32"},
+                              constexprs={"BLOCK": 256}, arch="sm_80")
+        self.assertEqual(by_dict.signature, "*fp32,*fp32,*fp32,i32,256")
+        self.assertIn(".target sm_80", by_dict.ptx)
+
+    def test_host_helpers(self):
+        self.assertEqual(mgp.cdiv(1000, 256), 4)
+        self.assertEqual(mgp.next_power_of_2(781), 1024)
+        self.assertEqual(mgp.next_power_of_2(1024), 1024)
+        self.assertTrue(mgp.version())
+
+
+if __name__ == "__main__":
+    unittest.main()
