@@ -35,7 +35,9 @@ aptPackages+=(${MGP_DEPS_EXTRA_APT:-})
 # versions of the GPU machine so that both machines compare with one Triton.
 # An entry is `module` or `module==version` (pip's spelling; the installed
 # version must then match, a local suffix such as +cu130 aside).
-pipModules=(numpy onnx onnxruntime safetensors torch==2.11.0 triton==3.6.0)
+# numpy below 2.4: Triton 3.6's interpreter converts one-element arrays with
+# int(), which NumPy 2.4 refuses.
+pipModules=(numpy==2.3.5 onnx onnxruntime safetensors torch==2.11.0 triton==3.6.0)
 # shellcheck disable=SC2206
 pipModules+=(${MGP_DEPS_EXTRA_PIP:-})
 python=${MGP_PYTHON:-python3}
