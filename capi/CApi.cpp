@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include <mgp/mgp.h>
 
+#include "capi/Handles.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/MLIRGen.h"
 #include "runtime/Device.h"
@@ -36,7 +37,31 @@ struct mgp_context_st {
 struct mgp_kernel_st {
   std::unique_ptr<SpecializedKernel> kernel;
   std::shared_ptr<Device> device; ///< keeps the module's context alive
+
+  mgp_kernel_st() = default;
+  mgp_kernel_st(const mgp_kernel_st &) = delete;
+  mgp_kernel_st &operator=(const mgp_kernel_st &) = delete;
+  /// The module unloads from its own context.
+  ~mgp_kernel_st() {
+    if (!device || !kernel)
+      return;
+    llvm::consumeError(runInContext(device->context(), [&] {
+      kernel.reset();
+      return llvm::Error::success();
+    }));
+  }
 };
+
+/// The live handles (capi/Handles.h): every entry point looks its handles up
+/// here, so a destroyed or made-up handle is an error, never a crash.
+static capi::HandleTable<mgp_context, mgp_context_st, 0xC1> &contexts() {
+  static capi::HandleTable<mgp_context, mgp_context_st, 0xC1> table;
+  return table;
+}
+static capi::HandleTable<mgp_kernel, mgp_kernel_st, 0x4B> &kernels() {
+  static capi::HandleTable<mgp_kernel, mgp_kernel_st, 0x4B> table;
+  return table;
+}
 
 //===----------------------------------------------------------------------===//
 // Errors
@@ -89,6 +114,21 @@ static mgp_status nullArgument(const char *function, const char *what) {
     if (!(pointer))                                                            \
       return nullArgument(__func__, #pointer);                                 \
   } while (false)
+
+static mgp_status notLive(const char *function, const char *what) {
+  return fail(MGP_ERROR_INVALID_ARGUMENT,
+              llvm::Twine(function) + ": " + what +
+                  " is not a live handle (destroyed already, or not made by "
+                  "this library)");
+}
+
+/// Declares \p var, the object of handle \p handle in \p table, or returns
+/// the error for a null or dead handle.
+#define MGP_LIVE(table, handle, var)                                           \
+  MGP_REQUIRE(handle);                                                         \
+  auto var = table().find(handle);                                             \
+  if (!var)                                                                    \
+    return notLive(__func__, #handle);
 
 //===----------------------------------------------------------------------===//
 // Library
@@ -144,6 +184,14 @@ const char *mgp_dtype_name(mgp_dtype dtype) {
 
 mgp_status mgp_device_count(int *count) {
   MGP_REQUIRE(count);
+  *count = 0;
+  // No driver library or no device: no GPU, 0 devices. A driver that is
+  // there but fails is an error (runtime/Device.h: hasGpu).
+  llvm::Expected<bool> present = hasGpu();
+  if (!present)
+    return fail(present.takeError(), JitErrorKind::Device);
+  if (!*present)
+    return MGP_SUCCESS;
   llvm::Expected<int> devices = getDeviceCount();
   if (!devices)
     return fail(devices.takeError(), JitErrorKind::NoDevice);
@@ -178,38 +226,41 @@ mgp_status mgp_context_create(mgp_device_kind kind, int ordinal,
                 llvm::formatv("mgp_context_create: unknown device kind {0}",
                               static_cast<int>(kind)));
   }
-  *context = result.release();
+  *context = contexts().add(std::move(result));
   return MGP_SUCCESS;
 }
 
-void mgp_context_destroy(mgp_context context) { delete context; }
+void mgp_context_destroy(mgp_context context) {
+  if (context)
+    contexts().remove(context); // kernels keep their device alive
+}
 
 mgp_status mgp_context_device_kind(mgp_context context, mgp_device_kind *kind) {
-  MGP_REQUIRE(context);
+  MGP_LIVE(contexts, context, ctx);
   MGP_REQUIRE(kind);
-  *kind = context->kind == DeviceKind::GPU ? MGP_DEVICE_GPU : MGP_DEVICE_CPU;
+  *kind = ctx->kind == DeviceKind::GPU ? MGP_DEVICE_GPU : MGP_DEVICE_CPU;
   return MGP_SUCCESS;
 }
 
 mgp_status mgp_context_device_name(mgp_context context, const char **name) {
-  MGP_REQUIRE(context);
+  MGP_LIVE(contexts, context, ctx);
   MGP_REQUIRE(name);
-  *name = context->name.c_str();
+  *name = ctx->name.c_str();
   return MGP_SUCCESS;
 }
 
 mgp_status mgp_context_arch(mgp_context context, const char **arch) {
-  MGP_REQUIRE(context);
+  MGP_LIVE(contexts, context, ctx);
   MGP_REQUIRE(arch);
-  *arch = context->arch.c_str();
+  *arch = ctx->arch.c_str();
   return MGP_SUCCESS;
 }
 
 mgp_status mgp_context_synchronize(mgp_context context) {
-  MGP_REQUIRE(context);
-  if (context->kind == DeviceKind::CPU)
+  MGP_LIVE(contexts, context, ctx);
+  if (ctx->kind == DeviceKind::CPU)
     return MGP_SUCCESS;
-  llvm::Error err = runInContext(context->device->context(), [] {
+  llvm::Error err = runInContext(ctx->device->context(), [] {
     llvm::Expected<CudaDriver &> driver = CudaDriver::get();
     if (!driver)
       return driver.takeError();
@@ -226,7 +277,7 @@ mgp_status mgp_context_synchronize(mgp_context context) {
 
 /// JitOptions from the caller's options (null: defaults), or a message.
 static llvm::Expected<JitOptions>
-makeJitOptions(mgp_context context, const char *fileName,
+makeJitOptions(const mgp_context_st *context, const char *fileName,
                const mgp_compile_options *options) {
   JitOptions result;
   result.fileName = fileName && *fileName ? fileName : "<source>";
@@ -293,8 +344,14 @@ mgp_status mgp_kernel_compile(mgp_context context, const char *source,
   MGP_REQUIRE(source);
   MGP_REQUIRE(kernel_name);
   MGP_REQUIRE(signature);
+  std::shared_ptr<mgp_context_st> ctx;
+  if (context) { // null: compile only
+    ctx = contexts().find(context);
+    if (!ctx)
+      return notLive(__func__, "context");
+  }
   llvm::Expected<JitOptions> jitOptions =
-      makeJitOptions(context, file_name, options);
+      makeJitOptions(ctx.get(), file_name, options);
   if (!jitOptions)
     return fail(jitOptions.takeError(), JitErrorKind::InvalidArgument);
   llvm::Expected<Kernel> parsed = jit(source, kernel_name, *jitOptions);
@@ -306,45 +363,36 @@ mgp_status mgp_kernel_compile(mgp_context context, const char *source,
   auto specialized = SpecializedKernel::create(*parsed, signature);
   if (!specialized)
     return fail(specialized.takeError(), JitErrorKind::Compile);
-  auto result = std::make_unique<mgp_kernel_st>();
+  auto result = std::make_shared<mgp_kernel_st>();
   result->kernel = std::move(*specialized);
-  if (context)
-    result->device = context->device;
-  *kernel = result.release();
+  if (ctx)
+    result->device = ctx->device;
+  *kernel = kernels().add(std::move(result));
   return MGP_SUCCESS;
 }
 
 void mgp_kernel_destroy(mgp_kernel kernel) {
-  if (!kernel)
-    return;
-  if (!kernel->device) {
-    delete kernel;
-    return;
-  }
-  // The module unloads from its own context.
-  llvm::consumeError(runInContext(kernel->device->context(), [&] {
-    kernel->kernel.reset();
-    return llvm::Error::success();
-  }));
-  delete kernel;
+  // The object (and its module) goes when no call holds it any more.
+  if (kernel)
+    kernels().remove(kernel);
 }
 
 mgp_status mgp_kernel_ptx(mgp_kernel kernel, const char **ptx) {
-  MGP_REQUIRE(kernel);
+  MGP_LIVE(kernels, kernel, k);
   MGP_REQUIRE(ptx);
-  llvm::StringRef text = kernel->kernel->ptx();
+  llvm::StringRef text = k->kernel->ptx();
   if (text.empty())
     return fail(MGP_ERROR_UNSUPPORTED,
-                "kernel '" + kernel->kernel->name() +
+                "kernel '" + k->kernel->name() +
                     "' is compiled for the interpreter; it has no PTX");
   *ptx = text.data(); // a std::string's buffer: NUL-terminated
   return MGP_SUCCESS;
 }
 
 mgp_status mgp_kernel_get_info(mgp_kernel kernel, mgp_kernel_info *info) {
-  MGP_REQUIRE(kernel);
+  MGP_LIVE(kernels, kernel, object);
   MGP_REQUIRE(info);
-  const SpecializedKernel &k = *kernel->kernel;
+  const SpecializedKernel &k = *object->kernel;
   info->name = k.name().data();
   info->entry = k.entryName().empty() ? "" : k.entryName().data();
   info->signature = k.signature().data();
@@ -359,14 +407,14 @@ mgp_status mgp_kernel_get_info(mgp_kernel kernel, mgp_kernel_info *info) {
 
 mgp_status mgp_kernel_get_param(mgp_kernel kernel, int index,
                                 mgp_param_info *info) {
-  MGP_REQUIRE(kernel);
+  MGP_LIVE(kernels, kernel, k);
   MGP_REQUIRE(info);
-  const auto &params = kernel->kernel->params();
+  const auto &params = k->kernel->params();
   if (index < 0 || static_cast<size_t>(index) >= params.size())
     return fail(MGP_ERROR_INVALID_ARGUMENT,
                 llvm::formatv("mgp_kernel_get_param: kernel '{0}' has {1} "
                               "parameter(s), no index {2}",
-                              kernel->kernel->name(), params.size(), index));
+                              k->kernel->name(), params.size(), index));
   const SpecializedKernel::Param &param = params[index];
   const SignatureParam &type = param.type;
   info->name = param.name.c_str();
@@ -392,7 +440,7 @@ mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
                              uint32_t grid_y, uint32_t grid_z,
                              mgp_stream stream, const mgp_arg *args,
                              size_t num_args) {
-  MGP_REQUIRE(kernel);
+  MGP_LIVE(kernels, kernel, k);
   if (num_args)
     MGP_REQUIRE(args);
   llvm::SmallVector<LaunchValue, 16> values(num_args);
@@ -427,7 +475,7 @@ mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
                                 i + 1, arg.kind));
     }
   }
-  llvm::Error err = kernel->kernel->launch(
+  llvm::Error err = k->kernel->launch(
       Grid(grid_x, grid_y, grid_z), reinterpret_cast<CUstream>(stream), values);
   if (err)
     return fail(std::move(err), JitErrorKind::Device);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # This file implements mgp's fuzz campaigns: for each target kind given
-# (frontend, mlirgen, graph, safetensors, npy; all when none), it gathers the
+# (frontend, mlirgen, graph, safetensors, npy, capi; all when none), it gathers the
 # seeds from the repository's own files into WORK/seeds-KIND, runs
 # BIN/mgp-fuzz-KIND for SECONDS with the growing corpus in WORK/corpus-KIND
 # and crash files in WORK/crashes-KIND, and prints the executions
@@ -14,7 +14,7 @@ src="$(cd "$(dirname "$0")/.." && pwd)"
 bin="$1" work="$2" seconds="$3"
 shift 3
 kinds=("$@")
-[ ${#kinds[@]} -eq 0 ] && kinds=(frontend mlirgen graph safetensors npy)
+[ ${#kinds[@]} -eq 0 ] && kinds=(frontend mlirgen graph safetensors npy capi)
 
 seed() { # seed DIR FILES...: copy the existing FILES into DIR
   local dir="$1"
@@ -36,6 +36,18 @@ for kind in "${kinds[@]}"; do
   graph) seed "$seeds" "$src"/models/*.graph "$src"/tests/lit/models/**/*.graph "$src"/tests/fuzz/**/*.graph ;;
   safetensors) seed "$seeds" "$src"/fuzz/seeds/*.safetensors "$src"/tests/fuzz/**/*.safetensors ;;
   npy) seed "$seeds" "$src"/fuzz/seeds/*.npy "$src"/tests/fuzz/**/*.npy ;;
+  capi) # signature, kernel name and options lines, then the source
+    mkdir -p "$seeds"
+    while read -r name sig opts; do
+      { printf '%s\n%s\n%s\n' "$sig" "$name" "${opts//_/ }"
+        cat "$src"/tests/capi/kernels.py; } > "$seeds/capi-$name"
+    done <<'SEEDS'
+add_kernel *fp32:16,*fp32:16,*fp32:16,i32,256 4_3_tf32
+axpy_kernel *fp32,*fp32,fp32,i32:16,128 2_2_ieee
+scalars_kernel *i64,i1,i64,u64,fp16,fp64 1_1_tf32
+add_kernel *fp16:16,*fp16,*fp16,i32:1,1024 8_4_tf32
+SEEDS
+    ;;
   *) echo "run-fuzzers.sh: unknown target '$kind'" >&2; exit 2 ;;
   esac
   shopt -u nullglob globstar

@@ -108,7 +108,9 @@ MGP_API const char *mgp_dtype_name(mgp_dtype dtype);
 
 /*===--- Contexts ---------------------------------------------------------===*/
 
-/** Number of CUDA devices; MGP_ERROR_NO_DEVICE without a driver or device. */
+/** Number of CUDA devices: 0 (MGP_SUCCESS) without a driver library or a
+    device; MGP_ERROR_DEVICE when a driver is there but fails (a broken
+    install), so that a broken GPU is never taken for a missing one. */
 MGP_API mgp_status mgp_device_count(int *count);
 
 /** A context on GPU \p ordinal (its primary context, which PyTorch and the

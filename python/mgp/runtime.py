@@ -36,10 +36,12 @@ def interpreting():
             _gpu_reason = "MGP_INTERPRET is set"
         else:
             count = ctypes.c_int(0)
-            status = _lib.lib.mgp_device_count(ctypes.byref(count))
-            if status != _lib.SUCCESS or count.value == 0:
+            # 0 devices: no driver library or no device. An error: a driver
+            # that is there but fails, which must not pass for "no GPU".
+            _lib.check(_lib.lib.mgp_device_count(ctypes.byref(count)))
+            if count.value == 0:
                 _mode = "cpu"
-                _gpu_reason = _lib.last_error() or "no CUDA device"
+                _gpu_reason = "no CUDA driver or device"
             else:
                 _mode = "gpu"
         _debug("launches run on the " + (

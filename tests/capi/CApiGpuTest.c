@@ -5,8 +5,9 @@
  * computed here; scalars of every width reaching the kernel; a host pointer
  * and an unaligned device pointer refused with their messages. Device memory
  * comes from libcuda, opened here with dlopen (mgp.h has no allocator).
- * Without a driver or a device it prints "skipped: no GPU" and exits 77,
- * which ctest reports as skipped; any other failure fails.
+ * Without a driver library or a device it prints "skipped: no GPU" and exits
+ * 77, which ctest reports as skipped; a driver that is there but fails, and
+ * any other failure, fail.
  *
  *===----------------------------------------------------------------------===*/
 #include "CApiTestSupport.h"
@@ -147,8 +148,13 @@ static void testScalars(void) {
 
 int main(int argc, char **argv) {
   int count = 0;
-  if (mgp_device_count(&count) != MGP_SUCCESS || count == 0) {
-    printf("skipped: no GPU (%s)\n", mgp_last_error());
+  if (mgp_device_count(&count) != MGP_SUCCESS) {
+    fprintf(stderr, "a GPU driver is present but unusable: %s\n",
+            mgp_last_error());
+    return 1;
+  }
+  if (count == 0) {
+    printf("skipped: no GPU\n");
     return 77;
   }
   if (!loadDriver()) {

@@ -7,14 +7,23 @@ without PyTorch or a CUDA device; the Triton comparisons are skipped, with
 the reason, when Triton is not installed."""
 import unittest
 
+import ctypes
+
+import mgp
+from mgp import _lib
+
+# Skipped only without a GPU: mgp counts 0 devices (no driver library, no
+# device). A driver that is there but fails raises here, and fails.
+_count = ctypes.c_int(0)
+_lib.check(_lib.lib.mgp_device_count(ctypes.byref(_count)))
+if _count.value == 0:
+    raise unittest.SkipTest("no GPU (no CUDA driver or device)")
 try:
     import torch
 except ImportError:
     raise unittest.SkipTest("PyTorch is not installed")
 if not torch.cuda.is_available():
-    raise unittest.SkipTest("no GPU (torch.cuda.is_available() is False)")
-
-import mgp
+    raise RuntimeError("mgp sees a GPU but torch.cuda.is_available() is False")
 
 import mgp_kernels as K
 
