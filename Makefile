@@ -117,6 +117,7 @@ bench-launch-py: configure
 # (bin/, lib/libmgp.so, include/mgp/mgp.h, the Python package python/, plus
 # the tracked kernels_dsl/ and models/ files).
 PORTABLE_PACK = $(PORTABLE_BUILD)/pack/mgp-portable
+PORTABLE_XZ ?= -9 -T0
 portable: $(PORTABLE_BUILD)/deps.stamp
 	cmake -S . -B $(PORTABLE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_PORTABLE=ON $(CMAKE_FLAGS)
 	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $$(cat $(PORTABLE_BUILD)/portable-tools.txt) mgp
@@ -128,8 +129,25 @@ portable: $(PORTABLE_BUILD)/deps.stamp
 	strip --strip-unneeded -o $(PORTABLE_PACK)/lib/libmgp.so $(PORTABLE_BUILD)/lib/libmgp.so
 	cp include/mgp/mgp.h $(PORTABLE_PACK)/include/mgp/
 	git ls-files -z kernels_dsl models python | xargs -0 -r cp --parents -t $(PORTABLE_PACK)
-	XZ_OPT='-9 -T0' tar -C $(PORTABLE_BUILD)/pack -cJf $(DIST)/mgp-portable.tar.xz mgp-portable
+	XZ_OPT='$(PORTABLE_XZ)' tar -C $(PORTABLE_BUILD)/pack -cJf $(DIST)/mgp-portable.tar.xz mgp-portable
 	@ls -l $(DIST)/mgp-portable.tar.xz
+
+# The GPU test binaries (label gpu) of the portable tree, stripped, and the
+# broken stand-in driver, packed as $(DIST)/mgp-gpu-tests.tar.xz (bin/, lib/)
+# for tools/gpu/run-checks.sh on the GPU machine (BIN_TAR).
+PORTABLE_GPU_TESTS = mgp-jit-gpu-tests mgp-jit-pipeline-gpu-tests \
+  mgp-runtime-gpu-tests mgp-codegen-smem-gpu-tests mgp-gpu-backend-gpu-tests
+.PHONY: portable-gpu-tests
+portable-gpu-tests: portable
+	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $(PORTABLE_GPU_TESTS) mgp-broken-cuda
+	rm -rf $(PORTABLE_BUILD)/gpu-pack && mkdir -p $(PORTABLE_BUILD)/gpu-pack/bin \
+	  $(PORTABLE_BUILD)/gpu-pack/lib/broken-cuda
+	for t in $(PORTABLE_GPU_TESTS); do \
+	  strip -o $(PORTABLE_BUILD)/gpu-pack/bin/$$t $(PORTABLE_BUILD)/bin/$$t || exit 1; done
+	cp $(PORTABLE_BUILD)/tests/unit/runtime/broken-cuda/libcuda.so.1 \
+	  $(PORTABLE_BUILD)/gpu-pack/lib/broken-cuda/
+	XZ_OPT='$(PORTABLE_XZ)' tar -C $(PORTABLE_BUILD)/gpu-pack -cJf $(DIST)/mgp-gpu-tests.tar.xz bin lib
+	@ls -l $(DIST)/mgp-gpu-tests.tar.xz
 
 clean:
 	rm -rf $(BUILD)

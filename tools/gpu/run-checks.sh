@@ -1,44 +1,65 @@
 #!/usr/bin/env bash
 # This file implements the GPU machine's checks, run from the repository root
-# of a copy carried there (docs/kernels.md says how the figures were taken):
-#   STEP=tests  every GPU test binary (gtest, label gpu) and the huge-batch
-#               error; a test binary that fails, or that skips because it
-#               finds no GPU, fails the step
-#   STEP=model  ResNet18 at batch 128: cold start with the tuner, --bench 30
-#               --profile, and --check at batch 32 against the C++ reference
-#               in tf32, fp16 and bf16 (and fp32 bench), then the warm start
-#   STEP=torch  tools/bench_vs_torch.py (PRECS, default tf32,fp16)
-# The binaries are stripped portable builds (MGP_PORTABLE=ON) packed in
-# BIN_TAR (a tar.xz of bin/); logs go to $OUT (the device tool's folder).
-# Every command's status counts: the script stops at the first failure.
+# of a copy carried there with the portable archives of `make
+# portable-gpu-tests` (dist/mgp-portable.tar.xz: tools, libmgp.so, mgp.h,
+# the Python package; dist/mgp-gpu-tests.tar.xz: the GPU test binaries and
+# the broken stand-in driver). STEP (several, comma-separated) picks:
+#   tests   every GPU test binary (gtest, label gpu), each of which must pass
+#           and must not report "skipped: no GPU"; the same tests against a
+#           broken driver must fail, not skip; the huge-batch error
+#   api     the C API from C (gcc against mgp.h and libmgp.so only), the
+#           Python package's GPU tests (mgp and Triton on the same torch
+#           tensors) and the launch overhead table (bench/launch_overhead.py)
+#   suite   the Triton kernel suite (tests/triton) on real Triton and through
+#           mgp.jit on the same seeded inputs (run_suite.py --save/--against)
+#   check   ResNet18 --check at batch 32 in tf32, fp16 and bf16 against the
+#           C++ reference, and --bench with the timed run's logits
+#   model   ResNet18 at batch 128: cold start with the tuner, --bench 30
+#           --profile in every precision, the warm start
+#   torch   tools/bench_vs_torch.py (PRECS, default tf32,fp16)
+# Logs go to $OUT (the device tool's output folder). Every command's status
+# counts: the script stops at the first failure.
 set -euo pipefail
 
-BIN_TAR=${BIN_TAR:-dist/gpu-bin.tar.xz}
 OUT=${OUT:-/tmp/mgp-gpu-logs}
 STEP=${STEP:-tests}
-mkdir -p "$OUT" /tmp/mgp-bin
-tar -xJf "$BIN_TAR" -C /tmp/mgp-bin
-B=/tmp/mgp-bin/bin
-export PATH=$B:$PATH
+P=/tmp/mgp-portable
+T=/tmp/mgp-gpu-tests
+mkdir -p "$OUT" "$T"
+[ -d "$P" ] || tar -xJf dist/mgp-portable.tar.xz -C /tmp
+if [ -f dist/mgp-gpu-tests.tar.xz ] && [ ! -d "$T/bin" ]; then
+  tar -xJf dist/mgp-gpu-tests.tar.xz -C "$T"
+fi
+export PATH=$P/bin:$T/bin:$PATH
+export PYTHONPATH=$P/python:${PYTHONPATH:-}
+export MGP_LIBRARY=$P/lib/libmgp.so
+export PYTHONUNBUFFERED=1
 
 log() { echo "=== $*"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-python3 -c "import torch; print('torch', torch.__version__)" || true
+python3 -c "import torch, triton, numpy; print('torch', torch.__version__, 'triton', triton.__version__, 'numpy', numpy.__version__)"
 
-case $STEP in
-tests)
+stepTests() {
   for t in mgp-jit-gpu-tests mgp-jit-pipeline-gpu-tests mgp-runtime-gpu-tests \
            mgp-codegen-smem-gpu-tests mgp-gpu-backend-gpu-tests; do
-    [ -x "$B/$t" ] || { echo "missing $t"; exit 1; }
     log "$t"
     status=0
-    MGP_CACHE_DIR=/tmp/c-$t timeout 300 "$B/$t" > "$OUT/$t.log" 2>&1 || status=$?
-    grep -E "^\[  (FAILED|PASSED|SKIPPED) |Failure" "$OUT/$t.log" | head -40 || true
+    MGP_CACHE_DIR=/tmp/c-$t timeout 300 "$T/bin/$t" > "$OUT/$t.log" 2>&1 || status=$?
+    grep -E "^\[==========\]|^\[  (FAILED|PASSED|SKIPPED) " "$OUT/$t.log" | tail -n 6 || true
     [ "$status" -eq 0 ] || { echo "$t failed (status $status)"; exit 1; }
     if grep -q "skipped: no GPU" "$OUT/$t.log"; then
       echo "$t skipped on the GPU machine"; exit 1
     fi
   done
+  log "broken driver: the GPU tests must fail, not skip"
+  status=0
+  LD_LIBRARY_PATH=$T/lib/broken-cuda:${LD_LIBRARY_PATH:-} \
+    "$T/bin/mgp-runtime-gpu-tests" > "$OUT/broken-driver.log" 2>&1 || status=$?
+  grep -m 2 -E "unusable|FAILED TEST" "$OUT/broken-driver.log" || true
+  if [ "$status" -eq 0 ] || grep -q "skipped: no GPU" "$OUT/broken-driver.log"; then
+    echo "with a broken driver the GPU tests passed or skipped (status $status)"; exit 1
+  fi
+  echo "broken driver: status $status, $(grep -c '^\[  FAILED  \]' "$OUT/broken-driver.log") failed, 0 skipped"
   log huge-batch
   status=0
   mgp-run models/resnet18.graph --device gpu --batch 30000 \
@@ -46,8 +67,49 @@ tests)
   tail -n 2 "$OUT/huge.log"
   [ "$status" -eq 1 ] && [ ! -e /tmp/huge.npy ] ||
     { echo "huge batch: expected status 1 and no logits file (status $status)"; exit 1; }
-  ;;
-model)
+}
+
+stepApi() {
+  log "C API from C: gcc, mgp.h and libmgp.so only"
+  gcc -std=c99 -O2 -I"$P/include" -DMGP_CAPI_KERNELS='"tests/capi/kernels.py"' \
+    tests/capi/CApiGpuTest.c -L"$P/lib" -lmgp -ldl -lm -Wl,-rpath,"$P/lib" \
+    -o /tmp/capi-gpu
+  MGP_CACHE_DIR=/tmp/c-capi /tmp/capi-gpu
+  log "Python package on the GPU (mgp and Triton on the same torch tensors)"
+  MGP_CACHE_DIR=/tmp/c-py timeout 400 python3 tests/python/run.py test_gpu 2>&1 | tee "$OUT/python-gpu.log" | tail -n 25
+  MGP_CACHE_DIR=/tmp/c-py timeout 200 python3 tests/python/run.py test_triton_parity 2>&1 | tail -n 5
+  log "launch overhead"
+  gcc -O2 -std=c99 -I"$P/include" bench/launch_overhead_c.c -L"$P/lib" -lmgp -ldl \
+    -Wl,-rpath,"$P/lib" -o /tmp/bench-c
+  MGP_CACHE_DIR=/tmp/c-bench timeout 300 python3 bench/launch_overhead.py \
+    --launches 10000 --mgp-c-bench /tmp/bench-c 2>&1 | tee "$OUT/launch-overhead.log"
+}
+
+stepSuite() {
+  log "Triton kernel suite: Triton on the GPU"
+  rm -rf /tmp/suite-triton
+  timeout 400 python3 tests/triton/run_suite.py --launcher triton --save /tmp/suite-triton \
+    > "$OUT/suite-triton.log" 2>&1 || true
+  tail -n 3 "$OUT/suite-triton.log"
+  log "Triton kernel suite: mgp.jit on the GPU, against the references and Triton's outputs"
+  status=0
+  MGP_CACHE_DIR=/tmp/c-suite timeout 500 python3 tests/triton/run_suite.py --launcher mgp \
+    --against /tmp/suite-triton > "$OUT/suite-mgp.log" 2>&1 || status=$?
+  grep -E "FAIL" "$OUT/suite-mgp.log" | head -n 40 || true
+  tail -n 3 "$OUT/suite-mgp.log"
+  return 0 # the table is the result; failures are listed above
+}
+
+stepCheck() {
+  export MGP_CACHE_DIR=/tmp/rn
+  for p in tf32 fp16 bf16; do
+    log "check $p"
+    timeout 200 mgp-run models/resnet18.graph --device gpu --batch 32 \
+      --precision "$p" --check 2>&1 | tail -n 2
+  done
+}
+
+stepModel() {
   export MGP_CACHE_DIR=/tmp/rn
   for p in tf32 fp16 bf16 fp32; do
     log "cold $p"
@@ -60,21 +122,27 @@ model)
       --precision "$p" --bench 30 --profile > "$OUT/bench-$p.log" 2>&1
     grep -E "bench" "$OUT/bench-$p.log" | head -n 4
   done
-  for p in tf32 fp16 bf16; do
-    log "check $p"
-    timeout 200 mgp-run models/resnet18.graph --device gpu --batch 32 \
-      --precision "$p" --check 2>&1 | tail -n 2
-  done
   log warm-start
-  timeout 150 bash tools/gpu/warm-start.sh "$B/mgp-run" 2>&1 | tail -n 14
-  ;;
-torch)
+  timeout 150 bash tools/gpu/warm-start.sh "$P/bin/mgp-run" 2>&1 | tail -n 14
+}
+
+stepTorch() {
   log bench_vs_torch
-  timeout 560 python3 tools/bench_vs_torch.py --mgp-run "$B/mgp-run" \
+  timeout 560 python3 tools/bench_vs_torch.py --mgp-run "$P/bin/mgp-run" \
     --precisions "${PRECS:-tf32,fp16}" --runs 30 --workdir /tmp/bw \
     > "$OUT/torch.log" 2>&1
   tail -n 80 "$OUT/torch.log"
-  ;;
-*)
-  echo "unknown STEP=$STEP (tests, model or torch)"; exit 2 ;;
-esac
+}
+
+IFS=, read -r -a steps <<< "$STEP"
+for step in "${steps[@]}"; do
+  case $step in
+  tests) stepTests ;;
+  api) stepApi ;;
+  suite) stepSuite ;;
+  check) stepCheck ;;
+  model) stepModel ;;
+  torch) stepTorch ;;
+  *) echo "unknown STEP $step (tests, api, suite, check, model, torch)"; exit 2 ;;
+  esac
+done
