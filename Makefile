@@ -117,7 +117,9 @@ bench-launch-py: configure
 # (bin/, lib/libmgp.so, include/mgp/mgp.h, the Python package python/, plus
 # the tracked kernels_dsl/ and models/ files).
 PORTABLE_PACK = $(PORTABLE_BUILD)/pack/mgp-portable
-PORTABLE_XZ ?= -9 -T0
+# One xz stream with a dictionary larger than a tool: the tools share most of
+# LLVM and MLIR, so the archive keeps them about once (-T1: one block).
+PORTABLE_XZ ?= --lzma2=preset=6,dict=400MiB -T1
 portable: $(PORTABLE_BUILD)/deps.stamp
 	cmake -S . -B $(PORTABLE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_PORTABLE=ON $(CMAKE_FLAGS)
 	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $$(cat $(PORTABLE_BUILD)/portable-tools.txt) mgp
