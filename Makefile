@@ -134,11 +134,12 @@ portable: $(PORTABLE_BUILD)/deps.stamp
 	XZ_OPT='$(PORTABLE_XZ)' tar -C $(PORTABLE_BUILD)/pack -cJf $(DIST)/mgp-portable.tar.xz mgp-portable
 	@ls -l $(DIST)/mgp-portable.tar.xz
 
-# The GPU test binaries (label gpu) of the portable tree, stripped, and the
-# broken stand-in driver, packed as $(DIST)/mgp-gpu-tests.tar.xz (bin/, lib/)
-# for tools/gpu/run-checks.sh on the GPU machine (BIN_TAR).
-PORTABLE_GPU_TESTS = mgp-jit-gpu-tests mgp-jit-pipeline-gpu-tests \
-  mgp-runtime-gpu-tests mgp-codegen-smem-gpu-tests mgp-gpu-backend-gpu-tests
+# The GPU tests (label gpu) of the portable tree as one binary
+# (mgp-gpu-tests-all: LLVM once), stripped, and the broken stand-in driver,
+# packed as $(DIST)/mgp-gpu-tests.tar.xz (bin/, lib/) for
+# tools/gpu/run-checks.sh on the GPU machine. Its test data paths are this
+# checkout's: run-checks.sh links them to the copy there.
+PORTABLE_GPU_TESTS = mgp-gpu-tests-all
 .PHONY: portable-gpu-tests
 portable-gpu-tests: portable
 	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $(PORTABLE_GPU_TESTS) mgp-broken-cuda

@@ -38,9 +38,11 @@ for kind in "${kinds[@]}"; do
   npy) seed "$seeds" "$src"/fuzz/seeds/*.npy "$src"/tests/fuzz/**/*.npy ;;
   capi) # signature, kernel name and options lines, then the source
     mkdir -p "$seeds"
+    n=0
     while read -r name sig opts; do
+      n=$((n + 1))
       { printf '%s\n%s\n%s\n' "$sig" "$name" "${opts//_/ }"
-        cat "$src"/tests/capi/kernels.py; } > "$seeds/capi-$name"
+        cat "$src"/tests/capi/kernels.py; } > "$seeds/capi-$n-$name"
     done <<'SEEDS'
 add_kernel *fp32:16,*fp32:16,*fp32:16,i32,256 4_3_tf32
 axpy_kernel *fp32,*fp32,fp32,i32:16,128 2_2_ieee
