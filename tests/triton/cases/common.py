@@ -1,0 +1,43 @@
+"""Input generators and reference helpers shared by the case files."""
+
+import numpy as np
+import torch
+
+from suite.registry import (BF16, EXACT, FP16, FP32, FP32_LOOSE, FP8, TF32,  # noqa: F401
+                            Close, Exact, register)
+
+# Why a case does not run on Triton's interpreter.
+INTERP_BF16 = "Triton's interpreter computes bf16 arithmetic (and bf16 dots) on the raw uint16 bits"
+INTERP_BF16_ROUND = ("Triton's interpreter truncates fp32 -> bf16 (the GPU rounds to nearest even), "
+                     "so a bit-exact bf16 result cannot match")
+
+
+def randn(gen, *shape, dtype=torch.float32, scale=1.0, shift=0.0):
+    return (torch.randn(*shape, generator=gen, dtype=torch.float64) * scale + shift).to(dtype)
+
+
+def rand(gen, *shape, dtype=torch.float32, lo=0.0, hi=1.0):
+    return (torch.rand(*shape, generator=gen, dtype=torch.float64) * (hi - lo) + lo).to(dtype)
+
+
+def randint(gen, lo, hi, *shape, dtype=torch.int32):
+    return torch.randint(lo, hi, shape, generator=gen, dtype=torch.int64).to(dtype)
+
+
+def f64(t):
+    return t.to(torch.float64)
+
+
+def as_dtype(dtype_name):
+    return {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
+            "fp64": torch.float64}[dtype_name]
+
+
+def tol_for(dtype):
+    return {torch.float32: FP32, torch.float16: FP16, torch.bfloat16: BF16,
+            torch.float64: Close(1e-12, 1e-12)}[dtype]
+
+
+def rounded(t, dtype):
+    """A float64 reference rounded to a kernel's output dtype, as float64."""
+    return t.to(dtype).to(torch.float64)
