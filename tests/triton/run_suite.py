@@ -50,6 +50,7 @@ def main(argv=None):
     from suite.launchers import select_launcher_environment
     sys.path.insert(0, HERE)
     select_launcher_environment(args.launcher)
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")   # Triton 3.9's default, quietly
     selected = load_cases(args.filter)
     if args.list:
         for case in selected:

@@ -2,3 +2,5 @@
 registers them all in suite.registry.REGISTRY)."""
 
 from . import elementwise  # noqa: F401
+from . import indexing  # noqa: F401
+from . import reductions  # noqa: F401

@@ -41,3 +41,24 @@ def tol_for(dtype):
 def rounded(t, dtype):
     """A float64 reference rounded to a kernel's output dtype, as float64."""
     return t.to(dtype).to(torch.float64)
+
+
+def _block_ptr_removed():
+    """Why tl.make_block_ptr cannot run on the installed Triton, or None.
+    Triton 3.6 has block pointers; later releases raise NotImplementedError
+    ("removed in favor of the tensor descriptor API")."""
+    import inspect
+    try:
+        import triton.language as tl
+        source = inspect.getsource(tl.make_block_ptr)
+    except Exception:
+        return None
+    if "removed" in source:
+        import triton
+        return f"Triton {triton.__version__} removed tl.make_block_ptr (Triton 3.6 has it)"
+    return None
+
+
+NO_BLOCK_PTR = _block_ptr_removed()
+BLOCK_PTR_SKIP = {"triton-interp": NO_BLOCK_PTR, "triton": NO_BLOCK_PTR,
+                  "triton-compile": NO_BLOCK_PTR}

@@ -12,8 +12,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-# The launchers a case can run on (suite/launchers.py).
-LAUNCHERS = ("triton-interp", "triton", "mgp")
+# The launchers a case can run on (suite/launchers.py), and the compile check
+# of check_triton_compile.py (a case skipped there is not valid Triton of the
+# installed version, e.g. tl.make_block_ptr after its removal).
+LAUNCHERS = ("triton-interp", "triton", "mgp", "triton-compile")
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,9 @@ def register(name, module, kernels, host, inputs, reference, shapes, check,
     assert hasattr(module, host), f"{name}: no host launcher {host}"
     for launcher in (skip or {}):
         assert launcher in LAUNCHERS, f"{name}: unknown launcher {launcher}"
+    skip = {k: v for k, v in (skip or {}).items() if v}
     case = Case(name, module, tuple(kernels), host, inputs, reference,
-                list(shapes), check, dict(skip or {}))
+                list(shapes), check, skip)
     REGISTRY.append(case)
     return case
 
@@ -136,7 +139,9 @@ def compare(out, ref, check):
         else:
             same = out == ref
         bad = int((~same).sum())
-        err = float(np.max(np.abs(out.astype(np.float64) - ref.astype(np.float64))))
+        with np.errstate(invalid="ignore"):
+            gaps = np.abs(out.astype(np.float64) - ref.astype(np.float64))
+        err = float(np.max(np.where(same, 0.0, np.nan_to_num(gaps, nan=np.inf))))
         if bad:
             return False, err, f"{bad} of {out.size} elements differ"
         return True, err, ""
