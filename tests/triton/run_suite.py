@@ -59,6 +59,10 @@ def main(argv=None):
     if not selected:
         print(f"no case matches {args.filter!r}")
         return 1
+    import warnings
+    # NumPy's warnings from Triton's interpreter (exp(-inf - -inf) in masked
+    # lanes, ...) would interleave with the table; results are what count.
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
     from suite.launchers import make_launcher
     from suite.harness import run
     failed, _ = run(selected, make_launcher(args.launcher), verbose=args.verbose)

@@ -4,3 +4,5 @@ registers them all in suite.registry.REGISTRY)."""
 from . import elementwise  # noqa: F401
 from . import indexing  # noqa: F401
 from . import reductions  # noqa: F401
+from . import softmax  # noqa: F401
+from . import norms  # noqa: F401

@@ -9,23 +9,22 @@ from .helpers import leaky_relu, silu
 
 
 @triton.jit
-def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    block_start = pid * BLOCK_SIZE
-    offsets = block_start + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    output = x + y
-    tl.store(output_ptr + offsets, output, mask=mask)
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK_SIZE: tl.constexpr):
+    # The vector-add pattern: one block of BLOCK_SIZE elements per program.
+    start = tl.program_id(axis=0) * BLOCK_SIZE
+    idx = start + tl.arange(0, BLOCK_SIZE)
+    in_bounds = idx < n
+    a = tl.load(a_ptr + idx, mask=in_bounds)
+    b = tl.load(b_ptr + idx, mask=in_bounds)
+    tl.store(c_ptr + idx, a + b, mask=in_bounds)
 
 
-def add(x: torch.Tensor, y: torch.Tensor):
-    output = torch.empty_like(x)
-    n_elements = output.numel()
-    grid = lambda meta: (triton.cdiv(n_elements, meta['BLOCK_SIZE']), )
-    add_kernel[grid](x, y, output, n_elements, BLOCK_SIZE=1024)
-    return output
+def add(a: torch.Tensor, b: torch.Tensor):
+    c = torch.empty_like(a)
+    n = c.numel()
+    grid = lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)
+    add_kernel[grid](a, b, c, n, BLOCK_SIZE=1024)
+    return c
 
 
 @triton.jit
