@@ -6,3 +6,4 @@ from . import indexing  # noqa: F401
 from . import reductions  # noqa: F401
 from . import softmax  # noqa: F401
 from . import norms  # noqa: F401
+from . import activations  # noqa: F401
