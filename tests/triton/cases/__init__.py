@@ -7,3 +7,4 @@ from . import reductions  # noqa: F401
 from . import softmax  # noqa: F401
 from . import norms  # noqa: F401
 from . import activations  # noqa: F401
+from . import losses  # noqa: F401
