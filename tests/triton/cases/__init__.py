@@ -8,3 +8,5 @@ from . import softmax  # noqa: F401
 from . import norms  # noqa: F401
 from . import activations  # noqa: F401
 from . import losses  # noqa: F401
+from . import rotary  # noqa: F401
+from . import dropout  # noqa: F401

@@ -34,6 +34,7 @@ class Param:
     type: str = ""   # signature type ("fp32", "i32", ...) for non-constexprs
     value: object = None
     divisible16: bool = False
+    triton_type: str = ""   # Triton's own spelling (runtime.jit.mangle_type)
 
 
 @dataclass
@@ -99,7 +100,8 @@ class Spec:
                 signature[p.name] = "constexpr"
                 constexprs[(index,)] = p.value
             else:
-                signature[p.name] = ("*" if p.kind == "pointer" else "") + p.type
+                signature[p.name] = p.triton_type or \
+                    ("*" if p.kind == "pointer" else "") + p.type
                 if p.divisible16:
                     attrs[(index,)] = [["tt.divisibility", 16]]
         return ASTSource(self.fn, signature, constexprs, attrs)
@@ -142,6 +144,13 @@ def make_spec(case, kernel, fn, values, options):
             params.append(Param(name, "float", "fp32", value=value))
         else:
             raise TypeError(f"{kernel}: parameter {name} = {value!r}")
+    try:
+        from triton.runtime.jit import mangle_type
+        for p, value in zip(params, values):
+            if p.kind != "constexpr":
+                p.triton_type = mangle_type(value)
+    except ImportError:
+        pass
     return Spec(case, kernel, fn, params, int(options["num_warps"]))
 
 
