@@ -10,3 +10,4 @@ from . import activations  # noqa: F401
 from . import losses  # noqa: F401
 from . import rotary  # noqa: F401
 from . import dropout  # noqa: F401
+from . import attention  # noqa: F401

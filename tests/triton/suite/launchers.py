@@ -50,15 +50,17 @@ def resolve_launch(obj, args, kwargs):
     import inspect
     layers, base = decorator_chain(obj)
     kwargs = dict(kwargs)
-    options = {k: kwargs.pop(k) for k in ("num_warps", "num_stages", "num_ctas")
-               if k in kwargs}
+    names = list(base.arg_names)
+    # Launch options; a kernel may also take one as a constexpr parameter
+    # (the fused-softmax tutorial's num_stages): then it is both.
+    options = {k: (kwargs[k] if k in names else kwargs.pop(k))
+               for k in ("num_warps", "num_stages", "num_ctas") if k in kwargs}
     for layer in layers:
         if type(layer).__name__ == "Autotuner":
             config = layer.configs[0]
             kwargs.update(config.kwargs)
             options.setdefault("num_warps", config.num_warps)
             options.setdefault("num_stages", config.num_stages)
-    names = list(base.arg_names)
     bound = dict(zip(names, args))
     bound.update(kwargs)
     for layer in reversed(layers):
@@ -92,7 +94,8 @@ class _DecoratedMgpKernel:
         def launch(*args, **kwargs):
             base, values, _, options = resolve_launch(self.obj, args, kwargs)
             named = dict(zip(base.arg_names, values))
-            return self.kernel[grid](**named, **options)
+            named.update({k: v for k, v in options.items() if k not in named})
+            return self.kernel[grid](**named)
         return launch
 
 
