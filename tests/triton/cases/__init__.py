@@ -11,3 +11,4 @@ from . import losses  # noqa: F401
 from . import rotary  # noqa: F401
 from . import dropout  # noqa: F401
 from . import attention  # noqa: F401
+from . import matmul  # noqa: F401
