@@ -12,3 +12,4 @@ from . import rotary  # noqa: F401
 from . import dropout  # noqa: F401
 from . import attention  # noqa: F401
 from . import matmul  # noqa: F401
+from . import quant  # noqa: F401

@@ -8,6 +8,8 @@ from suite.registry import (BF16, EXACT, FP16, FP32, FP32_LOOSE, FP8, TF32,  # n
 
 # Why a case does not run on Triton's interpreter.
 INTERP_BF16 = "Triton's interpreter computes bf16 arithmetic (and bf16 dots) on the raw uint16 bits"
+INTERP_FP8_ROUND = ("Triton's interpreter rounds fp32 -> fp8 without carrying into the exponent "
+                    "(127.2 becomes 64, not 128)")
 INTERP_BF16_ROUND = ("Triton's interpreter truncates fp32 -> bf16 (the GPU rounds to nearest even), "
                      "so a bit-exact bf16 result cannot match")
 

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Every kernel of the suite through mgpc and ptxas.
+
+Records the launches of every case's host code (suite/specialize.py: the
+specialization Triton's JIT would make, with the num_warps the host passes)
+and, for each distinct kernel specialization, runs
+    mgpc FILE -k KERNEL --signature SIG [-D NAME=VALUE ...] --num-warps W
+         -arch=ARCH -emit=ptx -o K.ptx   then   ptxas -arch=ARCH K.ptx
+(`-I` names the kernels folder, for `from helpers import ...`). Specializations
+that differ only in the ':16' hints are compiled once. Prints one line per
+specialization with mgpc's first error line, a summary per kernel, and exits
+1 if any fails.
+
+    check_mgpc.py --mgpc PATH [--ptxas PATH] [--arch sm_90a] [-k REGEX] [-j JOBS]
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def first_error(text):
+    lines = [l for l in text.splitlines() if l.strip()]
+    for line in lines:
+        if "error" in line:
+            return line.strip()
+    return lines[0].strip() if lines else "(no output)"
+
+
+def compile_spec(index, spec, args, tmp):
+    ptx = os.path.join(tmp, f"{index}.ptx")
+    command = spec.mgpc_command(args.mgpc, ptx, arch=args.arch)
+    command[2:2] = ["-I", os.path.join(HERE, "kernels")] if args.include else []
+    start = time.time()
+    try:
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, timeout=args.timeout)
+        rc, out = result.returncode, result.stdout
+    except subprocess.TimeoutExpired:
+        rc, out = 124, f"mgpc ran past {args.timeout} s"
+    stage = "mgpc"
+    if rc == 0:
+        stage = "ptxas"
+        result = subprocess.run([args.ptxas, f"-arch={args.arch}", ptx, "-o",
+                                 os.path.join(tmp, f"{index}.cubin")],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        rc, out = result.returncode, result.stdout
+    return rc, stage, out, time.time() - start, command
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mgpc", required=True)
+    parser.add_argument("--ptxas", default="ptxas")
+    parser.add_argument("--arch", default="sm_90a")
+    parser.add_argument("-k", "--filter", default="")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--no-include", dest="include", action="store_false",
+                        help="do not pass -I <kernels folder> (for an mgpc without -I)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="full mgpc output")
+    args = parser.parse_args()
+    if not os.path.exists(args.mgpc):
+        print(f"mgpc not found at {args.mgpc}")
+        return 1
+    sys.path.insert(0, HERE)
+    os.environ.pop("TRITON_INTERPRET", None)
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    from run_suite import load_cases
+    from suite.specialize import record_specs
+    cases = load_cases(args.filter)
+    specs, errors = record_specs(cases)
+    for case, shape, error in errors:
+        print(f"FAIL record {case} {shape}: {error}")
+    unique, seen = [], set()
+    for spec in specs:
+        key = (spec.file, spec.fn_name, spec.mgpc_signature().replace(":16", ""),
+               tuple(spec.mgpc_defines()), spec.num_warps)
+        if key not in seen:
+            seen.add(key)
+            unique.append(spec)
+    failures = {}
+    start = time.time()
+    with tempfile.TemporaryDirectory(prefix="mgp-suite-ptx-") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(compile_spec, i, s, args, tmp) for i, s in enumerate(unique)]
+        for spec, future in zip(unique, futures):
+            rc, stage, out, seconds, command = future.result()
+            where = f"{os.path.relpath(spec.file, HERE)}:{spec.fn_name}"
+            line = (f"{'ok  ' if rc == 0 else 'FAIL'} {where:<52} {spec.mgpc_signature()} "
+                    f"{' '.join('-D ' + d for d in spec.mgpc_defines())} w{spec.num_warps} "
+                    f"({seconds:.1f}s)")
+            if rc != 0:
+                message = first_error(out)
+                failures.setdefault(where, (stage, message, command))
+                line += f"\n     {stage}: {message}"
+                if args.verbose:
+                    line += "\n" + out + "\n     $ " + " ".join(command)
+            print(line, flush=True)
+    kernels = sorted({f"{os.path.relpath(s.file, HERE)}:{s.fn_name}" for s in unique})
+    print(f"\nkernels that do not compile ({len(failures)} of {len(kernels)}):")
+    for where, (stage, message, _) in sorted(failures.items()):
+        print(f"  {where}: {stage}: {message}")
+    failed_specs = sum(1 for s in unique
+                       if f"{os.path.relpath(s.file, HERE)}:{s.fn_name}" in failures)
+    print(f"\n{len(kernels) - len(failures)}/{len(kernels)} kernels compile with mgpc and "
+          f"assemble with ptxas -arch={args.arch} ({len(unique)} specializations, "
+          f"{time.time() - start:.0f} s)")
+    return 1 if failures or errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
