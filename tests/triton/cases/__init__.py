@@ -13,3 +13,5 @@ from . import dropout  # noqa: F401
 from . import attention  # noqa: F401
 from . import matmul  # noqa: F401
 from . import quant  # noqa: F401
+from . import scans  # noqa: F401
+from . import select  # noqa: F401
