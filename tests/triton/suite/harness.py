@@ -66,6 +66,9 @@ def run_case_shape(case, shape_index, shape, launcher):
 def run(cases, launcher, verbose=False, out=print):
     """Runs every (case, shape) and prints the table; returns (failed, rows)."""
     reason = launcher.unavailable()
+    if reason:
+        reason = " ".join(reason.split())
+        out(f"launcher {launcher.name} cannot run here: {reason}")
     header = f"{'case':<34} {'shape':<22} {'launcher':<14} {'result':<6} {'max err':>10}  note"
     out(header)
     out("-" * len(header))
@@ -77,7 +80,8 @@ def run(cases, launcher, verbose=False, out=print):
         for shape_index, shape in enumerate(case.shapes):
             start = time.time()
             if why_not:
-                result, err, note = "SKIP", "", why_not
+                result, err = "SKIP", ""
+                note = "launcher unavailable (see above)" if reason else why_not
             else:
                 try:
                     ok, max_err, note = run_case_shape(case, shape_index, shape, launcher)
