@@ -63,13 +63,20 @@ def main():
     parser.add_argument("-k", "--filter", default="")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=int, default=120)
-    parser.add_argument("--no-include", dest="include", action="store_false",
-                        help="do not pass -I <kernels folder> (for an mgpc without -I)")
+    parser.add_argument("--include", choices=["auto", "yes", "no"], default="auto",
+                        help="pass -I <kernels folder> (auto: when mgpc --help lists -I)")
     parser.add_argument("-v", "--verbose", action="store_true", help="full mgpc output")
     args = parser.parse_args()
     if not os.path.exists(args.mgpc):
         print(f"mgpc not found at {args.mgpc}")
         return 1
+    if args.include == "auto":
+        help_text = subprocess.run([args.mgpc, "--help"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True).stdout
+        args.include = "yes" if re.search(r"^\s+-I\b", help_text, re.M) else "no"
+        if args.include == "no":
+            print("mgpc --help lists no -I: kernels are compiled without a search path")
+    args.include = args.include == "yes"
     sys.path.insert(0, HERE)
     os.environ.pop("TRITON_INTERPRET", None)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")

@@ -73,7 +73,8 @@ class Spec:
         return ",".join(entries)
 
     def mgpc_defines(self):
-        """Constexprs that are not numbers: bools, dtypes, strings, None."""
+        """Constexprs that are not numbers, as -D values: True/False, dtypes
+        by Triton's short name (bf16, fp8e4nv), strings quoted ("gelu"), None."""
         defines = []
         for p in self.params:
             if p.kind == "constexpr" and not _is_number(p.value):
@@ -115,7 +116,7 @@ def constexpr_text(value):
     if isinstance(value, bool) or value is None:
         return str(value)
     if isinstance(value, str):
-        return value
+        return '"' + value + '"'      # quoted: "" and "bf16" stay strings
     name = getattr(value, "name", None)     # a tl.dtype
     if name is not None:
         return _TL_NAMES.get(name, name)
