@@ -150,7 +150,8 @@ def compare(out, ref, check):
     finite = np.isfinite(ref)
     bad_nonfinite = int((finite & ~np.isfinite(out)).sum())
     mismatched_special = int((~finite & ~((out == ref) | (np.isnan(out) & np.isnan(ref)))).sum())
-    diff = np.where(finite, np.abs(out - ref), 0.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.where(finite, np.abs(out - ref), 0.0)
     diff = np.where(np.isnan(diff), np.inf, diff)
     err = float(diff.max())
     bad = int((diff > check.atol + check.rtol * np.abs(np.where(finite, ref, 0))).sum())
