@@ -2,13 +2,16 @@
 """The Triton kernel suite on one launcher, against NumPy/PyTorch references.
 
     run_suite.py [--launcher triton-interp|triton|mgp] [-k REGEX] [--list] [-v]
+                 [--save DIR] [--against DIR]
 
 The launcher also comes from TRITON_SUITE_LAUNCHER (default triton-interp):
   triton-interp  Triton's interpreter (TRITON_INTERPRET=1), CPU tensors
   triton         Triton on a CUDA GPU
   mgp            mgp.jit(kernel); MGP_INTERPRET=1 runs mgp's CPU interpreter
                  (mgp is imported from MGP_PYTHONPATH or <repo>/python)
-Prints one row per (case, shape) and exits 1 when any fails. A launcher that
+Prints one row per (case, shape) and exits 1 when any fails. --save DIR keeps
+the outputs; --against DIR compares them with another launcher's (e.g. mgp
+against Triton on the same seeded inputs) besides the reference. A launcher that
 cannot run here (no GPU, mgp not importable) skips every case with the reason.
 """
 
@@ -28,6 +31,11 @@ def parse_args(argv=None):
     parser.add_argument("-k", "--filter", default="",
                         help="run only the cases whose name matches this regex")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--save", metavar="DIR",
+                        help="write every output to DIR/<case>.<shape>.npz")
+    parser.add_argument("--against", metavar="DIR",
+                        help="also compare every output with those another launcher saved "
+                             "in DIR (same seeded inputs), under the case's tolerance")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="time per row and tracebacks of failures")
     return parser.parse_args(argv)
@@ -65,7 +73,10 @@ def main(argv=None):
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     from suite.launchers import make_launcher
     from suite.harness import run
-    failed, _ = run(selected, make_launcher(args.launcher), verbose=args.verbose)
+    if args.save:
+        os.makedirs(args.save, exist_ok=True)
+    failed, _ = run(selected, make_launcher(args.launcher), verbose=args.verbose,
+                    save=args.save, against=args.against)
     return 1 if failed else 0
 
 

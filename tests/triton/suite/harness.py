@@ -39,9 +39,19 @@ def shape_text(shape):
         else ",".join(str(s) for s in shape)
 
 
-def run_case_shape(case, shape_index, shape, launcher):
-    """(ok, max_error, note) of one shape of one case."""
+def _saved_path(folder, case, shape_index):
+    import os
+    return os.path.join(folder, f"{case.name}.{shape_index}.npz")
+
+
+def run_case_shape(case, shape_index, shape, launcher, save=None, against=None):
+    """(ok, max_error, note) of one shape of one case. `save`: a folder to
+    write the outputs to (NumPy .npz); `against`: a folder of another
+    launcher's saved outputs, compared too (same seeded inputs)."""
+    import os
+    import numpy as np
     import torch
+    from .registry import to_numpy
     inputs = make_inputs(case, shape_index, shape)
     device_inputs = [_clone(v, launcher.device) for v in inputs]
     with launcher.swapped(case), torch.no_grad():
@@ -52,6 +62,9 @@ def run_case_shape(case, shape_index, shape, launcher):
     outputs, references = _as_tuple(outputs), _as_tuple(references)
     if len(outputs) != len(references):
         return False, float("nan"), f"{len(outputs)} outputs, reference has {len(references)}"
+    if save:
+        np.savez(_saved_path(save, case, shape_index),
+                 *[to_numpy(o) for o in outputs])
     worst, notes, ok = 0.0, [], True
     for index, (out, ref, check) in enumerate(
             zip(outputs, references, case.checks(len(outputs)))):
@@ -60,10 +73,21 @@ def run_case_shape(case, shape_index, shape, launcher):
         if not good:
             ok = False
             notes.append(f"output {index}: {note}" if len(outputs) > 1 else note)
+    if against:
+        path = _saved_path(against, case, shape_index)
+        if not os.path.exists(path):
+            notes.append(f"no saved output in {against}")
+        else:
+            saved = np.load(path)
+            for index, (out, check) in enumerate(zip(outputs, case.checks(len(outputs)))):
+                good, _, note = compare(out, saved[f"arr_{index}"], check)
+                if not good:
+                    ok = False
+                    notes.append(f"output {index} against {against}: {note}")
     return ok, worst, "; ".join(notes)
 
 
-def run(cases, launcher, verbose=False, out=print):
+def run(cases, launcher, verbose=False, out=print, save=None, against=None):
     """Runs every (case, shape) and prints the table; returns (failed, rows)."""
     reason = launcher.unavailable()
     if reason:
@@ -84,7 +108,8 @@ def run(cases, launcher, verbose=False, out=print):
                 note = "launcher unavailable (see above)" if reason else why_not
             else:
                 try:
-                    ok, max_err, note = run_case_shape(case, shape_index, shape, launcher)
+                    ok, max_err, note = run_case_shape(case, shape_index, shape, launcher,
+                                                       save, against)
                     result, err = ("PASS" if ok else "FAIL"), f"{max_err:.3g}"
                 except Exception as error:
                     result, err = "FAIL", ""
