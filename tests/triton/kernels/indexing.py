@@ -33,12 +33,13 @@ def transpose_strided(x):
 
 
 @triton.jit
-def _embedding_kernel(Ids, Weight, Out, n_ids, D, stride_w, stride_o,
+def _embedding_kernel(Ids, Weight, Out, n_ids, vocab, D, stride_w, stride_o,
                       BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
     pid = tl.program_id(0)
     rows = pid * BLOCK_N + tl.arange(0, BLOCK_N)
     row_mask = rows < n_ids
     ids = tl.load(Ids + rows, mask=row_mask, other=0)
+    tl.device_assert((ids >= 0) & (ids < vocab), "token id out of range")
     cols = tl.arange(0, BLOCK_D)
     for d in range(0, D, BLOCK_D):
         c = d + cols
@@ -51,8 +52,9 @@ def embedding(ids, weight):
     n = ids.numel()
     D = weight.shape[1]
     out = torch.empty((n, D), dtype=weight.dtype, device=weight.device)
-    _embedding_kernel[(triton.cdiv(n, 16),)](ids, weight, out, n, D, weight.stride(0),
-                                             out.stride(0), BLOCK_N=16, BLOCK_D=32)
+    _embedding_kernel[(triton.cdiv(n, 16),)](ids, weight, out, n, weight.shape[0], D,
+                                             weight.stride(0), out.stride(0), BLOCK_N=16,
+                                             BLOCK_D=32)
     return out
 
 

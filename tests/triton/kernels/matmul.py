@@ -109,6 +109,9 @@ def _persistent_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak
                               stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr,
                               BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                               GROUP_SIZE_M: tl.constexpr, NUM_SMS: tl.constexpr):
+    tl.assume(stride_am > 0)
+    tl.assume(stride_bk > 0)
+    tl.assume(stride_cm > 0)
     start_pid = tl.program_id(axis=0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
@@ -118,8 +121,8 @@ def _persistent_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak
         pid_m, pid_n = grouped_pid(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
         rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
         rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-        rm_c = tl.where(rm < M, rm, 0)
-        rn_c = tl.where(rn < N, rn, 0)
+        rm_c = tl.max_contiguous(tl.multiple_of(tl.where(rm < M, rm, 0), BLOCK_M), BLOCK_M)
+        rn_c = tl.max_contiguous(tl.multiple_of(tl.where(rn < N, rn, 0), BLOCK_N), BLOCK_N)
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for ki in range(k_tiles):
             rk = ki * BLOCK_K + tl.arange(0, BLOCK_K)

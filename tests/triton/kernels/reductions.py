@@ -27,7 +27,7 @@ def _col_sum_kernel(X, Out, M, N, stride_m, BLOCK_M: tl.constexpr, BLOCK_N: tl.c
     pid = tl.program_id(0)
     cols = pid * BLOCK_N + tl.arange(0, BLOCK_N)
     acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
-    for m in range(0, M, BLOCK_M):
+    for m in tl.range(0, M, BLOCK_M, loop_unroll_factor=2):
         rows = m + tl.arange(0, BLOCK_M)
         mask = (rows[:, None] < M) & (cols[None, :] < N)
         acc += tl.load(X + rows[:, None] * stride_m + cols[None, :], mask=mask, other=0.0)
