@@ -27,11 +27,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def first_error(text):
-    lines = [l for l in text.splitlines() if l.strip()]
-    for line in lines:
-        if "error" in line:
-            return line.strip()
-    return lines[0].strip() if lines else "(no output)"
+    """The first error line; for an error that only says a stage failed
+    ("internal error: ... does not verify:", "lowering to LLVM failed"), the
+    located diagnostic after it too."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    errors = [l for l in lines if "error" in l]
+    if not errors:
+        return lines[0] if lines else "(no output)"
+    first = errors[0]
+    rest = lines[lines.index(first) + 1:]
+    if first.endswith(":") and rest:
+        return f"{first} {rest[0]}"
+    if first.endswith("failed"):
+        detail = next((l for l in errors[1:] if l != first), None)
+        if detail:
+            return f"{first} {detail}"
+    return first
 
 
 def compile_spec(index, spec, args, tmp):
