@@ -1,0 +1,1 @@
+"""The harness of the Triton kernel suite: registry, launchers, comparison."""

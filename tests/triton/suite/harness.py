@@ -1,0 +1,129 @@
+"""Runs registered cases on one launcher and prints the result table.
+
+This file implements the suite's run loop: for each case and shape, seeded
+inputs on the CPU, a copy on the launcher's device through the host launcher
+(with the launcher's kernels swapped in), the reference on CPU copies, every
+output compared (suite/registry.py), one table row per (case, shape).
+"""
+
+import time
+import traceback
+import zlib
+
+from .registry import compare
+
+
+def seed_of(case, shape_index):
+    return zlib.crc32(f"{case.name}/{shape_index}".encode())
+
+
+def make_inputs(case, shape_index, shape):
+    import torch
+    gen = torch.Generator().manual_seed(seed_of(case, shape_index))
+    return list(case.inputs(gen, *shape))
+
+
+def _clone(value, device):
+    import torch
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone().to(device)
+    return value
+
+
+def _as_tuple(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def shape_text(shape):
+    return "x".join(str(s) for s in shape) if all(isinstance(s, int) for s in shape) \
+        else ",".join(str(s) for s in shape)
+
+
+def _saved_path(folder, case, shape_index):
+    import os
+    return os.path.join(folder, f"{case.name}.{shape_index}.npz")
+
+
+def run_case_shape(case, shape_index, shape, launcher, save=None, against=None):
+    """(ok, max_error, note) of one shape of one case. `save`: a folder to
+    write the outputs to (NumPy .npz); `against`: a folder of another
+    launcher's saved outputs, compared too (same seeded inputs)."""
+    import os
+    import numpy as np
+    import torch
+    from .registry import to_numpy
+    inputs = make_inputs(case, shape_index, shape)
+    device_inputs = [_clone(v, launcher.device) for v in inputs]
+    with launcher.swapped(case), torch.no_grad():
+        outputs = getattr(case.module, case.host)(*device_inputs)
+    launcher.synchronize()
+    with torch.no_grad():
+        references = case.reference(*[_clone(v, "cpu") for v in inputs])
+    outputs, references = _as_tuple(outputs), _as_tuple(references)
+    if len(outputs) != len(references):
+        return False, float("nan"), f"{len(outputs)} outputs, reference has {len(references)}"
+    if save:
+        np.savez(_saved_path(save, case, shape_index),
+                 *[to_numpy(o) for o in outputs])
+    worst, notes, ok = 0.0, [], True
+    for index, (out, ref, check) in enumerate(
+            zip(outputs, references, case.checks(len(outputs)))):
+        good, err, note = compare(out, ref, check)
+        worst = max(worst, err) if err == err else err
+        if not good:
+            ok = False
+            notes.append(f"output {index}: {note}" if len(outputs) > 1 else note)
+    if against:
+        path = _saved_path(against, case, shape_index)
+        if not os.path.exists(path):
+            notes.append(f"no saved output in {against}")
+        else:
+            saved = np.load(path)
+            for index, (out, check) in enumerate(zip(outputs, case.checks(len(outputs)))):
+                good, _, note = compare(out, saved[f"arr_{index}"], check)
+                if not good:
+                    ok = False
+                    notes.append(f"output {index} against {against}: {note}")
+    return ok, worst, "; ".join(notes)
+
+
+def run(cases, launcher, verbose=False, out=print, save=None, against=None):
+    """Runs every (case, shape) and prints the table; returns (failed, rows)."""
+    reason = launcher.unavailable()
+    if reason:
+        reason = " ".join(reason.split())
+        out(f"launcher {launcher.name} cannot run here: {reason}")
+    header = f"{'case':<34} {'shape':<22} {'launcher':<14} {'result':<6} {'max err':>10}  note"
+    out(header)
+    out("-" * len(header))
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    rows = []
+    start_all = time.time()
+    for case in cases:
+        why_not = reason or case.skip.get(launcher.name)
+        for shape_index, shape in enumerate(case.shapes):
+            start = time.time()
+            if why_not:
+                result, err = "SKIP", ""
+                note = "launcher unavailable (see above)" if reason else why_not
+            else:
+                try:
+                    ok, max_err, note = run_case_shape(case, shape_index, shape, launcher,
+                                                       save, against)
+                    result, err = ("PASS" if ok else "FAIL"), f"{max_err:.3g}"
+                except Exception as error:
+                    result, err = "FAIL", ""
+                    note = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+                    if verbose:
+                        note += "\n" + traceback.format_exc()
+                if verbose:
+                    note = f"({time.time() - start:.2f}s) {note}"
+            counts[result] += 1
+            rows.append((case.name, shape_text(shape), launcher.name, result, err, note))
+            out(f"{case.name:<34} {shape_text(shape):<22} {launcher.name:<14} {result:<6} "
+                f"{err:>10}  {note}")
+    kernels = {(c.module.__name__, k) for c in cases for k in c.kernels}
+    out(f"\n{len(cases)} cases, {len(kernels)} kernels, {len(rows)} shapes on {launcher.name}: "
+        f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped "
+        f"({time.time() - start_all:.1f} s)")
+    return counts["FAIL"], rows
