@@ -127,7 +127,9 @@ void Generator::noteBlockSize(mlir::Value v) {
     return;
   auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
   mlir::Type elt = type.getElementType();
-  int64_t bits = llvm::isa<PointerType>(elt) ? 64
+  // Pointers count as 32 bits: LLVM keeps a base and 32-bit offsets live
+  // rather than every 64-bit address.
+  int64_t bits = llvm::isa<PointerType>(elt) ? 32
                  : elt.getIntOrFloatBitWidth() < 8
                      ? 8
                      : elt.getIntOrFloatBitWidth();
