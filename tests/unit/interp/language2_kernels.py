@@ -1,6 +1,8 @@
 # Kernels of Language2Test.cpp: scans, reductions with combine functions,
-# atomics, fp8 conversions, Philox random numbers and the composed shape
-# builtins (join/split/interleave/flip/histogram) on the interpreter.
+# atomics, fp8 conversions, Philox random numbers, the composed shape
+# builtins (join/split/interleave/flip/histogram) and sort/topk on the
+# interpreter. tests/unit/jit/LanguageGpuTest.cpp runs them (and
+# attn_bwd_dkdv) on the GPU against the interpreter.
 import triton
 import triton.language as tl
 
@@ -130,3 +132,41 @@ def sort16(x_ptr, asc_ptr, desc_ptr, top_ptr):
     tl.store(asc_ptr + offs, tl.sort(x))
     tl.store(desc_ptr + offs, tl.sort(x, descending=True))
     tl.store(top_ptr + tl.arange(0, 4), tl.topk(x, 4))
+
+
+@triton.jit
+def attn_bwd_dkdv(Q, K, V, DO, M, D, DK, DV, stride_tok, N_CTX,
+                  BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr,
+                  HEAD_DIM: tl.constexpr):
+    # The fused-attention backward's dk/dv step (tests/lit/kernels/
+    # attn-bwd-dot.py): `dv += tl.dot(ppT, do)` with A computed in registers.
+    start_n = tl.program_id(0) * BLOCK_N1
+    offs_n = start_n + tl.arange(0, BLOCK_N1)
+    offs_k = tl.arange(0, HEAD_DIM)
+    k = tl.load(K + offs_n[:, None] * stride_tok + offs_k[None, :])
+    v = tl.load(V + offs_n[:, None] * stride_tok + offs_k[None, :])
+    dv = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    dk = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    offs_m = tl.arange(0, BLOCK_M1)
+    qT_ptrs = Q + offs_m[None, :] * stride_tok + offs_k[:, None]
+    do_ptrs = DO + offs_m[:, None] * stride_tok + offs_k[None, :]
+    curr_m = 0
+    for blk in range(0, N_CTX // BLOCK_M1):
+        qT = tl.load(qT_ptrs)
+        offs_m = curr_m + tl.arange(0, BLOCK_M1)
+        m = tl.load(M + offs_m)
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT - m[None, :])
+        do = tl.load(do_ptrs)
+        ppT = pT.to(tl.float16)
+        dv += tl.dot(ppT, do)
+        Di = tl.load(D + offs_m)
+        dpT = tl.dot(v, tl.trans(do)).to(tl.float32)
+        dsT = pT * (dpT - Di[None, :])
+        dsT = dsT.to(tl.float16)
+        dk += tl.dot(dsT, tl.trans(qT))
+        curr_m += BLOCK_M1
+        qT_ptrs += BLOCK_M1 * stride_tok
+        do_ptrs += BLOCK_M1 * stride_tok
+    tl.store(DV + offs_n[:, None] * stride_tok + offs_k[None, :], dv)
+    tl.store(DK + offs_n[:, None] * stride_tok + offs_k[None, :], dk)
