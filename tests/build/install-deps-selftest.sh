@@ -39,7 +39,7 @@ echo "$out"
 expect "a dry run on the set-up machine succeeds" '[ $rc -eq 0 ]'
 expect "it finds every apt package" 'grep -q "all [0-9]* apt packages present" <<< "$out"'
 expect "it finds every Python module" 'grep -q "all [0-9]* Python modules present" <<< "$out"'
-expect "it would run nothing" '! grep -q "\[dry-run\]" <<< "$out"'
+expect "it would run nothing" '! grep -q "^\[dry-run\]" <<< "$out"'
 
 # Without root or sudo, a missing package stops the script before anything
 # runs, with one message that names the package and the installer.
