@@ -30,6 +30,10 @@ llvm::StringRef mgp::dtypeName(DType type) {
     return "fp32";
   case DType::F64:
     return "fp64";
+  case DType::F8E4NV:
+    return "fp8e4nv";
+  case DType::F8E5:
+    return "fp8e5";
   }
   llvm_unreachable("unknown DType");
 }
@@ -45,6 +49,8 @@ std::optional<DType> mgp::parseDType(llvm::StringRef name) {
       .Cases({"bf16", "bfloat16"}, DType::BF16)
       .Cases({"fp32", "f32", "float32"}, DType::F32)
       .Cases({"fp64", "f64", "float64"}, DType::F64)
+      .Cases({"fp8e4nv", "float8e4nv"}, DType::F8E4NV)
+      .Cases({"fp8e5", "float8e5"}, DType::F8E5)
       .Default(std::nullopt);
 }
 
@@ -52,6 +58,8 @@ unsigned mgp::dtypeBytes(DType type) {
   switch (type) {
   case DType::I1:
   case DType::I8:
+  case DType::F8E4NV:
+  case DType::F8E5:
     return 1;
   case DType::I16:
   case DType::F16:

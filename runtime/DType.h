@@ -13,11 +13,12 @@
 
 namespace mgp {
 
-/// An element type, as in the dialect's tensors (i1 ... f64).
-enum class DType { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
+/// An element type, as in the dialect's tensors (i1 ... f64, and the fp8
+/// types fp8e4nv (float8 e4m3fn) and fp8e5 (float8 e5m2)).
+enum class DType { I1, I8, I16, I32, I64, F16, BF16, F32, F64, F8E4NV, F8E5 };
 
 /// The signature name: "i1", "i8", "i16", "i32", "i64", "fp16", "bf16",
-/// "fp32", "fp64".
+/// "fp32", "fp64", "fp8e4nv", "fp8e5".
 llvm::StringRef dtypeName(DType type);
 
 /// Parses a signature name (also accepts "f16", "f32", "f64", "float32",

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/AST.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace mgp::ast;
@@ -126,8 +127,9 @@ StringRef Import::getBoundName() const {
 }
 
 std::string Import::getTargetPath() const {
-  if (isFrom)
-    return module + "." + name;
+  if (isFrom) // `from . import x` is `.x`, `from a import x` is `a.x`
+    return StringRef(module).ends_with(".") ? module + name
+                                            : module + "." + name;
   if (!alias.empty())
     return module;
   return StringRef(module).split('.').first.str();
@@ -160,4 +162,40 @@ std::vector<const FunctionDef *> Module::getKernels() const {
     if (f->isKernel())
       kernels.push_back(f.get());
   return kernels;
+}
+
+/// Module::findKernel, following at most `depth` more aliases (so alias
+/// cycles end).
+static const FunctionDef *findKernelIn(const Module &m, StringRef name,
+                                       unsigned depth) {
+  for (auto it = m.kernelAliases.rbegin(); it != m.kernelAliases.rend(); ++it) {
+    if (it->name != name || depth == 0)
+      continue;
+    const FunctionDef *fn = m.findFunction(it->function);
+    // `f = triton.autotune(...)(g)` makes a kernel only if g is one.
+    if (fn && (it->viaJit || fn->isKernel()))
+      return fn;
+    if (it->function != name)
+      if (const FunctionDef *k = findKernelIn(m, it->function, depth - 1))
+        return k;
+  }
+  const FunctionDef *fn = m.findFunction(name);
+  return fn && fn->isKernel() ? fn : nullptr;
+}
+
+const FunctionDef *Module::findKernel(StringRef name) const {
+  return findKernelIn(*this, name, 16);
+}
+
+std::vector<std::string> Module::getKernelNames() const {
+  std::vector<std::string> names;
+  auto add = [&](StringRef name) {
+    if (!llvm::is_contained(names, name) && findKernel(name))
+      names.push_back(name.str());
+  };
+  for (const auto &f : functions)
+    add(f->name);
+  for (const KernelAlias &a : kernelAliases)
+    add(a.name);
+  return names;
 }

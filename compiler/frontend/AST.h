@@ -59,6 +59,8 @@ public:
     List,
     Lambda,
     Dict,
+    Comprehension,
+    Starred,
   };
 
   virtual ~Expr() = default;
@@ -367,6 +369,58 @@ private:
   ExprList keys, values;
 };
 
+/// One `for target in iter if cond...` clause of a comprehension.
+struct ComprehensionFor {
+  ExprPtr target;
+  ExprPtr iter;
+  ExprList ifs;
+};
+
+/// `[elt for ...]`, `(elt for ...)`, `{elt for ...}` or `{key: value for
+/// ...}`. Only produced in host code (decorator arguments such as
+/// `@triton.autotune(configs=[triton.Config(...) for ...])` and module-level
+/// statements); a kernel that contains one is a syntax error.
+class ComprehensionExpr : public Expr {
+public:
+  enum class CompKind { List, Generator, Set, Dict };
+
+  ComprehensionExpr(SourceLocation l, CompKind kind, ExprPtr elt, ExprPtr value,
+                    std::vector<ComprehensionFor> generators)
+      : Expr(Kind::Comprehension, l), compKind(kind), elt(std::move(elt)),
+        value(std::move(value)), generators(std::move(generators)) {}
+  CompKind getCompKind() const { return compKind; }
+  /// The element (the key of a dict comprehension).
+  const Expr &getElt() const { return *elt; }
+  /// The value of a dict comprehension; null otherwise.
+  const Expr *getValue() const { return value.get(); }
+  const std::vector<ComprehensionFor> &getGenerators() const {
+    return generators;
+  }
+  static bool classof(const Expr *e) {
+    return e->getKind() == Kind::Comprehension;
+  }
+
+private:
+  CompKind compKind;
+  ExprPtr elt, value;
+  std::vector<ComprehensionFor> generators;
+};
+
+/// `*value` or `**value` as a call argument (host code only).
+class StarredExpr : public Expr {
+public:
+  StarredExpr(SourceLocation l, bool doubleStar, ExprPtr value)
+      : Expr(Kind::Starred, l), doubleStar(doubleStar),
+        value(std::move(value)) {}
+  bool isDoubleStar() const { return doubleStar; }
+  const Expr &getValue() const { return *value; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Starred; }
+
+private:
+  bool doubleStar;
+  ExprPtr value;
+};
+
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
@@ -649,6 +703,17 @@ struct SkippedCode {
   std::string diagnostic;
 };
 
+/// A module-level `NAME = triton.jit(FN)`, `NAME = triton.jit(...)(FN)` or
+/// `NAME = triton.autotune(...)(FN)`: NAME is a kernel whose code is FN's.
+/// `viaJit` records whether the call chain includes jit itself (otherwise FN
+/// must be a kernel already).
+struct KernelAlias {
+  SourceLocation location;
+  std::string name;
+  std::string function;
+  bool viaJit = false;
+};
+
 /// A parsed file.
 class Module {
 public:
@@ -657,6 +722,7 @@ public:
   std::vector<ModuleConstant> constants;               ///< In source order.
   std::vector<Import> imports;                         ///< In source order.
   std::vector<SkippedCode> skipped;                    ///< In source order.
+  std::vector<KernelAlias> kernelAliases;              ///< In source order.
 
   /// The last top-level function called `name`, or null.
   const FunctionDef *findFunction(llvm::StringRef name) const;
@@ -667,6 +733,12 @@ public:
   const SkippedCode *findSkippedFunction(llvm::StringRef name) const;
   /// The functions with a jit decorator, in source order.
   std::vector<const FunctionDef *> getKernels() const;
+  /// The kernel called `name`: a jit-decorated function, or the function a
+  /// kernel alias (`name = triton.jit(fn)`) names; null if neither.
+  const FunctionDef *findKernel(llvm::StringRef name) const;
+  /// The names of every kernel (jit functions, then aliases), in source
+  /// order, without duplicates.
+  std::vector<std::string> getKernelNames() const;
 };
 
 } // namespace ast

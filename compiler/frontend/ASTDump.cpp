@@ -88,6 +88,12 @@ void ASTDumper::dump(const Module &module) {
   }
   for (const auto &def : module.functions)
     dump(*def);
+  for (const KernelAlias &alias : module.kernelAliases) {
+    line() << "KernelAlias " << alias.name << " = " << alias.function
+           << (alias.viaJit ? " jit" : "")
+           << (module.findKernel(alias.name) ? " kernel" : "");
+    end(alias.location);
+  }
   for (const SkippedCode &skipped : module.skipped) {
     line() << "Skipped";
     if (!skipped.name.empty())
@@ -392,6 +398,32 @@ void ASTDumper::dump(const Expr &expr, StringRef role) {
     for (const Param &param : e.getParams())
       dump(param);
     dump(e.getBody(), "body");
+    return;
+  }
+  case Expr::Kind::Comprehension: {
+    auto &e = llvm::cast<ComprehensionExpr>(expr);
+    static const char *const names[] = {"ListComp", "GeneratorExp", "SetComp",
+                                        "DictComp"};
+    out << names[static_cast<int>(e.getCompKind())];
+    end(expr.getLocation());
+    Nest inner(*this);
+    dump(e.getElt(), e.getValue() ? "key" : "elt");
+    if (e.getValue())
+      dump(*e.getValue(), "value");
+    for (const ComprehensionFor &gen : e.getGenerators()) {
+      dump(*gen.target, "for");
+      dump(*gen.iter, "in");
+      for (const ExprPtr &cond : gen.ifs)
+        dump(*cond, "if");
+    }
+    return;
+  }
+  case Expr::Kind::Starred: {
+    auto &e = llvm::cast<StarredExpr>(expr);
+    out << (e.isDoubleStar() ? "DoubleStarred" : "Starred");
+    end(expr.getLocation());
+    Nest inner(*this);
+    dump(e.getValue());
     return;
   }
   }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
 
+#include "compiler/frontend/Prelude.h"
 #include "compiler/frontend/SemaTypes.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -25,7 +26,20 @@ using llvm::Expected;
 
 namespace {
 /// Which group of builtins implements a name.
-enum class Group { None, Creation, Memory, Math, Shape, Reduce, Python };
+enum class Group {
+  None,
+  Scan,
+  Atomic,
+  Composed,
+  BlockPtr,
+  Creation,
+  Memory,
+  Math,
+  Shape,
+  Reduce,
+  Python,
+  Misc
+};
 } // namespace
 
 static Group getGroup(llvm::StringRef name) {
@@ -35,31 +49,96 @@ static Group getGroup(llvm::StringRef name) {
               "max_contiguous", "cast", "to"},
              Group::Creation)
       .Cases({"load", "store"}, Group::Memory)
-      .Cases({"maximum", "minimum", "exp", "exp2", "log", "log2", "sqrt",
-              "rsqrt", "abs", "fma", "dot"},
+      .Cases({"maximum", "minimum", "exp",    "exp2", "log",     "log2",
+              "sqrt",    "rsqrt",   "abs",    "fma",  "dot",     "erf",
+              "floor",   "ceil",    "sin",    "cos",  "sigmoid", "fdiv",
+              "div_rn",  "sqrt_rn", "umulhi", "clamp"},
              Group::Math)
       .Cases({"broadcast_to", "reshape", "view", "trans", "permute",
               "expand_dims"},
              Group::Shape)
       .Cases({"sum", "max", "min", "argmax", "argmin"}, Group::Reduce)
       .Cases({"static_assert", "range", "static_range", "float", "int", "bool",
-              "len", "print", "constexpr", "jit", "isinstance", "tuple"},
+              "len", "constexpr", "jit", "isinstance", "tuple"},
              Group::Python)
+      .Cases({"atomic_add", "atomic_max", "atomic_min", "atomic_and",
+              "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas"},
+             Group::Atomic)
+      .Cases({"make_block_ptr", "advance", "make_tensor_descriptor",
+              "load_tensor_descriptor", "store_tensor_descriptor"},
+             Group::BlockPtr)
+      .Cases(
+          {"join", "split", "interleave", "cat", "flip", "ravel", "histogram",
+           "sort", "topk", "bitonic_merge"},
+          Group::Composed)
+      .Cases({"cumsum", "cumprod", "associative_scan", "reduce", "xor_sum",
+              "reduce_or"},
+             Group::Scan)
+      .Cases({"debug_barrier", "static_print", "assume", "next_power_of_2",
+              "pointer_type", "gdc_wait", "gdc_launch_dependents",
+              "device_print", "device_assert", "add", "sub", "mul", "to_tensor",
+              "max_constancy", "broadcast"},
+             Group::Misc)
       .Default(Group::None);
 }
 
 bool Generator::isBuiltinName(llvm::StringRef name) {
+  if (isPreludeFunction(name))
+    return true;
   return getGroup(name) != Group::None && name != "float" && name != "int" &&
          name != "bool" && name != "len" && name != "print" &&
          name != "isinstance" && name != "tuple";
 }
 
+/// Python's `min(a, b, ...)` / `max(...)`: on constants Python's; otherwise
+/// tl.minimum / tl.maximum folded left to right.
+static Expected<SemaValue> genPyMinMax(Generator &g, bool isMin, CallArgs &args,
+                                       const ast::CallExpr &call) {
+  llvm::StringRef name = isMin ? "min" : "max";
+  if (!args.keywords.empty())
+    return g.error(args.keywords[0]->location.getLoc(),
+                   "keyword arguments of " + name + "() are not supported",
+                   args.keywords[0]->location.getRange());
+  if (args.args.size() == 1 && args.args[0].isTuple()) {
+    // min((a, b, c))
+    std::vector<SemaValue> elts = args.args[0].getElements();
+    args.argExprs.assign(elts.size(), args.argExprs[0]);
+    args.args = std::move(elts);
+  }
+  if (args.args.size() < 2)
+    return g.error(call, name + "() needs at least two values (use tl." + name +
+                             "(x, axis) to reduce a block)");
+  SemaValue acc = args.args[0];
+  for (size_t i = 1; i < args.args.size(); ++i) {
+    CallArgs pair;
+    pair.args = {acc, args.args[i]};
+    pair.argExprs = {args.argExprs[0], args.argExprs[i]};
+    Expected<SemaValue> r =
+        g.genMathBuiltin(isMin ? "minimum" : "maximum", pair, call);
+    if (!r)
+      return r.takeError();
+    acc = *r;
+  }
+  return acc;
+}
+
 Expected<SemaValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call) {
+  if (name == kPyMin || name == kPyMax)
+    return genPyMinMax(*this, name == kPyMin, args, call);
+  if (name == "print") // Python's print in a kernel is tl.device_print
+    return genMiscBuiltin(name, args, call);
+  if (isPreludeFunction(name))
+    return callPreludeFunction(name, args, call);
+  if (name.starts_with(kLibdevicePrefix))
+    return genLibdeviceCall(name.drop_front(kLibdevicePrefix.size()), args,
+                            call);
   switch (getGroup(name)) {
   case Group::Creation:
     return genCreationBuiltin(name, args, call);
   case Group::Memory:
+    if (!args.args.empty() && args.args[0].getTag() == kBlockPtrTag)
+      return genBlockPtrBuiltin(name, args, call);
     return genMemoryBuiltin(name, args, call);
   case Group::Math:
     if (name == "abs" && !args.args.empty() && args.args[0].isConstNumber())
@@ -83,6 +162,16 @@ Expected<SemaValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
   }
   case Group::Python:
     return genPythonBuiltin(name, args, call);
+  case Group::Misc:
+    return genMiscBuiltin(name, args, call);
+  case Group::Scan:
+    return genScanBuiltin(name, args, call);
+  case Group::Atomic:
+    return genAtomicBuiltin(name, args, call);
+  case Group::Composed:
+    return genComposedBuiltin(name, args, call);
+  case Group::BlockPtr:
+    return genBlockPtrBuiltin(name, args, call);
   case Group::None:
     break;
   }
@@ -261,7 +350,13 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
       return SemaValue::getInt(getShapeOf(b->get(0).getLogicalType())[0]);
     return error(b->expr(0), "len() of " + b->get(0).describe());
   }
-  if (name == "jit")
+  if (name == "jit") {
+    // `triton.jit(fn)` is fn (a kernel alias at module level); `jit(...)`
+    // with options is a decorator.
+    if (args.args.size() == 1 &&
+        args.args[0].getKind() == SemaValue::Kind::Function)
+      return args.args[0];
     return error(call, "@jit is a decorator, not a function to call");
+  }
   return error(call.getCallee(), "'" + name + "' is not supported in kernels");
 }

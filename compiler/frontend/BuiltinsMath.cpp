@@ -1,8 +1,10 @@
 //===- BuiltinsMath.cpp - element-wise math and tl.dot --------------------===//
 //
 // This file implements the element-wise math builtins (`maximum`, `minimum`
-// as arith.maxnumf/minnumf or maxsi/minsi; `exp exp2 log log2 sqrt rsqrt`
-// on floating-point operands as math ops; `abs`; `fma`) and `dot(a, b,
+// as arith.maxnumf/minnumf or maxsi/minsi; `exp exp2 log log2 sqrt rsqrt erf
+// floor ceil sin cos` on floating-point operands as math ops; `abs`; `fma`;
+// `sigmoid` as 1 / (1 + exp(-x)); `fdiv`, `div_rn`; `sqrt_rn` and `umulhi`
+// through libdevice; `clamp`) and `dot(a, b,
 // acc=None, input_precision="tf32"|"ieee", allow_tf32=)`, which becomes
 // mgp.dot with an fp32 accumulator (zeros when `acc` is absent); a padded K
 // (MLIRGenPadding.cpp) is zeroed in both operands.
@@ -54,6 +56,12 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
     if (d < 16)
       return g.error(call, "dot needs every dimension >= 16, got " +
                                describeShape(sa) + " @ " + describeShape(sb));
+  // fp8 operands: exactly representable in fp16, whose dot accumulates in
+  // fp32 like an fp8 one.
+  for (mlir::Value &op : ops)
+    if (llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(
+            getElementType(op.getType())))
+      op = g.castTo(op, g.builder.getF16Type(), g.loc(call));
   mlir::Type ea = getElementType(ops[0].getType()),
              eb = getElementType(ops[1].getType());
   if (ea != eb)
@@ -107,6 +115,73 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
   if (name == "dot")
     return genDot(*this, args, call);
   mlir::Location l = loc(call);
+  OpSite callSite = site(call);
+  if (name == "sigmoid") {
+    // Triton's standard.sigmoid: 1 / (1 + exp(-x)).
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);
+    if (!b)
+      return b.takeError();
+    CallArgs neg;
+    Expected<SemaValue> negX =
+        binaryOp(ast::BinaryOp::Sub, SemaValue::getInt(0), b->get(0), callSite);
+    if (!negX)
+      return negX.takeError();
+    neg.args = {*negX};
+    neg.argExprs = {&b->expr(0)};
+    Expected<SemaValue> e = genMathBuiltin("exp", neg, call);
+    if (!e)
+      return e.takeError();
+    Expected<SemaValue> denom =
+        binaryOp(ast::BinaryOp::Add, SemaValue::getInt(1), *e, callSite);
+    if (!denom)
+      return denom.takeError();
+    return binaryOp(ast::BinaryOp::Div, SemaValue::getInt(1), *denom, callSite);
+  }
+  if (name == "fdiv" || name == "div_rn") {
+    // x / y, correctly rounded (Triton's fdiv may approximate).
+    Expected<BoundArgs> b =
+        name == "fdiv"
+            ? bindArgs(name, args, call, {"x", "y", "ieee_rounding"}, 2)
+            : bindArgs(name, args, call, {"x", "y"}, 2);
+    if (!b)
+      return b.takeError();
+    return binaryOp(ast::BinaryOp::Div, b->get(0), b->get(1), callSite);
+  }
+  if (name == "sqrt_rn")
+    return genLibdeviceCall("sqrt_rn", args, call);
+  if (name == "umulhi") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "y"}, 2);
+    if (!b)
+      return b.takeError();
+    mlir::Value x, y;
+    if (Error err = promoteOperands(b->get(0), b->get(1), PromoteMode::Bitwise,
+                                    name, x, y, callSite))
+      return std::move(err);
+    mlir::Type t = getElementType(x.getType());
+    if (!t.isInteger(32) && !t.isInteger(64))
+      return error(call, "umulhi needs 32- or 64-bit integers, got " +
+                             getTypeName(t));
+    return runtime(ExternElementwiseOp::create(
+        builder, l, x.getType(), mlir::ValueRange{x, y},
+        t.isInteger(32) ? "__nv_umulhi" : "__nv_umul64hi"));
+  }
+  if (name == "clamp") {
+    // minimum(maximum(x, min), max) (Triton's clamp on floats).
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"x", "min", "max", "propagate_nan"}, 3);
+    if (!b)
+      return b.takeError();
+    CallArgs lo;
+    lo.args = {b->get(0), b->get(1)};
+    lo.argExprs = {&b->expr(0), &b->expr(1)};
+    Expected<SemaValue> r = genMathBuiltin("maximum", lo, call);
+    if (!r)
+      return r.takeError();
+    CallArgs hi;
+    hi.args = {*r, b->get(2)};
+    hi.argExprs = {&b->expr(0), &b->expr(2)};
+    return genMathBuiltin("minimum", hi, call);
+  }
   namespace arith = mlir::arith;
   namespace math = mlir::math;
   if (name == "maximum" || name == "minimum") {
@@ -190,6 +265,16 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     r = math::SqrtOp::create(builder, l, x);
   else if (name == "rsqrt")
     r = math::RsqrtOp::create(builder, l, x);
+  else if (name == "erf")
+    r = math::ErfOp::create(builder, l, x);
+  else if (name == "floor")
+    r = math::FloorOp::create(builder, l, x);
+  else if (name == "ceil")
+    r = math::CeilOp::create(builder, l, x);
+  else if (name == "sin")
+    r = math::SinOp::create(builder, l, x);
+  else if (name == "cos")
+    r = math::CosOp::create(builder, l, x);
   else
     llvm_unreachable("not a math builtin");
   return runtime(r);

@@ -22,9 +22,8 @@ using namespace mgp::detail;
 using llvm::Error;
 using llvm::Expected;
 
-/// The pointer argument `i` of `b`, checked.
-static Expected<mlir::Value> getPointer(Generator &g, const BoundArgs &b,
-                                        llvm::StringRef name) {
+Expected<mlir::Value> mgp::detail::getPointer(Generator &g, const BoundArgs &b,
+                                              llvm::StringRef name) {
   const SemaValue &p = b.get(0);
   if (!p.isRuntime() || !llvm::isa<PointerType>(getElementType(p.getType())))
     return g.error(b.expr(0), name +
@@ -34,10 +33,8 @@ static Expected<mlir::Value> getPointer(Generator &g, const BoundArgs &b,
   return p.getValue();
 }
 
-/// Ands the validity mask of a padded block of pointers into `mask` (none:
-/// the validity mask), so that the padding is never accessed.
-static void maskPadding(Generator &g, mlir::Value ptr, mlir::Value &mask,
-                        mlir::Location l) {
+void mgp::detail::maskPadding(Generator &g, mlir::Value ptr, mlir::Value &mask,
+                              mlir::Location l) {
   mlir::Value valid = g.getValidMask(ptr, l);
   if (!valid)
     return;
@@ -47,9 +44,8 @@ static void maskPadding(Generator &g, mlir::Value ptr, mlir::Value &mask,
               : valid;
 }
 
-/// The mask argument `i` (absent: null), broadcast with `ptr`.
-static Error getMask(Generator &g, const BoundArgs &b, unsigned i,
-                     mlir::Value &ptr, mlir::Value &mask) {
+Error mgp::detail::getMask(Generator &g, const BoundArgs &b, unsigned i,
+                           mlir::Value &ptr, mlir::Value &mask) {
   if (!b.has(i))
     return Error::success();
   const SemaValue &m = b.get(i);

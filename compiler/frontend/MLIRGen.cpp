@@ -30,11 +30,16 @@ using llvm::Expected;
 /// Inlining deeper than this is reported as (probable) recursion.
 static constexpr unsigned kMaxCallDepth = 64;
 
-Generator::Generator(mlir::MLIRContext &context,
-                     const llvm::SourceMgr &sourceMgr,
-                     const ast::Module &module)
-    : context(context), sourceMgr(sourceMgr), module(module),
-      builder(&context) {}
+Generator::Generator(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                     const ast::Module &module, ModuleLoader *loader,
+                     KernelGenOptions options)
+    : context(context), sourceMgr(sourceMgr), genOptions(std::move(options)),
+      module(module), loader(loader), builder(&context) {}
+
+const ast::Module &Generator::getModuleOf(const ast::FunctionDef &fn) {
+  auto it = functionModules.find(&fn);
+  return it == functionModules.end() ? module : *it->second;
+}
 
 Error Generator::error(llvm::SMLoc l, const llvm::Twine &message,
                        llvm::ArrayRef<llvm::SMRange> ranges) {
@@ -42,7 +47,8 @@ Error Generator::error(llvm::SMLoc l, const llvm::Twine &message,
 }
 
 mlir::Location Generator::loc(const ast::SourceLocation &l) {
-  return mlir::FileLineColLoc::get(&context, module.fileName, l.line, l.col);
+  return mlir::FileLineColLoc::get(&context, currentModule().fileName, l.line,
+                                   l.col);
 }
 
 OpSite Generator::site(const ast::Expr &e) {
@@ -65,17 +71,6 @@ static bool isConstexprAnnotation(const ast::Expr *annotation) {
   return false;
 }
 
-/// The value an import path stands for.
-static SemaValue resolveModulePath(llvm::StringRef path) {
-  if (path == "triton.language" || path.starts_with("triton.language."))
-    return SemaValue::getModule("triton.language");
-  if (path == "mgp" || path.starts_with("mgp."))
-    return SemaValue::getModule("mgp");
-  if (path == "triton.jit" || path == "triton.cdiv")
-    return SemaValue::getBuiltin(path.drop_front(7));
-  return SemaValue::getModule(path);
-}
-
 /// Python builtins a kernel may use bare.
 static bool isPythonBuiltin(llvm::StringRef name) {
   return llvm::is_contained({"range", "float", "int", "bool", "min", "max",
@@ -90,40 +85,23 @@ Expected<SemaValue> Generator::lookupName(const ast::NameExpr &e) {
     return it->second;
   if (name == "None")
     return SemaValue::getNone();
-  if (const ast::FunctionDef *fn = module.findFunction(name))
-    return SemaValue::getFunction(fn);
-  if (const ast::ModuleConstant *c = module.findConstant(name)) {
-    auto cached = constantCache.find(name);
-    if (cached != constantCache.end())
-      return cached->second;
-    if (!constantsInProgress.insert(name).second)
-      return error(e, "module constant '" + name +
-                          "' is defined in terms of "
-                          "itself");
-    // Module constants see only globals: evaluate in an empty frame.
-    frames.emplace_back();
-    Expected<SemaValue> v = genExpr(*c->value);
-    frames.pop_back();
-    constantsInProgress.erase(name);
-    if (!v)
-      return v.takeError();
-    if (!v->isConstexpr())
-      return error(c->value->getLoc(),
-                   "module constant '" + name +
-                       "' must be a compile-time constant",
-                   c->value->getRange());
-    constantCache[name] = *v;
-    return *v;
-  }
-  for (const ast::Import &imp : llvm::reverse(module.imports))
-    if (imp.getBoundName() == name)
-      return resolveModulePath(imp.getTargetPath());
-  if (const ast::SkippedCode *skipped = module.findSkippedFunction(name)) {
+  Expected<std::optional<SemaValue>> global =
+      lookupGlobal(currentModule(), name, e.getLoc(), e.getRange());
+  if (!global)
+    return global.takeError();
+  if (*global)
+    return **global;
+  if (const ast::SkippedCode *skipped =
+          currentModule().findSkippedFunction(name)) {
     std::string msg = formatDiagnostic(
         sourceMgr, e.getLoc(),
         "function '" + name + "' could not be parsed:", e.getRange());
     return llvm::createStringError(msg + skipped->diagnostic);
   }
+  // Python's min/max in a kernel are tl.minimum/tl.maximum (as in Triton's
+  // code generator), not the reductions tl.min/tl.max.
+  if (name == "min" || name == "max")
+    return SemaValue::getBuiltin(name == "min" ? kPyMin : kPyMax);
   if (isPythonBuiltin(name) || isBuiltinName(name))
     return SemaValue::getBuiltin(name);
   if (mlir::Type t = lookupDTypeName(&context, name))
@@ -133,35 +111,88 @@ Expected<SemaValue> Generator::lookupName(const ast::NameExpr &e) {
   return error(e, "undefined name '" + name + "'");
 }
 
+Expected<std::optional<SemaValue>>
+Generator::lookupGlobal(const ast::Module &m, llvm::StringRef name,
+                        llvm::SMLoc useLoc, llvm::SMRange useRange) {
+  if (const ast::FunctionDef *fn = m.findFunction(name))
+    return SemaValue::getFunction(fn);
+  if (const ast::ModuleConstant *c = m.findConstant(name)) {
+    auto key = std::make_pair(&m, name.str());
+    auto cached = constantCache.find(key);
+    if (cached != constantCache.end())
+      return cached->second;
+    if (!constantsInProgress.insert(key).second)
+      return error(useLoc,
+                   "module constant '" + name +
+                       "' is defined in terms of itself",
+                   useRange);
+    // Module constants see only globals: evaluate in an empty frame.
+    frames.emplace_back();
+    frames.back().module = &m;
+    Expected<SemaValue> v = genExpr(*c->value);
+    frames.pop_back();
+    constantsInProgress.erase(key);
+    if (!v)
+      return v.takeError();
+    if (!v->isConstexpr() && v->getKind() != SemaValue::Kind::Function)
+      return error(c->value->getLoc(),
+                   "module constant '" + name +
+                       "' must be a compile-time constant",
+                   c->value->getRange());
+    constantCache[key] = *v;
+    return *v;
+  }
+  // The last import of `name` that resolves: imports under a module-level
+  // try/except or if/else bind the same name on every path, and the
+  // alternatives that mgp cannot resolve are skipped.
+  std::optional<llvm::Error> firstError;
+  for (const ast::Import &imp : llvm::reverse(m.imports)) {
+    if (imp.getBoundName() != name)
+      continue;
+    Expected<SemaValue> v =
+        resolveImportPath(imp.getTargetPath(), imp, m, useLoc, useRange);
+    if (v) {
+      if (firstError)
+        llvm::consumeError(std::move(*firstError));
+      return *v;
+    }
+    if (!firstError)
+      firstError = v.takeError();
+    else
+      llvm::consumeError(v.takeError());
+  }
+  if (firstError)
+    return std::move(*firstError);
+  return std::nullopt;
+}
+
 Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
                                             const ast::AttributeExpr &e) {
   llvm::StringRef attr = e.getAttr();
   const ast::SourceLocation &al = e.getAttrLocation();
-  if (base.getKind() == SemaValue::Kind::Module) {
-    llvm::StringRef path = base.getName();
-    if (path == "triton") {
-      if (attr == "language")
-        return SemaValue::getModule("triton.language");
-      if (attr == "jit" || attr == "cdiv" || attr == "constexpr")
-        return SemaValue::getBuiltin(attr);
-      return error(al.getLoc(),
-                   "'triton." + attr + "' is not supported in kernels",
-                   al.getRange());
-    }
-    if (path == "triton.language" || path == "mgp") {
-      if (mlir::Type t = lookupDTypeName(&context, attr))
-        return SemaValue::getDType(t);
-      if (attr == "math" || attr == "language")
-        return base;
-      if (attr == "constexpr" || attr == "jit" || isBuiltinName(attr))
-        return SemaValue::getBuiltin(attr);
-      return error(al.getLoc(), "unknown builtin '" + attr + "' of " + path,
-                   al.getRange());
-    }
-    return error(e, "module '" + path + "' cannot be used in a kernel");
+  if (base.getKind() == SemaValue::Kind::Module)
+    return getModuleAttribute(base, e);
+  if (base.isDType())
+    return getDTypeAttribute(base, e);
+  if (base.getTag() == kTensorDescTag) {
+    // desc.load(offsets) / desc.store(offsets, value) and its fields.
+    if (attr == "load" || attr == "store")
+      return SemaValue::getMethod(base, (attr + "_tensor_descriptor").str());
+    if (attr == "shape")
+      return base.getElements()[1];
+    if (attr == "strides")
+      return base.getElements()[2];
+    if (attr == "block_shape")
+      return base.getElements()[3];
+    if (attr == "dtype")
+      return SemaValue::getDType(
+          llvm::cast<PointerType>(base.getElements()[0].getType())
+              .getPointeeType());
   }
   if (base.isRuntime()) {
-    if (attr == "dtype")
+    // `x.dtype`: the element type (a pointer type for pointers); `x.type`
+    // is the same dtype here (blocks are described by their elements).
+    if (attr == "dtype" || attr == "type")
       return SemaValue::getDType(getElementType(base.getType()));
     if (attr == "shape") {
       std::vector<SemaValue> dims;
@@ -230,6 +261,7 @@ Expected<SemaValue> Generator::callFunction(const ast::FunctionDef &fn,
   }
   Frame callee;
   callee.function = &fn;
+  callee.module = &getModuleOf(fn);
   frames.push_back(std::move(callee));
   llvm::scope_exit popFrame([&] { frames.pop_back(); });
   for (size_t i = 0; i < fn.params.size(); ++i) {
@@ -265,7 +297,7 @@ Expected<SemaValue> Generator::callFunction(const ast::FunctionDef &fn,
 // Kernels
 //===----------------------------------------------------------------------===//
 
-static SemaValue toSemaValue(const ConstValue &c) {
+static SemaValue toSemaValue(mlir::MLIRContext &ctx, const ConstValue &c) {
   switch (c.kind) {
   case ConstValue::Kind::Int:
     return SemaValue::getInt(c.intValue);
@@ -273,6 +305,14 @@ static SemaValue toSemaValue(const ConstValue &c) {
     return SemaValue::getFloat(c.floatValue);
   case ConstValue::Kind::Bool:
     return SemaValue::getBool(c.intValue != 0);
+  case ConstValue::Kind::String:
+    return SemaValue::getString(c.text);
+  case ConstValue::Kind::DType: {
+    llvm::StringRef name = c.text;
+    name.consume_front("tl.");
+    name.consume_front("triton.language.");
+    return SemaValue::getDType(lookupDTypeName(&ctx, name));
+  }
   }
   llvm_unreachable("bad ConstValue kind");
 }
@@ -288,6 +328,10 @@ static mlir::Type getSignatureType(mlir::MLIRContext &ctx, ScalarType t) {
     return mlir::Float32Type::get(&ctx);
   case ScalarType::F64:
     return mlir::Float64Type::get(&ctx);
+  case ScalarType::F8E4NV:
+    return mlir::Float8E4M3FNType::get(&ctx);
+  case ScalarType::F8E5:
+    return mlir::Float8E5M2Type::get(&ctx);
   default:
     return mlir::IntegerType::get(&ctx, getScalarTypeBitWidth(t));
   }
@@ -296,8 +340,8 @@ static mlir::Type getSignatureType(mlir::MLIRContext &ctx, ScalarType t) {
 Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 Generator::generate(llvm::StringRef kernelName, const Signature &signature,
                     const llvm::StringMap<ConstValue> &defines) {
-  const ast::FunctionDef *fn = module.findFunction(kernelName);
-  if (!fn || !fn->isKernel()) {
+  const ast::FunctionDef *fn = module.findKernel(kernelName);
+  if (!fn) {
     std::vector<std::string> kernels = listKernels(module);
     return llvm::createStringError(
         "no @jit kernel named '" + kernelName + "' in " + module.fileName +
@@ -326,9 +370,18 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
                      llvm::Twine(numParams) + " parameters",
                  fn->nameLocation.getRange());
 
+  // `@triton.jit(debug=True)` turns on device assertions for its kernel.
+  for (const ast::Decorator &d : fn->decorators)
+    if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.expr.get()))
+      if (d.isJit)
+        if (const ast::Keyword *kw = call->findKeyword("debug"))
+          if (auto *c = llvm::dyn_cast<ast::ConstantExpr>(kw->value.get()))
+            genOptions.debug |= c->isBool() && c->getBool();
+
   frames.clear();
   frames.emplace_back();
   frame().function = fn;
+  frame().module = &module;
   mlir::Location fnLoc = loc(fn->location);
   mlir::OwningOpRef<mlir::ModuleOp> mod = mlir::ModuleOp::create(fnLoc);
   builder.setInsertionPointToEnd(mod->getBody());
@@ -352,15 +405,19 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
     role.sig = sig;
     bool annotated = isConstexprAnnotation(p.annotation.get());
     if (def != defines.end()) {
-      role.constant = toSemaValue(def->second);
+      role.constant = toSemaValue(context, def->second);
     } else if (sig->isConstexpr()) {
-      role.constant = sig->isFloat ? SemaValue::getFloat(sig->floatValue)
-                                   : SemaValue::getInt(sig->intValue);
+      role.constant = sig->isString  ? SemaValue::getString(sig->stringValue)
+                      : sig->isFloat ? SemaValue::getFloat(sig->floatValue)
+                                     : SemaValue::getInt(sig->intValue);
+    } else if (annotated && !sig->isPointer()) {
+      // A dtype constexpr: `X_dtype: tl.constexpr` given `bf16`.
+      role.constant = SemaValue::getDType(getSignatureType(context, sig->type));
     } else if (annotated) {
       return error(p.location.getLoc(),
                    "constexpr parameter '" + p.name +
-                       "' needs a value: give a number in the signature "
-                       "(got '" +
+                       "' needs a value: give a number, a string or a dtype "
+                       "in the signature (got '" +
                        (sig->isPointer() ? "*" : "") +
                        getScalarTypeName(sig->type) + "') or -D " + p.name +
                        "=...",
@@ -378,7 +435,7 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
   }
 
   auto funcType = builder.getFunctionType(argTypes, {});
-  auto func = mlir::func::FuncOp::create(builder, fnLoc, fn->name, funcType);
+  auto func = mlir::func::FuncOp::create(builder, fnLoc, kernelName, funcType);
   func->setAttr(kKernelAttrName, builder.getUnitAttr());
   mlir::Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
@@ -428,10 +485,7 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
 //===----------------------------------------------------------------------===//
 
 std::vector<std::string> mgp::listKernels(const ast::Module &module) {
-  std::vector<std::string> names;
-  for (const ast::FunctionDef *fn : module.getKernels())
-    names.push_back(fn->name);
-  return names;
+  return module.getKernelNames();
 }
 
 Expected<ConstValue> mgp::parseConstValue(llvm::StringRef text) {
@@ -446,17 +500,28 @@ Expected<ConstValue> mgp::parseConstValue(llvm::StringRef text) {
   double d;
   if (!text.getAsDouble(d))
     return ConstValue::getFloat(d);
-  return llvm::createStringError("'" + text +
-                                 "' is not an integer, a float, True or False");
+  if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') &&
+      text.back() == text.front())
+    return ConstValue::getString(text.drop_front().drop_back());
+  llvm::StringRef dtype = text;
+  dtype.consume_front("tl.");
+  dtype.consume_front("triton.language.");
+  if (isDTypeName(dtype))
+    return ConstValue::getDType(dtype);
+  if (text.empty())
+    return llvm::createStringError("an empty -D value");
+  return ConstValue::getString(text);
 }
 
 Expected<mlir::OwningOpRef<mlir::ModuleOp>> mgp::generateKernelModule(
-    mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
+    mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr,
     const ast::Module &module, llvm::StringRef kernelName,
-    const Signature &signature, const llvm::StringMap<ConstValue> &defines) {
+    const Signature &signature, const llvm::StringMap<ConstValue> &defines,
+    const KernelGenOptions &options) {
   context.loadDialect<MgpDialect, mlir::arith::ArithDialect,
                       mlir::func::FuncDialect, mlir::math::MathDialect,
                       mlir::scf::SCFDialect>();
-  Generator gen(context, sourceMgr, module);
+  ModuleLoader loader(sourceMgr, options.importPaths);
+  Generator gen(context, sourceMgr, module, &loader, options);
   return gen.generate(kernelName, signature, defines);
 }

@@ -35,18 +35,42 @@ namespace mgp {
 
 /// A compile-time value given from outside the source (`mgpc -D NAME=VALUE`).
 struct ConstValue {
-  enum class Kind { Int, Float, Bool };
+  enum class Kind { Int, Float, Bool, String, DType };
   Kind kind = Kind::Int;
   int64_t intValue = 0;
   double floatValue = 0.0;
+  /// A String's text, or a DType's name (`bf16`, `float32`, `fp8e4nv`).
+  std::string text;
 
-  static ConstValue getInt(int64_t v) { return {Kind::Int, v, 0.0}; }
-  static ConstValue getFloat(double v) { return {Kind::Float, 0, v}; }
-  static ConstValue getBool(bool v) { return {Kind::Bool, v ? 1 : 0, 0.0}; }
+  static ConstValue getInt(int64_t v) { return {Kind::Int, v, 0.0, {}}; }
+  static ConstValue getFloat(double v) { return {Kind::Float, 0, v, {}}; }
+  static ConstValue getBool(bool v) { return {Kind::Bool, v ? 1 : 0, 0.0, {}}; }
+  static ConstValue getString(llvm::StringRef s) {
+    return {Kind::String, 0, 0.0, s.str()};
+  }
+  static ConstValue getDType(llvm::StringRef name) {
+    return {Kind::DType, 0, 0.0, name.str()};
+  }
 };
 
-/// Parses `text` as a -D value: an integer, a float, `True` or `False`.
+/// Parses `text` as a -D value: an integer, a float, `True` or `False`, a
+/// dtype name (`bf16`, `fp16`, `float32`, `tl.float16`, `fp8e4nv`, ...), a
+/// quoted string (`'gelu'`, `"gelu"`), or any other word as a string.
 llvm::Expected<ConstValue> parseConstValue(llvm::StringRef text);
+
+/// Options of generateKernelModule beyond the kernel and its signature.
+struct KernelGenOptions {
+  /// Folders searched for the modules a kernel file imports helpers from
+  /// (`from pkg.ops.utils import f`), before the file's own folder and its
+  /// ancestors (mgpc -I; compiler/frontend/ModuleLoader.h).
+  std::vector<std::string> importPaths;
+  /// The warps per program the kernel will run with: a block that needs more
+  /// than the per-thread register budget at this many warps is an error.
+  int numWarps = 4;
+  /// Compile tl.device_assert checks (Triton's debug mode: `@jit(debug=True)`
+  /// also turns them on for its kernel).
+  bool debug = false;
+};
 
 /// The names of the @jit kernels of `module`, in source order.
 std::vector<std::string> listKernels(const ast::Module &module);
@@ -64,11 +88,14 @@ std::vector<std::string> listKernels(const ast::Module &module);
 /// a parameter but every use reads the constant 1.
 ///
 /// `sourceMgr` must hold the buffer `module` was parsed from (error messages
-/// quote it). The returned module verifies.
-llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> generateKernelModule(
-    mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
-    const ast::Module &module, llvm::StringRef kernelName,
-    const Signature &signature, const llvm::StringMap<ConstValue> &defines);
+/// quote it); the modules the kernel imports helpers from are added to it.
+/// The returned module verifies.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+generateKernelModule(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                     const ast::Module &module, llvm::StringRef kernelName,
+                     const Signature &signature,
+                     const llvm::StringMap<ConstValue> &defines,
+                     const KernelGenOptions &options = {});
 
 } // namespace mgp
 

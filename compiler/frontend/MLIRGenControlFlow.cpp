@@ -48,12 +48,22 @@ std::string mgp::detail::describeVar(const SemaValue &v) {
 // if
 //===----------------------------------------------------------------------===//
 
-Error Generator::genIf(const ast::IfStmt &s) {
+Error Generator::genIf(const ast::IfStmt &s,
+                       llvm::ArrayRef<const ast::Stmt *> rest,
+                       bool &consumedRest) {
+  consumedRest = false;
   Expected<SemaValue> test = genExpr(s.getTest());
   if (!test)
     return test.takeError();
-  if (test->isConstexpr())
-    return genBlock(test->isTruthy() ? s.getBody() : s.getOrElse());
+  if (test->isConstexpr()) {
+    // The chosen branch and the rest form one sequence, so that an early
+    // return inside the branch also skips the rest.
+    consumedRest = true;
+    std::vector<const ast::Stmt *> seq =
+        toSequence(test->isTruthy() ? s.getBody() : s.getOrElse());
+    seq.insert(seq.end(), rest.begin(), rest.end());
+    return genStmts(seq);
+  }
   if (!test->isRuntime() || !getElementType(test->getType()).isIntOrFloat())
     return error(s.getTest(), "the condition of 'if' must be a number, got " +
                                   test->describe());
@@ -66,16 +76,29 @@ Error Generator::genIf(const ast::IfStmt &s) {
   llvm::SetVector<llvm::StringRef> names;
   collectAssignedNames(s.getBody(), names);
   collectAssignedNames(s.getOrElse(), names);
+  if (!containsReturn(s.getBody()) && !containsReturn(s.getOrElse()))
+    return genRuntimeIf(
+        cond, names, [&]() { return genBlock(s.getBody()); },
+        [&]() { return genBlock(s.getOrElse()); }, s);
+  // An early return: the rest of the sequence runs in each branch that
+  // has not returned (Triton's visit_if_top_level), so both branches end
+  // the function.
+  consumedRest = true;
+  collectNamesOf(rest, names);
+  std::vector<const ast::Stmt *> thenSeq = toSequence(s.getBody());
+  std::vector<const ast::Stmt *> elseSeq = toSequence(s.getOrElse());
+  thenSeq.insert(thenSeq.end(), rest.begin(), rest.end());
+  elseSeq.insert(elseSeq.end(), rest.begin(), rest.end());
   return genRuntimeIf(
-      cond, names, [&]() { return genBlock(s.getBody()); },
-      [&]() { return genBlock(s.getOrElse()); }, s);
+      cond, names, [&]() { return genStmts(thenSeq); },
+      [&]() { return genStmts(elseSeq); }, s, /*endsFunction=*/true);
 }
 
 Error Generator::genRuntimeIf(mlir::Value cond,
                               const llvm::SetVector<llvm::StringRef> &names,
                               llvm::function_ref<Error()> thenGen,
                               llvm::function_ref<Error()> elseGen,
-                              const ast::Stmt &s) {
+                              const ast::Stmt &s, bool endsFunction) {
   mlir::Location l = loc(s.getLocation());
   llvm::StringMap<SemaValue> before = frame().vars;
   auto tmp = mlir::scf::IfOp::create(builder, l, mlir::TypeRange{}, cond,
@@ -102,13 +125,25 @@ Error Generator::genRuntimeIf(mlir::Value cond,
   frame().vars = before;
   frame().returned = false;
   frame().returnValue.reset();
-  if (returned[0] != returned[1])
-    return error(s, "'return' in only one branch of an 'if' with a runtime "
-                    "condition is not supported");
+  if (returned[0] != returned[1]) {
+    // Only where the branches end the function: the one that falls off its
+    // end returns None.
+    int ret = returned[0] ? 0 : 1;
+    if (!endsFunction)
+      return error(s, "'return' in only one branch of an 'if' with a "
+                      "runtime condition is not supported here (inside a "
+                      "loop)");
+    if (!retValue[ret]->isNone())
+      return error(s, "this 'if' returns a value in one branch only: a "
+                      "function that returns a value must return one on "
+                      "every path");
+    returned[1 - ret] = true;
+    retValue[1 - ret] = SemaValue::getNone();
+  }
 
   // What each branch yields.
   llvm::SmallVector<mlir::Value> yields[2];
-  llvm::SmallVector<std::string> yieldNames;
+  llvm::SmallVector<std::pair<std::string, int>> yieldNames; // name, result
   llvm::SmallVector<mlir::Type> types;
   llvm::SmallVector<llvm::SmallVector<int64_t>> logical; // per yielded value
   // Merges one value; returns true if it must be yielded.
@@ -148,10 +183,38 @@ Error Generator::genRuntimeIf(mlir::Value cond,
     types.push_back(type);
     return true;
   };
+  // Compound variables (tuples, block pointers) merge leaf by leaf.
+  struct CompoundYield {
+    std::string name;
+    SemaValue whole; // the 'if' branch's value
+    std::vector<std::pair<std::vector<int>, int>> leaves; // path, result
+  };
+  std::vector<CompoundYield> compounds;
   for (llvm::StringRef name : names) {
     auto a = vars[0].find(name), b = vars[1].find(name);
     if (a == vars[0].end() || b == vars[1].end()) {
       frame().vars.erase(name); // defined in one branch only
+      continue;
+    }
+    if ((a->second.isCompound() && !a->second.isConstexpr()) ||
+        (b->second.isCompound() && !b->second.isConstexpr())) {
+      if (!sameStructure(a->second, b->second))
+        return error(s, "variable '" + name + "' is " + a->second.describe() +
+                            " in the 'if' branch but " + b->second.describe() +
+                            " in the 'else' branch");
+      std::vector<std::pair<std::vector<int>, SemaValue>> la, lb;
+      collectLeaves(a->second, {}, la);
+      collectLeaves(b->second, {}, lb);
+      CompoundYield c{name.str(), a->second, {}};
+      for (size_t k = 0; k < la.size(); ++k) {
+        Expected<bool> yielded =
+            merge("variable '" + name.str() + "'", la[k].second, lb[k].second);
+        if (!yielded)
+          return yielded.takeError();
+        if (*yielded)
+          c.leaves.push_back({la[k].first, static_cast<int>(types.size()) - 1});
+      }
+      compounds.push_back(std::move(c));
       continue;
     }
     Expected<bool> yielded =
@@ -159,7 +222,7 @@ Error Generator::genRuntimeIf(mlir::Value cond,
     if (!yielded)
       return yielded.takeError();
     if (*yielded)
-      yieldNames.push_back(name.str());
+      yieldNames.push_back({name.str(), static_cast<int>(types.size()) - 1});
     else
       frame().vars[name] = a->second;
   }
@@ -197,8 +260,14 @@ Error Generator::genRuntimeIf(mlir::Value cond,
   builder.setInsertionPointAfter(ifOp);
   for (size_t k = 0; k < ifOp.getNumResults(); ++k)
     setLogicalShape(ifOp.getResult(k), logical[k]);
-  for (size_t k = 0; k < yieldNames.size(); ++k)
-    frame().vars[yieldNames[k]] = runtime(ifOp.getResult(k));
+  for (auto &[name, result] : yieldNames)
+    frame().vars[name] = runtime(ifOp.getResult(result));
+  for (CompoundYield &c : compounds) {
+    SemaValue w = c.whole;
+    for (auto &[path, result] : c.leaves)
+      w = replaceLeaf(w, path, runtime(ifOp.getResult(result)));
+    frame().vars[c.name] = w;
+  }
   if (returned[0]) {
     std::vector<SemaValue> parts;
     for (size_t k = 0; k < retSlots.size(); ++k)

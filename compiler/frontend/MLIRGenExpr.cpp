@@ -83,6 +83,10 @@ Expected<SemaValue> Generator::genExpr(const ast::Expr &e) {
     return error(e, "lambda is not supported in kernels");
   case ast::Expr::Kind::Dict:
     return error(e, "dict is not supported in kernels");
+  case ast::Expr::Kind::Comprehension:
+    return error(e, "comprehensions are not supported in kernels");
+  case ast::Expr::Kind::Starred:
+    return error(e, "'*' and '**' arguments are not supported in kernels");
   }
   llvm_unreachable("bad expression kind");
 }
@@ -281,9 +285,15 @@ Expected<SemaValue> Generator::genCall(const ast::CallExpr &call) {
     return argsOr.takeError();
   CallArgs &args = *argsOr;
   switch (callee->getKind()) {
-  case SemaValue::Kind::Builtin:
   case SemaValue::Kind::Method:
+    if (callee->getElements()[0].isDType())
+      return callDTypeMethod(callee->getElements()[0], callee->getName(), args,
+                             call);
     return callBuiltin(callee->getName(), args, call);
+  case SemaValue::Kind::Builtin:
+    return callBuiltin(callee->getName(), args, call);
+  case SemaValue::Kind::DType:
+    return callDType(*callee, args, call);
   case SemaValue::Kind::Function:
     return callFunction(*callee->getFunction(), args, call);
   default:

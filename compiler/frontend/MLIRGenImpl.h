@@ -14,6 +14,7 @@
 
 #include "compiler/frontend/AST.h"
 #include "compiler/frontend/MLIRGen.h"
+#include "compiler/frontend/ModuleLoader.h"
 #include "compiler/frontend/SemaValue.h"
 
 #include "mlir/IR/Builders.h"
@@ -27,7 +28,9 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <deque>
+#include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace mgp {
@@ -73,6 +76,8 @@ enum class PromoteMode {
 /// One function being generated (the kernel or an inlined helper).
 struct Frame {
   const ast::FunctionDef *function = nullptr;
+  /// The module the function belongs to: its globals are this module's.
+  const ast::Module *module = nullptr;
   llvm::StringMap<SemaValue> vars;
   llvm::StringSet<> constexprParams;
   unsigned loopDepth = 0;
@@ -83,8 +88,9 @@ struct Frame {
 /// Walks a kernel and emits mgp IR; see MLIRGen.h.
 class Generator {
 public:
-  Generator(mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
-            const ast::Module &module);
+  Generator(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr,
+            const ast::Module &module, ModuleLoader *loader,
+            KernelGenOptions options);
 
   /// The whole job of generateKernelModule.
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
@@ -106,6 +112,19 @@ public:
 
   //===--- Scopes, names, helper calls (MLIRGen.cpp) ----------------------===//
   Frame &frame() { return frames.back(); }
+  /// The module whose globals the current code sees.
+  const ast::Module &currentModule() {
+    return frames.empty() || !frames.back().module ? module
+                                                   : *frames.back().module;
+  }
+  /// The module `fn` was parsed in.
+  const ast::Module &getModuleOf(const ast::FunctionDef &fn);
+  /// The global `name` of `m` (a function, module constant or import), or
+  /// std::nullopt; `loc`/`range` locate errors.
+  llvm::Expected<std::optional<SemaValue>> lookupGlobal(const ast::Module &m,
+                                                        llvm::StringRef name,
+                                                        llvm::SMLoc loc,
+                                                        llvm::SMRange range);
   llvm::Expected<SemaValue> lookupName(const ast::NameExpr &name);
   llvm::Expected<SemaValue> getAttribute(const SemaValue &base,
                                          const ast::AttributeExpr &attr);
@@ -114,6 +133,48 @@ public:
   llvm::Expected<SemaValue> callFunction(const ast::FunctionDef &fn,
                                          CallArgs &args,
                                          const ast::CallExpr &call);
+
+  //===--- Modules (MLIRGenModules.cpp) -----------------------------------===//
+  /// The value an import's dotted path stands for (`triton.language`, a
+  /// libdevice module, `triton.language.extra.libdevice.tanh`, a module
+  /// file, a helper of one, ...); `from` is the importing module, `loc` and
+  /// `range` the use of the name.
+  llvm::Expected<SemaValue> resolveImportPath(llvm::StringRef path,
+                                              const ast::Import &import,
+                                              const ast::Module &from,
+                                              llvm::SMLoc loc,
+                                              llvm::SMRange range);
+  /// A module file as a value (`import pkg.utils as u`).
+  llvm::Expected<SemaValue> getUserModule(llvm::StringRef file,
+                                          llvm::StringRef dotted);
+  /// `module.attr`.
+  llvm::Expected<SemaValue> getModuleAttribute(const SemaValue &module,
+                                               const ast::AttributeExpr &e);
+  /// A call of prelude builtin `name` (rand, randint, softmax, ...): the
+  /// prelude is parsed on first use (Prelude.h).
+  llvm::Expected<SemaValue> callPreludeFunction(llvm::StringRef name,
+                                                CallArgs &args,
+                                                const ast::CallExpr &call);
+  /// A call of `libdevice.NAME` (MLIRGenLibdevice.cpp).
+  llvm::Expected<SemaValue> genLibdeviceCall(llvm::StringRef name,
+                                             CallArgs &args,
+                                             const ast::CallExpr &call);
+
+  //===--- Dtype objects (MLIRGenDType.cpp) -------------------------------===//
+  /// True for the names of dtype predicates (`is_fp16`, ...).
+  static bool isDTypeMethod(llvm::StringRef name);
+  llvm::Expected<SemaValue> getDTypeAttribute(const SemaValue &dtype,
+                                              const ast::AttributeExpr &attr);
+  llvm::Expected<SemaValue> callDTypeMethod(const SemaValue &dtype,
+                                            llvm::StringRef name,
+                                            CallArgs &args,
+                                            const ast::CallExpr &call);
+  /// `tl.float32(x)`.
+  llvm::Expected<SemaValue> callDType(const SemaValue &dtype, CallArgs &args,
+                                      const ast::CallExpr &call);
+  /// `tl.pointer_type(dtype)`.
+  llvm::Expected<SemaValue> genPointerType(CallArgs &args,
+                                           const ast::CallExpr &call);
 
   //===--- Expressions (MLIRGenExpr.cpp) ----------------------------------===//
   llvm::Expected<SemaValue> genExpr(const ast::Expr &e);
@@ -179,6 +240,9 @@ public:
   bool isPadded(mlir::Value v);
   /// `v` as a SemaValue that knows its logical shape.
   SemaValue runtime(mlir::Value v);
+  /// Records (in budgetViolation) a block too large for the per-thread
+  /// register budget at the kernel's num_warps.
+  void noteBlockSize(mlir::Value v);
   /// The i1 block (of `v`'s MLIR shape) that is true on `v`'s logical
   /// elements; null when `v` is not padded.
   mlir::Value getValidMask(mlir::Value v, mlir::Location l);
@@ -192,21 +256,29 @@ public:
 
   //===--- Statements (MLIRGenStmt.cpp) -----------------------------------===//
   llvm::Error genBlock(const ast::StmtList &stmts);
-  llvm::Error genStmts(llvm::ArrayRef<ast::StmtPtr> stmts);
+  /// Generates `stmts` in order; stops after a return. An `if` with a
+  /// runtime condition that contains a return takes the rest of the
+  /// sequence into both of its branches (early return).
+  llvm::Error genStmts(llvm::ArrayRef<const ast::Stmt *> stmts);
   /// A break/continue flag as an i1 value.
   mlir::Value materializeFlag(const SemaValue &flag, mlir::Location l);
   llvm::Error genStmt(const ast::Stmt &s);
   llvm::Error assignTarget(const ast::Expr &target, SemaValue value);
 
   //===--- Control flow (MLIRGenControlFlow.cpp) --------------------------===//
-  llvm::Error genIf(const ast::IfStmt &s);
+  /// `rest` is what follows the `if` in its sequence; `consumedRest` says
+  /// whether the `if` generated it (inside its branches).
+  llvm::Error genIf(const ast::IfStmt &s,
+                    llvm::ArrayRef<const ast::Stmt *> rest, bool &consumedRest);
   /// An scf.if on `cond` whose branches `thenGen`/`elseGen` generate code;
   /// the variables in `names` that differ between the branches are yielded.
+  /// `endsFunction`: both branches run to the end of the function (a branch
+  /// that does not return returns None).
   llvm::Error genRuntimeIf(mlir::Value cond,
                            const llvm::SetVector<llvm::StringRef> &names,
                            llvm::function_ref<llvm::Error()> thenGen,
                            llvm::function_ref<llvm::Error()> elseGen,
-                           const ast::Stmt &where);
+                           const ast::Stmt &where, bool endsFunction = false);
   llvm::Error genFor(const ast::ForStmt &s);
   llvm::Error genWhile(const ast::WhileStmt &s);
   llvm::Error genStaticFor(const ast::ForStmt &s,
@@ -248,17 +320,81 @@ public:
   llvm::Expected<SemaValue> genPythonBuiltin(llvm::StringRef name,
                                              CallArgs &args,
                                              const ast::CallExpr &call);
+  /// cumsum, cumprod, associative_scan, reduce, xor_sum, reduce_or
+  /// (BuiltinsScan.cpp).
+  llvm::Expected<SemaValue> genScanBuiltin(llvm::StringRef name, CallArgs &args,
+                                           const ast::CallExpr &call);
+  /// atomic_add/max/min/and/or/xor/xchg/cas (BuiltinsAtomic.cpp).
+  llvm::Expected<SemaValue> genAtomicBuiltin(llvm::StringRef name,
+                                             CallArgs &args,
+                                             const ast::CallExpr &call);
+  /// join, split, interleave, cat, flip, ravel, histogram
+  /// (BuiltinsCompose.cpp).
+  llvm::Expected<SemaValue> genComposedBuiltin(llvm::StringRef name,
+                                               CallArgs &args,
+                                               const ast::CallExpr &call);
+  /// make_block_ptr, advance, make_tensor_descriptor, load/store through
+  /// them (BuiltinsBlockPtr.cpp).
+  llvm::Expected<SemaValue> genBlockPtrBuiltin(llvm::StringRef name,
+                                               CallArgs &args,
+                                               const ast::CallExpr &call);
+  /// The block of pointers base + sum_d (offsets[d] + i_d) * strides[d] over
+  /// `blockShape`, and in `mask` (null when `checked` is empty) where the
+  /// dims in `checked` are in [0, shape[d]).
+  llvm::Expected<SemaValue> blockAccess(
+      const SemaValue &base, llvm::ArrayRef<SemaValue> shape,
+      llvm::ArrayRef<SemaValue> strides, llvm::ArrayRef<SemaValue> offsets,
+      llvm::ArrayRef<SemaValue> blockShape, llvm::ArrayRef<int64_t> checked,
+      const ast::Expr &where, mlir::Value &mask);
+  llvm::Expected<SemaValue> genMiscBuiltin(llvm::StringRef name, CallArgs &args,
+                                           const ast::CallExpr &call);
+
+  /// The 32-bit registers one block may take per thread (docs/language.md,
+  /// "Block sizes"): beyond it a kernel is refused before the GPU passes,
+  /// whose time and the spills grow with the block.
+  static constexpr int64_t kRegisterBudget = 256;
 
   mlir::MLIRContext &context;
-  const llvm::SourceMgr &sourceMgr;
-  const ast::Module &module;
+  llvm::SourceMgr &sourceMgr;
+  KernelGenOptions genOptions;
+  /// The message of the first block over the register budget, reported at
+  /// the statement that made it.
+  std::optional<std::string> budgetViolation;
+  const ast::Module &module; ///< the kernel's
+  ModuleLoader *loader;      ///< null: imports of module files fail
+  /// The parsed prelude (Prelude.h), once a kernel calls into it.
+  std::unique_ptr<ast::Module> prelude;
+  /// The modules imported from files, by their value's name (`py:<file>`).
+  struct UserModule {
+    const ast::Module *module;
+    std::string dotted;
+  };
+  llvm::StringMap<UserModule> userModules;
+  /// The module of each function of an imported module.
+  llvm::DenseMap<const ast::FunctionDef *, const ast::Module *> functionModules;
   mlir::OpBuilder builder;
   std::deque<Frame> frames; // deque: references stay valid across calls
-  llvm::StringMap<SemaValue> constantCache;
+  std::map<std::pair<const ast::Module *, std::string>, SemaValue>
+      constantCache;
   /// Logical shapes of block values, recorded or derived (MLIRGenPadding).
   llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t, 4>> logicalShapes;
-  llvm::StringSet<> constantsInProgress;
+  std::set<std::pair<const ast::Module *, std::string>> constantsInProgress;
 };
+
+/// The canonical module paths the front end knows.
+inline constexpr llvm::StringLiteral kTritonModule = "triton";
+inline constexpr llvm::StringLiteral kLanguageModule = "triton.language";
+inline constexpr llvm::StringLiteral kMathModule = "triton.language.math";
+inline constexpr llvm::StringLiteral kExtraModule = "triton.language.extra";
+inline constexpr llvm::StringLiteral kExtraCudaModule =
+    "triton.language.extra.cuda";
+inline constexpr llvm::StringLiteral kLibdeviceModule = "libdevice";
+/// The prefix of the builtin names of libdevice functions.
+inline constexpr llvm::StringLiteral kLibdevicePrefix = "libdevice.";
+
+/// The builtins that Python's bare `min` and `max` name in a kernel.
+inline constexpr llvm::StringLiteral kPyMin = "min()";
+inline constexpr llvm::StringLiteral kPyMax = "max()";
 
 /// The pseudo-variables that record a `break` / `continue` in the current
 /// iteration of a loop lowered to scf.while (see MLIRGenControlFlow.cpp).
@@ -267,7 +403,7 @@ inline constexpr llvm::StringLiteral kContinueFlag = "$continue";
 
 /// The names `stmts` assign, plus the break/continue flags of their own loop
 /// (not of nested loops).
-void collectNamesOf(llvm::ArrayRef<ast::StmtPtr> stmts,
+void collectNamesOf(llvm::ArrayRef<const ast::Stmt *> stmts,
                     llvm::SetVector<llvm::StringRef> &names);
 
 /// `shape` with each dimension rounded up to a power of two: the MLIR shape
@@ -282,6 +418,35 @@ mlir::Value coerceTo(Generator &g, const SemaValue &v, mlir::Type type,
                      mlir::Location l);
 /// A variable's value for messages: its type if runtime, else describe().
 std::string describeVar(const SemaValue &v);
+
+/// The pointer argument 0 of `b`, checked (`name` for messages).
+llvm::Expected<mlir::Value> getPointer(Generator &g, const BoundArgs &b,
+                                       llvm::StringRef name);
+/// The mask argument `i` (absent: null), broadcast with `ptr`.
+llvm::Error getMask(Generator &g, const BoundArgs &b, unsigned i,
+                    mlir::Value &ptr, mlir::Value &mask);
+/// Ands the validity mask of a padded block of pointers into `mask` (none:
+/// the validity mask), so that the padding is never accessed.
+void maskPadding(Generator &g, mlir::Value ptr, mlir::Value &mask,
+                 mlir::Location l);
+
+/// The leaves of compound value `v` (its non-compound elements, nested)
+/// with their paths of element indices, appended to `out`.
+void collectLeaves(const SemaValue &v, std::vector<int> path,
+                   std::vector<std::pair<std::vector<int>, SemaValue>> &out);
+/// `v` with its leaf at `path` replaced by `leaf`.
+SemaValue replaceLeaf(const SemaValue &v, llvm::ArrayRef<int> path,
+                      const SemaValue &leaf);
+/// The leaf of `v` at `path`.
+const SemaValue *getLeaf(const SemaValue &v, llvm::ArrayRef<int> path);
+/// Whether `a` and `b` are compounds with the same tags and sizes, nested.
+bool sameStructure(const SemaValue &a, const SemaValue &b);
+
+/// The statements of `stmts` as a sequence of pointers.
+std::vector<const ast::Stmt *> toSequence(const ast::StmtList &stmts);
+
+/// True if `stmts` contain a `return` (in nested `if`s too).
+bool containsReturn(const ast::StmtList &stmts);
 
 /// The names a statement list assigns (assignment targets, augmented
 /// assignments; not loop targets), in first-assignment order.

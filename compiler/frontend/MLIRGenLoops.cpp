@@ -30,28 +30,30 @@ static constexpr int64_t kMaxUnroll = 4096;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A variable a loop may carry.
+/// A variable a loop may carry: a whole variable, or one leaf (at `path`) of
+/// a compound one (a tuple or a block pointer: `whole` is its value before
+/// the loop).
 struct LoopVar {
   std::string name;
   SemaValue init;
   mlir::Type type; ///< the carried type (null: not carried)
   bool flexible;   ///< starts as a constant: takes the body's type
   llvm::SmallVector<int64_t> logical = {}; ///< its logical shape (padding)
+  std::vector<int> path = {};
+  SemaValue whole = {};
 };
 } // namespace
 
-/// The variables defined before the loop that `body` reassigns.
+/// The variables defined before the loop that `body` reassigns; a compound
+/// variable contributes one LoopVar per leaf.
 static std::vector<LoopVar> getLoopVars(Generator &g, const ast::StmtList &body,
                                         llvm::StringRef skip) {
   llvm::SetVector<llvm::StringRef> names;
   collectAssignedNames(body, names);
   std::vector<LoopVar> vars;
-  for (llvm::StringRef name : names) {
-    auto it = g.frame().vars.find(name);
-    if (name == skip || it == g.frame().vars.end())
-      continue;
-    const SemaValue &v = it->second;
-    LoopVar lv{name.str(), v, mlir::Type(), false, {}};
+  auto add = [&](llvm::StringRef name, const SemaValue &v,
+                 std::vector<int> path, const SemaValue &whole) {
+    LoopVar lv{name.str(), v, mlir::Type(), false, {}, std::move(path), whole};
     if (v.isRuntime()) {
       lv.type = v.getType();
       lv.logical = g.getLogicalShape(v.getValue());
@@ -60,8 +62,40 @@ static std::vector<LoopVar> getLoopVars(Generator &g, const ast::StmtList &body,
       lv.flexible = true;
     }
     vars.push_back(lv);
+  };
+  for (llvm::StringRef name : names) {
+    auto it = g.frame().vars.find(name);
+    if (name == skip || it == g.frame().vars.end())
+      continue;
+    const SemaValue &v = it->second;
+    if (v.isCompound() && !v.isConstexpr()) {
+      std::vector<std::pair<std::vector<int>, SemaValue>> leaves;
+      collectLeaves(v, {}, leaves);
+      for (auto &[path, leaf] : leaves)
+        add(name, leaf, path, v);
+      continue;
+    }
+    add(name, v, {}, {});
   }
   return vars;
+}
+
+/// Binds every var to `valueOf(var)`: whole variables directly, leaves into
+/// their compound variable (built from its value before the loop).
+static void bindVars(Generator &g, std::vector<LoopVar> &vars,
+                     llvm::function_ref<SemaValue(LoopVar &)> valueOf) {
+  llvm::StringMap<SemaValue> wholes;
+  for (LoopVar &v : vars) {
+    SemaValue value = valueOf(v);
+    if (v.path.empty()) {
+      g.frame().vars[v.name] = value;
+      continue;
+    }
+    SemaValue &w = wholes.try_emplace(v.name, v.whole).first->second;
+    w = replaceLeaf(w, v.path, value);
+  }
+  for (auto &entry : wholes)
+    g.frame().vars[entry.getKey()] = entry.getValue();
 }
 
 namespace {
@@ -77,11 +111,12 @@ struct LoopBodyGen {
   Expected<std::vector<SemaValue>> run(mlir::ValueRange args,
                                        llvm::function_ref<Error()> gen) {
     size_t a = 0;
-    for (LoopVar &v : vars) {
-      if (v.type)
-        g.setLogicalShape(args[a], v.logical);
-      g.frame().vars[v.name] = v.type ? g.runtime(args[a++]) : v.init;
-    }
+    bindVars(g, vars, [&](LoopVar &v) {
+      if (!v.type)
+        return v.init;
+      g.setLogicalShape(args[a], v.logical);
+      return g.runtime(args[a++]);
+    });
     ++g.frame().loopDepth;
     Error err = gen();
     --g.frame().loopDepth;
@@ -93,7 +128,16 @@ struct LoopBodyGen {
       if (it == g.frame().vars.end())
         return g.error(loop, "variable '" + v.name +
                                  "' is undefined at the end of the loop body");
-      ends.push_back(it->second);
+      if (v.path.empty()) {
+        ends.push_back(it->second);
+        continue;
+      }
+      if (!sameStructure(it->second, v.whole))
+        return g.error(loop, "variable '" + v.name + "' is " +
+                                 v.whole.describe() + " before the loop but " +
+                                 it->second.describe() +
+                                 " at the end of the body");
+      ends.push_back(*getLeaf(it->second, v.path));
     }
     return ends;
   }
@@ -195,11 +239,12 @@ struct LoopBodyGen {
   /// Rebinds the variables after the loop to its results.
   void bindResults(mlir::ValueRange results) {
     size_t r = 0;
-    for (LoopVar &v : vars) {
-      if (v.type)
-        g.setLogicalShape(results[r], v.logical);
-      g.frame().vars[v.name] = v.type ? g.runtime(results[r++]) : v.init;
-    }
+    bindVars(g, vars, [&](LoopVar &v) {
+      if (!v.type)
+        return v.init;
+      g.setLogicalShape(results[r], v.logical);
+      return g.runtime(results[r++]);
+    });
   }
 };
 } // namespace
@@ -542,8 +587,20 @@ Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
 
 Error Generator::genWhile(const ast::WhileStmt &s) {
   {
-    // A condition that is a constant false skips the loop.
-    Expected<SemaValue> c = genExpr(s.getTest());
+    // A condition that is a constant false skips the loop. The probe is
+    // generated into a scratch block and dropped: a runtime condition may
+    // have side effects (`while tl.atomic_cas(lock, 0, 1) == 1`).
+    llvm::StringMap<SemaValue> saved = frame().vars;
+    auto scratch = std::make_unique<mlir::Block>();
+    Expected<SemaValue> c = [&] {
+      mlir::OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(scratch.get());
+      return genExpr(s.getTest());
+    }();
+    frame().vars = std::move(saved);
+    forgetValues(*scratch);
+    scratch->dropAllDefinedValueUses();
+    scratch->dropAllReferences();
     if (!c)
       return c.takeError();
     if (c->isConstexpr() && !c->isTruthy())

@@ -88,6 +88,11 @@ Expected<mlir::Value> Generator::toRuntimeAs(const SemaValue &v,
   return castTo(v.getValue(), type, loc(where));
 }
 
+/// True for the fp8 types.
+static bool isFp8(mlir::Type t) {
+  return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t);
+}
+
 mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l) {
   mlir::Type from = getElementType(v.getType());
   if (from == to)
@@ -95,6 +100,21 @@ mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l) {
   llvm::ArrayRef<int64_t> shape = getShapeOf(v.getType());
   mlir::Type result = withShape(to, shape);
   namespace arith = mlir::arith;
+  // fp8 converts only to and from f16 (exactly) and f32 (rounding to
+  // nearest even, saturating, as Triton's fp_to_fp); other types go through
+  // them.
+  if (isFp8(from) && !to.isF16()) {
+    mlir::Value half = arith::ExtFOp::create(
+        builder, l, withShape(builder.getF16Type(), shape), v);
+    return castTo(half, to, l);
+  }
+  if (isFp8(to) && !from.isF32() && !from.isF16())
+    return arith::TruncFOp::create(builder, l, result,
+                                   castTo(v, builder.getF32Type(), l));
+  if (isFp8(from))
+    return arith::ExtFOp::create(builder, l, result, v);
+  if (isFp8(to))
+    return arith::TruncFOp::create(builder, l, result, v);
   if (to.isInteger(1)) {
     // Conversion to bool is a comparison with zero.
     return toBool(v, l);
@@ -280,6 +300,8 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
     llvm::append_range(elts, rhs.getElements());
     return SemaValue::getTuple(std::move(elts));
   }
+  if (lhs.isString() && rhs.isString() && op == BinaryOp::Add)
+    return SemaValue::getString((lhs.getString() + rhs.getString()).str());
   namespace arith = mlir::arith;
   mlir::Location l = s.mlirLoc;
   // Pointer arithmetic: ptr + int, int + ptr, ptr - int.

@@ -118,7 +118,43 @@ bool Generator::isPadded(mlir::Value v) {
 SemaValue Generator::runtime(mlir::Value v) {
   if (!llvm::isa<mlir::RankedTensorType>(v.getType()))
     return SemaValue::getRuntime(v);
+  noteBlockSize(v);
   return SemaValue::getRuntime(v, getLogicalShape(v));
+}
+
+void Generator::noteBlockSize(mlir::Value v) {
+  if (budgetViolation)
+    return;
+  auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
+  mlir::Type elt = type.getElementType();
+  // Pointers count as 32 bits: LLVM keeps a base and 32-bit offsets live
+  // rather than every 64-bit address.
+  int64_t bits = llvm::isa<PointerType>(elt) ? 32
+                 : elt.getIntOrFloatBitWidth() < 8
+                     ? 8
+                     : elt.getIntOrFloatBitWidth();
+  int64_t threads = 32 * int64_t(genOptions.numWarps);
+  int64_t words = (type.getNumElements() * bits + 31) / 32;
+  int64_t perThread = (words + threads - 1) / threads;
+  if (perThread <= kRegisterBudget)
+    return;
+  // The fewest warps that fit, if any up to 32 do.
+  int warps = genOptions.numWarps;
+  while (warps < 32 &&
+         (words + 32 * warps - 1) / (32 * warps) > kRegisterBudget)
+    warps *= 2;
+  std::string hint =
+      (words + 32 * warps - 1) / (32 * warps) <= kRegisterBudget
+          ? "use num_warps=" + std::to_string(warps) +
+                " or more, or "
+                "smaller blocks"
+          : std::string("use smaller blocks (even 32 warps do not fit it)");
+  budgetViolation =
+      "a block of shape " + describeShape(getLogicalShape(v)) + " of " +
+      getTypeName(elt) + " needs " + std::to_string(perThread) +
+      " registers per thread at num_warps=" +
+      std::to_string(genOptions.numWarps) + ", more than mgp's budget of " +
+      std::to_string(kRegisterBudget) + " for one block; " + hint;
 }
 
 mlir::Value Generator::getValidMask(mlir::Value v, mlir::Location l) {

@@ -30,34 +30,63 @@ static void collectTargetNames(const ast::Expr &target,
   }
 }
 
-static void collectNames(llvm::ArrayRef<ast::StmtPtr> stmts,
+static void collectNames(llvm::ArrayRef<const ast::Stmt *> stmts,
+                         llvm::SetVector<llvm::StringRef> &names,
+                         bool inNestedLoop);
+
+static void collectNames(const ast::StmtList &stmts,
                          llvm::SetVector<llvm::StringRef> &names,
                          bool inNestedLoop) {
-  for (const ast::StmtPtr &s : stmts) {
-    if (auto *a = llvm::dyn_cast<ast::AssignStmt>(s.get())) {
+  collectNames(toSequence(stmts), names, inNestedLoop);
+}
+
+static void collectNames(llvm::ArrayRef<const ast::Stmt *> stmts,
+                         llvm::SetVector<llvm::StringRef> &names,
+                         bool inNestedLoop) {
+  for (const ast::Stmt *s : stmts) {
+    if (auto *a = llvm::dyn_cast<ast::AssignStmt>(s)) {
       for (const ast::ExprPtr &t : a->getTargets())
         collectTargetNames(*t, names);
-    } else if (auto *a = llvm::dyn_cast<ast::AugAssignStmt>(s.get())) {
+    } else if (auto *a = llvm::dyn_cast<ast::AugAssignStmt>(s)) {
       collectTargetNames(a->getTarget(), names);
-    } else if (auto *a = llvm::dyn_cast<ast::AnnAssignStmt>(s.get())) {
+    } else if (auto *a = llvm::dyn_cast<ast::AnnAssignStmt>(s)) {
       if (a->getValue())
         collectTargetNames(a->getTarget(), names);
-    } else if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get())) {
+    } else if (auto *i = llvm::dyn_cast<ast::IfStmt>(s)) {
       collectNames(i->getBody(), names, inNestedLoop);
       collectNames(i->getOrElse(), names, inNestedLoop);
-    } else if (auto *f = llvm::dyn_cast<ast::ForStmt>(s.get())) {
+    } else if (auto *f = llvm::dyn_cast<ast::ForStmt>(s)) {
       collectNames(f->getBody(), names, true);
-    } else if (auto *w = llvm::dyn_cast<ast::WhileStmt>(s.get())) {
+    } else if (auto *w = llvm::dyn_cast<ast::WhileStmt>(s)) {
       collectNames(w->getBody(), names, true);
-    } else if (llvm::isa<ast::BreakStmt>(s.get()) && !inNestedLoop) {
+    } else if (llvm::isa<ast::BreakStmt>(s) && !inNestedLoop) {
       names.insert(kBreakFlag);
-    } else if (llvm::isa<ast::ContinueStmt>(s.get()) && !inNestedLoop) {
+    } else if (llvm::isa<ast::ContinueStmt>(s) && !inNestedLoop) {
       names.insert(kContinueFlag);
     }
   }
 }
 
-void mgp::detail::collectNamesOf(llvm::ArrayRef<ast::StmtPtr> stmts,
+std::vector<const ast::Stmt *>
+mgp::detail::toSequence(const ast::StmtList &stmts) {
+  std::vector<const ast::Stmt *> seq;
+  for (const ast::StmtPtr &s : stmts)
+    seq.push_back(s.get());
+  return seq;
+}
+
+bool mgp::detail::containsReturn(const ast::StmtList &stmts) {
+  for (const ast::StmtPtr &s : stmts) {
+    if (llvm::isa<ast::ReturnStmt>(s.get()))
+      return true;
+    if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get()))
+      if (containsReturn(i->getBody()) || containsReturn(i->getOrElse()))
+        return true;
+  }
+  return false;
+}
+
+void mgp::detail::collectNamesOf(llvm::ArrayRef<const ast::Stmt *> stmts,
                                  llvm::SetVector<llvm::StringRef> &names) {
   collectNames(stmts, names, false);
 }
@@ -68,15 +97,24 @@ void mgp::detail::collectAssignedNames(
 }
 
 Error Generator::genBlock(const ast::StmtList &stmts) {
-  return genStmts(stmts);
+  return genStmts(toSequence(stmts));
 }
 
-Error Generator::genStmts(llvm::ArrayRef<ast::StmtPtr> stmts) {
+Error Generator::genStmts(llvm::ArrayRef<const ast::Stmt *> stmts) {
   for (size_t i = 0; i < stmts.size(); ++i) {
     if (frame().returned)
       break; // code after a return never runs
-    if (Error err = genStmt(*stmts[i]))
+    if (auto *ifStmt = llvm::dyn_cast<ast::IfStmt>(stmts[i])) {
+      bool consumed = false;
+      if (Error err = genIf(*ifStmt, stmts.drop_front(i + 1), consumed))
+        return err;
+      if (consumed)
+        return Error::success();
+    } else if (Error err = genStmt(*stmts[i])) {
       return err;
+    }
+    if (budgetViolation)
+      return error(*stmts[i], *budgetViolation);
     // Inside a loop with break/continue: once a flag may be set, the rest of
     // the block runs only where neither is.
     auto brk = frame().vars.find(kBreakFlag);
@@ -90,7 +128,7 @@ Error Generator::genStmts(llvm::ArrayRef<ast::StmtPtr> stmts) {
       continue;
     if (i + 1 == stmts.size())
       return Error::success();
-    llvm::ArrayRef<ast::StmtPtr> rest = stmts.drop_front(i + 1);
+    llvm::ArrayRef<const ast::Stmt *> rest = stmts.drop_front(i + 1);
     mlir::Location l = loc(stmts[i]->getLocation());
     mlir::Value stop = toBool(materializeFlag(b, l), l);
     stop = mlir::arith::OrIOp::create(builder, l, stop,
@@ -191,8 +229,10 @@ Error Generator::genStmt(const ast::Stmt &s) {
     Expected<SemaValue> v = genExpr(llvm::cast<ast::ExprStmt>(s).getValue());
     return v ? Error::success() : v.takeError();
   }
-  case ast::Stmt::Kind::If:
-    return genIf(llvm::cast<ast::IfStmt>(s));
+  case ast::Stmt::Kind::If: {
+    bool consumed = false;
+    return genIf(llvm::cast<ast::IfStmt>(s), {}, consumed);
+  }
   case ast::Stmt::Kind::For:
     return genFor(llvm::cast<ast::ForStmt>(s));
   case ast::Stmt::Kind::While:

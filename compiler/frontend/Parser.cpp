@@ -129,6 +129,7 @@ static StringRef findDefName(StringRef text) {
 /// file_input: (NEWLINE | import_stmt | decorated | funcdef | stmt)* ENDMARKER
 llvm::Expected<std::unique_ptr<Module>> Parser::parseModule() {
   auto module = std::make_unique<Module>();
+  currentModule = module.get();
   module->fileName =
       sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier().str();
   while (tok.isNot(TokenKind::EndOfFile)) {
@@ -154,7 +155,8 @@ llvm::Expected<std::unique_ptr<Module>> Parser::parseModule() {
                          errorPos ? errorPos : itemStart.spelling.data());
     errorLoc = SMLoc();
     errorMessage.clear();
-    exprDepth = loopDepth = 0;
+    exprDepth = loopDepth = moduleCompoundDepth = 0;
+    allowDict = false;
     tok = Token();
     consume();
   }
@@ -203,7 +205,10 @@ bool Parser::parseTopLevelItem(Module &module, bool &strict) {
   // `NAME: annotation = value`, or host code that is parsed and dropped.
   if (tok.is(TokenKind::Name)) {
     ExprStmtParts parts;
-    if (!parseExprStmtParts(parts))
+    allowDict = true;
+    bool parsed = parseExprStmtParts(parts);
+    allowDict = false;
+    if (!parsed)
       return false;
     if (tok.isNot(TokenKind::Newline) && tok.isNot(TokenKind::Semicolon)) {
       emitUnexpected("newline");
@@ -220,12 +225,21 @@ bool Parser::parseTopLevelItem(Module &module, bool &strict) {
       constant.name = llvm::cast<NameExpr>(*parts.targets[0]).getName().str();
       constant.annotation = std::move(parts.annotation);
       constant.value = std::move(parts.value);
+      recordKernelAlias(module, constant);
       module.constants.push_back(std::move(constant));
     }
     return true;
   }
+  // A module-level compound statement (`if`, `try`, ...): its imports and
+  // function definitions are the module's (an import done under
+  // `try`/`except` or a version check).
   ast::StmtList dropped;
-  return parseStatement(dropped);
+  ++moduleCompoundDepth;
+  allowDict = true;
+  bool ok = parseStatement(dropped);
+  allowDict = false;
+  --moduleCompoundDepth;
+  return ok;
 }
 
 /// import_stmt: 'import' dotted_as_name (',' dotted_as_name)* NEWLINE

@@ -90,6 +90,12 @@ private:
   StmtPtr parseFor();
   StmtPtr parseNestedDef();
   bool checkAssignTarget(const ast::Expr &target, llvm::StringRef what);
+  // Host statements inside module-level compound statements (ParserHost.cpp).
+  StmtPtr parseHostTry();
+  StmtPtr parseHostWith();
+  StmtPtr parseHostRaise();
+  /// Records `NAME = triton.jit(FN)` and the like as a kernel alias.
+  void recordKernelAlias(ast::Module &module, const ast::ModuleConstant &c);
 
   // Expressions (ParserExpr.cpp).
   ExprPtr parseTest();
@@ -109,6 +115,12 @@ private:
   ExprPtr parseList();
   ExprPtr parseDict();
   ExprPtr parseCallTrailer(ExprPtr callee);
+  /// comp_for: 'for' exprlist 'in' or_test ('if' or_test)* [comp_for]; the
+  /// current token is the first 'for'; the caller consumes the closing
+  /// bracket (ParserHost.cpp).
+  ExprPtr parseComprehension(ast::SourceLocation loc,
+                             ast::ComprehensionExpr::CompKind kind, ExprPtr elt,
+                             ExprPtr value);
   ExprPtr parseSubscriptTrailer(ExprPtr value);
   ExprPtr parseSubscriptItem();
   ExprPtr parseNumber();
@@ -132,9 +144,16 @@ private:
   Token prevTok; ///< The last consumed token (for end locations).
   unsigned exprDepth = 0;
   unsigned loopDepth = 0;
-  /// True while parsing a non-jit decorator, the only place that accepts
-  /// dict literals (autotune configurations).
+  /// True while parsing host code: a non-jit decorator (autotune
+  /// configurations) or a module-level statement. Host code may contain
+  /// dict literals, comprehensions and `*`/`**` call arguments.
   bool allowDict = false;
+  /// The module being parsed.
+  ast::Module *currentModule = nullptr;
+  /// Nesting of module-level compound statements (`if`, `try`, `with`, ...)
+  /// around the current statement, outside any function: their imports and
+  /// function definitions belong to the module.
+  unsigned moduleCompoundDepth = 0;
   /// The first error since the last reset.
   llvm::SMLoc errorLoc;
   std::string errorMessage;

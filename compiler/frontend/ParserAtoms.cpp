@@ -74,9 +74,16 @@ Parser::ExprPtr Parser::parseParenthesized() {
     ExprPtr elt = parseTest();
     if (!elt)
       return nullptr;
-    if (tok.is(TokenKind::KwFor))
-      return emitError(tok, "comprehensions and generator expressions are "
-                            "not supported");
+    if (tok.is(TokenKind::KwFor)) {
+      if (!allowDict || !elts.empty())
+        return emitError(tok, "comprehensions and generator expressions are "
+                              "not supported");
+      ExprPtr comp = parseComprehension(
+          loc, ComprehensionExpr::CompKind::Generator, std::move(elt), nullptr);
+      if (!comp || !expect(TokenKind::RParen, "to close '('"))
+        return nullptr;
+      return comp;
+    }
     elts.push_back(std::move(elt));
     if (!consumeIf(TokenKind::Comma))
       break;
@@ -99,8 +106,15 @@ Parser::ExprPtr Parser::parseList() {
     ExprPtr elt = parseTest();
     if (!elt)
       return nullptr;
-    if (tok.is(TokenKind::KwFor))
-      return emitError(tok, "comprehensions are not supported");
+    if (tok.is(TokenKind::KwFor)) {
+      if (!allowDict || !elts.empty())
+        return emitError(tok, "comprehensions are not supported");
+      ExprPtr comp = parseComprehension(loc, ComprehensionExpr::CompKind::List,
+                                        std::move(elt), nullptr);
+      if (!comp || !expect(TokenKind::RSquare, "to close '['"))
+        return nullptr;
+      return comp;
+    }
     elts.push_back(std::move(elt));
     if (!consumeIf(TokenKind::Comma))
       break;
@@ -120,6 +134,13 @@ Parser::ExprPtr Parser::parseDict() {
     ExprPtr key = parseTest();
     if (!key)
       return nullptr;
+    if (tok.is(TokenKind::KwFor) && keys.empty()) {
+      ExprPtr comp = parseComprehension(loc, ComprehensionExpr::CompKind::Set,
+                                        std::move(key), nullptr);
+      if (!comp || !expect(TokenKind::RBrace, "to close '{'"))
+        return nullptr;
+      return comp;
+    }
     if (tok.is(TokenKind::Comma) || tok.is(TokenKind::RBrace))
       return emitError(tok, "set literals are not supported");
     if (!expect(TokenKind::Colon, "after a dict key"))
@@ -127,6 +148,13 @@ Parser::ExprPtr Parser::parseDict() {
     ExprPtr value = parseTest();
     if (!value)
       return nullptr;
+    if (tok.is(TokenKind::KwFor) && keys.empty()) {
+      ExprPtr comp = parseComprehension(loc, ComprehensionExpr::CompKind::Dict,
+                                        std::move(key), std::move(value));
+      if (!comp || !expect(TokenKind::RBrace, "to close '{'"))
+        return nullptr;
+      return comp;
+    }
     keys.push_back(std::move(key));
     values.push_back(std::move(value));
     if (!consumeIf(TokenKind::Comma))
@@ -147,13 +175,34 @@ Parser::ExprPtr Parser::parseCallTrailer(ExprPtr callee) {
   ExprList args;
   std::vector<Keyword> keywords;
   while (tok.isNot(TokenKind::RParen)) {
-    if (tok.is(TokenKind::Star) || tok.is(TokenKind::StarStar))
-      return emitError(tok, "'*' and '**' arguments are not supported");
+    if (tok.is(TokenKind::Star) || tok.is(TokenKind::StarStar)) {
+      if (!allowDict)
+        return emitError(tok, "'*' and '**' arguments are not supported");
+      SourceLocation starLoc = startLocation(tok);
+      bool doubleStar = tok.is(TokenKind::StarStar);
+      consume();
+      ExprPtr value = parseTest();
+      if (!value)
+        return nullptr;
+      finish(starLoc);
+      args.push_back(
+          std::make_unique<StarredExpr>(starLoc, doubleStar, std::move(value)));
+      if (!consumeIf(TokenKind::Comma))
+        break;
+      continue;
+    }
     ExprPtr arg = parseTest();
     if (!arg)
       return nullptr;
-    if (tok.is(TokenKind::KwFor))
-      return emitError(tok, "generator expressions are not supported");
+    if (tok.is(TokenKind::KwFor)) {
+      if (!allowDict || !args.empty() || !keywords.empty())
+        return emitError(tok, "generator expressions are not supported");
+      SourceLocation genLoc = arg->getLocation();
+      arg = parseComprehension(genLoc, ComprehensionExpr::CompKind::Generator,
+                               std::move(arg), nullptr);
+      if (!arg)
+        return nullptr;
+    }
     if (tok.is(TokenKind::Equal)) {
       auto *name = llvm::dyn_cast<NameExpr>(arg.get());
       if (!name)

@@ -116,11 +116,16 @@ Parser::parseFunctionDef(std::vector<Decorator> decorators) {
   if (!expect(TokenKind::Colon, "after the function signature"))
     return nullptr;
   finish(def->location);
-  // A function starts a fresh loop context: `break` in it needs its own loop.
-  unsigned savedLoopDepth = loopDepth;
-  loopDepth = 0;
+  // A function starts a fresh loop context: `break` in it needs its own loop;
+  // its body is not module-level host code.
+  unsigned savedLoopDepth = loopDepth, savedCompound = moduleCompoundDepth;
+  bool savedDict = allowDict;
+  loopDepth = moduleCompoundDepth = 0;
+  allowDict = false;
   bool ok = parseBlock(def->body, defTok, "function definition");
   loopDepth = savedLoopDepth;
+  moduleCompoundDepth = savedCompound;
+  allowDict = savedDict;
   if (!ok)
     return nullptr;
   return def;

@@ -51,9 +51,22 @@ bool Parser::parseStatement(StmtList &body) {
   case TokenKind::At:
     stmt = parseNestedDef();
     break;
-  case TokenKind::KwClass:
-  case TokenKind::KwWith:
   case TokenKind::KwTry:
+  case TokenKind::KwWith:
+    if (moduleCompoundDepth == 0) {
+      emitError(tok, "'" + tok.spelling + "' statements are not supported");
+      return false;
+    }
+    stmt = tok.is(TokenKind::KwTry) ? parseHostTry() : parseHostWith();
+    break;
+  case TokenKind::KwImport:
+  case TokenKind::KwFrom:
+    // Under a module-level `if`/`try`: an import of the module. Elsewhere
+    // parseSmallStatement reports it.
+    if (moduleCompoundDepth == 0)
+      return parseSimpleStatements(body);
+    return parseImport(*currentModule);
+  case TokenKind::KwClass:
   case TokenKind::KwAsync:
     emitError(tok, "'" + tok.spelling + "' statements are not supported");
     return false;
@@ -121,10 +134,13 @@ StmtPtr Parser::parseSmallStatement() {
   case TokenKind::KwImport:
   case TokenKind::KwFrom:
     return emitError(tok, "'import' is only supported at module level");
+  case TokenKind::KwRaise:
+    if (moduleCompoundDepth > 0)
+      return parseHostRaise();
+    [[fallthrough]];
   case TokenKind::KwGlobal:
   case TokenKind::KwNonlocal:
   case TokenKind::KwDel:
-  case TokenKind::KwRaise:
   case TokenKind::KwYield:
     return emitError(tok, "'" + tok.spelling + "' statements are not supported");
   default:
@@ -345,5 +361,10 @@ StmtPtr Parser::parseNestedDef() {
   if (!def)
     return nullptr;
   loc.range.End = def->location.range.End;
+  if (moduleCompoundDepth > 0) {
+    // A def under a module-level `if`/`try` defines a module function.
+    currentModule->functions.push_back(std::move(def));
+    return std::make_unique<PassStmt>(loc);
+  }
   return std::make_unique<FunctionDefStmt>(loc, std::move(def));
 }

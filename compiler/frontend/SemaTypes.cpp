@@ -10,6 +10,7 @@
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -61,6 +62,10 @@ mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
     if (getTypeKind(lit) <= getTypeKind(other)) {
       if (divOrMod && isHalf(other))
         return mlir::Float32Type::get(ctx);
+      // fp8 arithmetic computes in fp16 (divisions in fp32).
+      if (llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(other))
+        return divOrMod ? mlir::Type(mlir::Float32Type::get(ctx))
+                        : mlir::Type(mlir::Float16Type::get(ctx));
       return other;
     }
   }
@@ -68,6 +73,18 @@ mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
     return mlir::Float64Type::get(ctx);
   if (a.isF32() || b.isF32())
     return mlir::Float32Type::get(ctx);
+  // fp8 computes in fp16 (with fp16 or fp8) or fp32 (with bf16, or for
+  // division).
+  auto isFp8 = [](mlir::Type t) {
+    return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t);
+  };
+  if (isFp8(a) || isFp8(b)) {
+    if (divOrMod || a.isBF16() || b.isBF16())
+      return mlir::Float32Type::get(ctx);
+    if ((isFp8(a) || a.isF16() || a.isInteger()) &&
+        (isFp8(b) || b.isF16() || b.isInteger()))
+      return mlir::Float16Type::get(ctx);
+  }
   for (bool f16 : {true, false}) {
     auto is = [&](mlir::Type t) { return f16 ? t.isF16() : t.isBF16(); };
     if (is(a) || is(b)) {
@@ -132,6 +149,10 @@ std::string mgp::getTypeName(mlir::Type t) {
     return "fp32";
   if (t.isF64())
     return "fp64";
+  if (llvm::isa<mlir::Float8E4M3FNType>(t))
+    return "fp8e4nv";
+  if (llvm::isa<mlir::Float8E5M2Type>(t))
+    return "fp8e5";
   std::string s;
   llvm::raw_string_ostream os(s);
   t.print(os);
@@ -155,6 +176,15 @@ std::string mgp::describeType(mlir::Type type) {
   return s + getTypeName(t.getElementType()) + ">";
 }
 
+bool mgp::isDTypeName(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"int1",       "bool",    "int8",     "uint8",  "int16",   "uint16",
+       "int32",      "uint32",  "int64",    "uint64", "float16", "fp16",
+       "bfloat16",   "bf16",    "float32",  "fp32",   "float64", "fp64",
+       "float8e4nv", "fp8e4nv", "float8e5", "fp8e5"},
+      name);
+}
+
 mlir::Type mgp::lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name) {
   unsigned width = llvm::StringSwitch<unsigned>(name)
                        .Cases({"int1", "bool"}, 1)
@@ -170,5 +200,7 @@ mlir::Type mgp::lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name) {
       .Cases({"bfloat16", "bf16"}, mlir::BFloat16Type::get(ctx))
       .Cases({"float32", "fp32"}, mlir::Float32Type::get(ctx))
       .Cases({"float64", "fp64"}, mlir::Float64Type::get(ctx))
+      .Cases({"float8e4nv", "fp8e4nv"}, mlir::Float8E4M3FNType::get(ctx))
+      .Cases({"float8e5", "fp8e5"}, mlir::Float8E5M2Type::get(ctx))
       .Default(mlir::Type());
 }

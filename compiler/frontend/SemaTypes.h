@@ -73,6 +73,9 @@ std::string describeShape(llvm::ArrayRef<int64_t> shape);
 /// (`float32`, `int1`, `bfloat16`, `uint8`, ...), or null.
 mlir::Type lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name);
 
+/// True if lookupDTypeName knows `name`.
+bool isDTypeName(llvm::StringRef name);
+
 /// True if `v` is a power of two (and positive).
 inline bool isPowerOf2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 

@@ -1,11 +1,15 @@
 //===- SemaValue.cpp - the values a kernel computes with -----------------===//
 //
 // This file implements SemaValue (SemaValue.h): its constructors, the
-// compile-time predicates (constexpr-ness, truthiness, equality) and the
-// short descriptions used in error messages.
+// compile-time predicates (constexpr-ness, truthiness, equality), the
+// short descriptions used in error messages, and compound values (tuples,
+// block pointers) seen as trees of leaves (for loops and ifs that carry
+// them).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/SemaValue.h"
+
+#include "compiler/frontend/MLIRGenImpl.h"
 
 #include "compiler/frontend/SemaTypes.h"
 
@@ -57,6 +61,13 @@ SemaValue SemaValue::getTuple(std::vector<SemaValue> elts) {
   SemaValue r;
   r.kind = Kind::Tuple;
   r.elements = std::move(elts);
+  return r;
+}
+
+SemaValue SemaValue::getCompound(llvm::StringRef tag,
+                                 std::vector<SemaValue> elts) {
+  SemaValue r = getTuple(std::move(elts));
+  r.text = tag.str();
   return r;
 }
 
@@ -116,6 +127,8 @@ bool SemaValue::isConstexpr() const {
   case Kind::DType:
     return true;
   case Kind::Tuple:
+    if (!text.empty())
+      return false; // a block pointer or descriptor is a runtime object
     for (const SemaValue &e : elements)
       if (!e.isConstexpr())
         return false;
@@ -167,7 +180,7 @@ bool SemaValue::constEquals(const SemaValue &o) const {
   case Kind::DType:
     return type == o.type;
   case Kind::Tuple:
-    if (elements.size() != o.elements.size())
+    if (elements.size() != o.elements.size() || text != o.text)
       return false;
     for (size_t i = 0; i < elements.size(); ++i)
       if (!elements[i].constEquals(o.elements[i]))
@@ -198,6 +211,8 @@ std::string SemaValue::describe() const {
   case Kind::DType:
     return "dtype " + getTypeName(type);
   case Kind::Tuple:
+    if (!text.empty())
+      return text == kBlockPtrTag ? "block pointer" : "tensor descriptor";
     return "tuple of " + std::to_string(elements.size());
   case Kind::Runtime:
     return llvm::isa<mlir::RankedTensorType>(type)
@@ -213,4 +228,54 @@ std::string SemaValue::describe() const {
     return "method '" + text + "'";
   }
   return "value";
+}
+
+//===----------------------------------------------------------------------===//
+// Compound values as trees of leaves
+//===----------------------------------------------------------------------===//
+
+void mgp::detail::collectLeaves(
+    const SemaValue &v, std::vector<int> path,
+    std::vector<std::pair<std::vector<int>, SemaValue>> &out) {
+  if (!v.isCompound()) {
+    out.emplace_back(std::move(path), v);
+    return;
+  }
+  for (size_t i = 0; i < v.getElements().size(); ++i) {
+    std::vector<int> sub = path;
+    sub.push_back(static_cast<int>(i));
+    collectLeaves(v.getElements()[i], std::move(sub), out);
+  }
+}
+
+SemaValue mgp::detail::replaceLeaf(const SemaValue &v, llvm::ArrayRef<int> path,
+                                   const SemaValue &leaf) {
+  if (path.empty())
+    return leaf;
+  std::vector<SemaValue> elts = v.getElements();
+  elts[path[0]] = replaceLeaf(elts[path[0]], path.drop_front(), leaf);
+  return v.getTag().empty()
+             ? SemaValue::getTuple(std::move(elts))
+             : SemaValue::getCompound(v.getTag(), std::move(elts));
+}
+
+const SemaValue *mgp::detail::getLeaf(const SemaValue &v,
+                                      llvm::ArrayRef<int> path) {
+  if (path.empty())
+    return &v;
+  return getLeaf(v.getElements()[path[0]], path.drop_front());
+}
+
+bool mgp::detail::sameStructure(const SemaValue &a, const SemaValue &b) {
+  if (a.isCompound() != b.isCompound())
+    return false;
+  if (!a.isCompound())
+    return true;
+  if (a.getTag() != b.getTag() ||
+      a.getElements().size() != b.getElements().size())
+    return false;
+  for (size_t i = 0; i < a.getElements().size(); ++i)
+    if (!sameStructure(a.getElements()[i], b.getElements()[i]))
+      return false;
+  return true;
 }

@@ -22,6 +22,10 @@
 
 namespace mgp {
 
+/// The tags of compound values.
+inline constexpr llvm::StringLiteral kBlockPtrTag = "block_ptr";
+inline constexpr llvm::StringLiteral kTensorDescTag = "tensor_descriptor";
+
 /// One value of the kernel language, compile-time or runtime.
 class SemaValue {
 public:
@@ -32,7 +36,8 @@ public:
     None,     ///< `None`
     String,   ///< compile-time string
     DType,    ///< a dtype object such as `tl.float16` (getType())
-    Tuple,    ///< a tuple (of any values)
+    Tuple,    ///< a tuple (of any values); with a tag, a compound value
+              ///< such as a block pointer (getTag() says which)
     Runtime,  ///< an mlir::Value: scalar, pointer or block tensor
     Module,   ///< `triton`, `triton.language`, `mgp` (getName() = path)
     Builtin,  ///< a builtin function (getName() = its name)
@@ -48,6 +53,10 @@ public:
   static SemaValue getString(llvm::StringRef s);
   static SemaValue getDType(mlir::Type t);
   static SemaValue getTuple(std::vector<SemaValue> elts);
+  /// A compound value made of `elts`, of kind `tag` (kBlockPtrTag,
+  /// kTensorDescTag): stored like a tuple, but not a tuple to the program.
+  static SemaValue getCompound(llvm::StringRef tag,
+                               std::vector<SemaValue> elts);
   static SemaValue getRuntime(mlir::Value v);
   /// A runtime block whose logical shape `logicalShape` differs from its
   /// padded MLIR shape (see MLIRGenPadding.cpp).
@@ -65,7 +74,13 @@ public:
   bool isNone() const { return kind == Kind::None; }
   bool isString() const { return kind == Kind::String; }
   bool isDType() const { return kind == Kind::DType; }
-  bool isTuple() const { return kind == Kind::Tuple; }
+  bool isTuple() const { return kind == Kind::Tuple && text.empty(); }
+  /// A tuple or a tagged compound value (both hold getElements()).
+  bool isCompound() const { return kind == Kind::Tuple; }
+  /// The tag of a compound value ("" for a plain tuple).
+  llvm::StringRef getTag() const {
+    return kind == Kind::Tuple ? llvm::StringRef(text) : llvm::StringRef();
+  }
   bool isRuntime() const { return kind == Kind::Runtime; }
   /// Int, Float or Bool: a compile-time number.
   bool isConstNumber() const { return isInt() || isFloat() || isBool(); }

@@ -90,4 +90,41 @@ def Mgp_InputPrecision : I32EnumAttr<"InputPrecision", "precision of f32 dot inp
 }
 def Mgp_InputPrecisionAttr : EnumAttr<Mgp_Dialect, Mgp_InputPrecision, "input_precision">;
 
+def Mgp_AtomicRMWKind : I32EnumAttr<"AtomicRMWKind", "read-modify-write operation", [
+    I32EnumAttrCase<"Add", 0, "add">,
+    I32EnumAttrCase<"FAdd", 1, "fadd">,
+    I32EnumAttrCase<"Max", 2, "max">,
+    I32EnumAttrCase<"Min", 3, "min">,
+    I32EnumAttrCase<"UMax", 4, "umax">,
+    I32EnumAttrCase<"UMin", 5, "umin">,
+    I32EnumAttrCase<"FMax", 6, "fmax">,
+    I32EnumAttrCase<"FMin", 7, "fmin">,
+    I32EnumAttrCase<"And", 8, "and">,
+    I32EnumAttrCase<"Or", 9, "or">,
+    I32EnumAttrCase<"Xor", 10, "xor">,
+    I32EnumAttrCase<"Xchg", 11, "xchg">]> {
+  let cppNamespace = "::mgp";
+  let genSpecializedAttr = 0;
+}
+def Mgp_AtomicRMWKindAttr : EnumAttr<Mgp_Dialect, Mgp_AtomicRMWKind, "atomic_rmw_kind">;
+
+def Mgp_MemSemantic : I32EnumAttr<"MemSemantic", "memory ordering of an atomic", [
+    I32EnumAttrCase<"Relaxed", 0, "relaxed">,
+    I32EnumAttrCase<"Acquire", 1, "acquire">,
+    I32EnumAttrCase<"Release", 2, "release">,
+    I32EnumAttrCase<"AcqRel", 3, "acq_rel">]> {
+  let cppNamespace = "::mgp";
+  let genSpecializedAttr = 0;
+}
+def Mgp_MemSemanticAttr : EnumAttr<Mgp_Dialect, Mgp_MemSemantic, "sem">;
+
+def Mgp_MemScope : I32EnumAttr<"MemScope", "threads an atomic is ordered with", [
+    I32EnumAttrCase<"GPU", 0, "gpu">,
+    I32EnumAttrCase<"CTA", 1, "cta">,
+    I32EnumAttrCase<"System", 2, "sys">]> {
+  let cppNamespace = "::mgp";
+  let genSpecializedAttr = 0;
+}
+def Mgp_MemScopeAttr : EnumAttr<Mgp_Dialect, Mgp_MemScope, "scope">;
+
 #endif // MGP_ATTRS_TD

@@ -455,4 +455,6 @@ def Mgp_FenceAsyncSharedOp : Mgp_Op<"fence_async_shared", [MemoryEffects<[MemRea
   let assemblyFormat = "attr-dict";
 }
 
+include "compiler/ir/MgpLanguageOps.td"
+
 #endif // MGP_OPS_TD

@@ -59,7 +59,7 @@ def Mgp_MemDescType : Mgp_Type<"MemDesc", "memdesc", [ShapedTypeInterface]> {
   }];
 }
 
-def Mgp_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+def Mgp_Float : AnyTypeOf<[F16, BF16, F32, F64, F8E4M3FN, F8E5M2]>;
 def Mgp_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
 def Mgp_Number : AnyTypeOf<[Mgp_Float, Mgp_Int]>;
 def Mgp_Scalar : AnyTypeOf<[Mgp_Number, Mgp_PtrType]>;

@@ -68,8 +68,7 @@ static llvm::Error parseFile(ParsedFile &file, llvm::StringRef source,
 static llvm::Expected<const ast::FunctionDef *>
 findKernel(const ast::Module &module, llvm::StringRef fileName,
            llvm::StringRef name) {
-  const ast::FunctionDef *def = module.findFunction(name);
-  if (def && def->isKernel())
+  if (const ast::FunctionDef *def = module.findKernel(name))
     return def;
   std::string known;
   for (const std::string &kernel : listKernels(module))
@@ -140,9 +139,12 @@ mgp::compileKernel(const KernelCompileInput &input) {
   result.context->loadAllAvailableDialects();
   {
     StageTimer timer(result.times.mlirgen);
+    KernelGenOptions genOptions;
+    genOptions.importPaths = input.importPaths;
+    genOptions.numWarps = input.options.numWarps;
     auto module =
         generateKernelModule(*result.context, file.sourceMgr, *file.module,
-                             input.kernelName, input.signature, {});
+                             input.kernelName, input.signature, {}, genOptions);
     if (!module)
       return module.takeError();
     result.module = std::move(*module);

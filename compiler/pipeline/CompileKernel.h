@@ -44,6 +44,10 @@ struct KernelCompileInput {
   CompileOptions options;
   DotPrecision precision = DotPrecision::Kernel;
   bool emitPTX = true; ///< false: stop after the target-independent passes
+  /// Folders searched for the modules the source imports helpers from
+  /// (`from pkg.utils import f`), before the folder of `fileName` (when it
+  /// names a file on disk) and its parents: compiler/frontend/ModuleLoader.h.
+  std::vector<std::string> importPaths;
 };
 
 /// Wall time of each stage, in milliseconds (0 for stages not run).

@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/pipeline/Signature.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,7 +32,8 @@ const TypeInfo kTypes[] = {
     {ScalarType::U16, "u16", 16},   {ScalarType::U32, "u32", 32},
     {ScalarType::U64, "u64", 64},   {ScalarType::F16, "fp16", 16},
     {ScalarType::BF16, "bf16", 16}, {ScalarType::F32, "fp32", 32},
-    {ScalarType::F64, "fp64", 64}};
+    {ScalarType::F64, "fp64", 64},  {ScalarType::F8E4NV, "fp8e4nv", 8},
+    {ScalarType::F8E5, "fp8e5", 8}};
 
 const TypeInfo &info(ScalarType type) {
   for (const TypeInfo &entry : kTypes)
@@ -62,13 +65,33 @@ Expected<SignatureParam> parseConstexpr(size_t index, StringRef entry) {
     param.intValue = intValue;
     return param;
   }
+  if (entry == "True" || entry == "False") {
+    param.type = ScalarType::I64;
+    param.intValue = entry == "True";
+    return param;
+  }
+  // A string: quoted, or a bare word (identifier characters only).
+  if (entry.size() >= 2 && (entry.front() == '\'' || entry.front() == '"') &&
+      entry.back() == entry.front()) {
+    param.isString = true;
+    param.stringValue = entry.drop_front().drop_back().str();
+    return param;
+  }
+  auto isWordChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (!entry.empty() &&
+      (llvm::isAlpha(entry.front()) || entry.front() == '_') &&
+      llvm::all_of(entry, isWordChar) && entry != "inf" && entry != "nan") {
+    param.isString = true;
+    param.stringValue = entry.str();
+    return param;
+  }
   std::string text = entry.str();
   char *end = nullptr;
   double value = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size())
     return entryError(index, entry,
                       "expected a type such as 'fp32', '*fp16' or 'i32', or a "
-                      "constexpr number");
+                      "constexpr number or string");
   param.type = ScalarType::F64;
   param.isFloat = true;
   param.floatValue = value;
@@ -119,7 +142,8 @@ unsigned mgp::getScalarTypeBitWidth(ScalarType type) { return info(type).bits; }
 
 bool mgp::isFloatScalarType(ScalarType type) {
   return type == ScalarType::F16 || type == ScalarType::BF16 ||
-         type == ScalarType::F32 || type == ScalarType::F64;
+         type == ScalarType::F32 || type == ScalarType::F64 ||
+         type == ScalarType::F8E4NV || type == ScalarType::F8E5;
 }
 
 Expected<Signature> mgp::parseSignature(StringRef text) {
@@ -144,7 +168,9 @@ std::string Signature::str() const {
     if (index)
       os << ',';
     if (param.isConstexpr()) {
-      if (param.isFloat) {
+      if (param.isString) {
+        os << '\'' << param.stringValue << '\'';
+      } else if (param.isFloat) {
         // Shortest text that parses back to the same double, and as a float.
         char buffer[64];
         auto result =

@@ -19,7 +19,8 @@
 
 namespace mgp {
 
-/// The scalar types a signature can name (`i1 i8 ... u64 fp16 bf16 fp32 fp64`).
+/// The scalar types a signature can name (`i1 i8 ... u64 fp16 bf16 fp32 fp64
+/// fp8e4nv fp8e5`).
 enum class ScalarType {
   I1,
   I8,
@@ -33,14 +34,16 @@ enum class ScalarType {
   F16,
   BF16,
   F32,
-  F64
+  F64,
+  F8E4NV, ///< fp8e4nv: float8 e4m3fn (OCP E4M3, no infinities)
+  F8E5    ///< fp8e5: float8 e5m2
 };
 
 /// The signature spelling of `type` (`fp32`, `i32`, ...).
 llvm::StringRef getScalarTypeName(ScalarType type);
 /// Size of `type` in bits.
 unsigned getScalarTypeBitWidth(ScalarType type);
-/// True for fp16, bf16, fp32 and fp64.
+/// True for fp16, bf16, fp32, fp64 and the fp8 types.
 bool isFloatScalarType(ScalarType type);
 
 /// One kernel parameter of a signature.
@@ -59,10 +62,14 @@ struct SignatureParam {
   int divisibility = 1;
   /// The `:1` hint: an integer known to equal 1.
   bool equalsOne = false;
-  /// The constexpr value (Kind::Constexpr); `isFloat` says which one is set.
+  /// The constexpr value (Kind::Constexpr); `isFloat` / `isString` say
+  /// which one is set (a string: `'gelu'`, or a bare word that names no
+  /// type, such as `gelu`).
   bool isFloat = false;
+  bool isString = false;
   int64_t intValue = 0;
   double floatValue = 0.0;
+  std::string stringValue;
 
   bool isPointer() const { return kind == Kind::Pointer; }
   bool isConstexpr() const { return kind == Kind::Constexpr; }
@@ -77,8 +84,10 @@ struct Signature {
 };
 
 /// Parses Triton's AOT signature syntax: a comma-separated list whose entries
-/// are `*T[:16]` (pointer), `T[:16|:1]` (integer), `T` (float) or a bare
-/// integer/float literal (constexpr). Errors name the offending entry.
+/// are `*T[:16]` (pointer), `T[:16|:1]` (integer), `T` (float; for a
+/// parameter annotated constexpr, the dtype T), a bare integer/float literal
+/// or a string (`'gelu'` or a bare word) (constexprs). Errors name the
+/// offending entry.
 llvm::Expected<Signature> parseSignature(llvm::StringRef text);
 
 } // namespace mgp

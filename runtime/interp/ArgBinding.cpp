@@ -36,6 +36,10 @@ static const char *kindName(ElemKind kind) {
     return "fp64";
   case ElemKind::Ptr:
     return "a pointer";
+  case ElemKind::F8E4M3:
+    return "fp8e4nv";
+  case ElemKind::F8E5M2:
+    return "fp8e5";
   }
   llvm_unreachable("unknown element kind");
 }
@@ -60,6 +64,10 @@ static ElemKind kindOfDType(DType type) {
     return ElemKind::F32;
   case DType::F64:
     return ElemKind::F64;
+  case DType::F8E4NV:
+    return ElemKind::F8E4M3;
+  case DType::F8E5:
+    return ElemKind::F8E5M2;
   }
   llvm_unreachable("unknown dtype");
 }

@@ -7,7 +7,8 @@
 // mgp.reduce, whose combiner region runs over whole vectors: the reduced axis
 // is halved at each step (a tree, like the GPU's shuffles), combining the
 // first half with the second, so a combiner of n ops costs n block ops per
-// step and log2(axis) steps in all.
+// step and log2(axis) steps in all; and mgp.scan, position by position along
+// its axis with the combiner over all lines at once.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/interp/InterpProgram.h"
@@ -122,15 +123,101 @@ static void sliceAxis(const Buf &src, Buf &dst, bool isFloat, int64_t outer,
     }
 }
 
+/// Combiner regions run over whole vectors: only element-wise ops qualify.
+static llvm::Error checkCombiner(mlir::Region &region) {
+  for (mlir::Operation &inner : region.front().without_terminator()) {
+    llvm::StringRef name = inner.getName().getStringRef();
+    if (!name.starts_with("arith.") && !name.starts_with("math.") &&
+        !llvm::isa<mgp::ExternElementwiseOp>(inner))
+      return opError(&inner, "the interpreter supports combiners made of "
+                             "arith, math and libdevice ops only");
+  }
+  return llvm::Error::success();
+}
+
+/// Copies \p src (outer x count x inner) into positions [from, from+count)
+/// of the axis of \p dst (outer x len x inner).
+static void storeAxis(const Buf &src, Buf &dst, bool isFloat, int64_t outer,
+                      int64_t len, int64_t inner, int64_t from, int64_t count) {
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t r = 0; r < count; ++r) {
+      int64_t t = (o * len + from + r) * inner, s = (o * count + r) * inner;
+      size_t srcLen = isFloat ? src.f.size() : src.i.size();
+      for (int64_t e = 0; e < inner; ++e) {
+        size_t k = srcLen == 1 ? 0 : s + e;
+        if (isFloat)
+          dst.f[t + e] = src.f[k];
+        else
+          dst.i[t + e] = src.i[k];
+      }
+    }
+}
+
+/// mgp.scan: position by position along the axis (reversed when the op
+/// says so), the combiner over all lines at once.
+static llvm::Expected<bool> compileScan(Compiler &c, mgp::ScanOp scan,
+                                        std::vector<Instr> &out) {
+  mlir::Operation *op = scan;
+  if (llvm::Error err = checkCombiner(scan.getCombineOp()))
+    return std::move(err);
+  auto region = std::make_shared<CompiledRegion>();
+  if (llvm::Error err = c.compileRegion(scan.getCombineOp(), *region))
+    return std::move(err);
+  size_t numOps = scan.getSrcs().size();
+  std::vector<int> srcs, results;
+  std::vector<bool> isFloat;
+  for (mlir::Value v : scan.getSrcs()) {
+    llvm::Expected<ElemKind> kind = elemKindOf(op, v.getType());
+    if (!kind)
+      return kind.takeError();
+    srcs.push_back(c.slot(v));
+    isFloat.push_back(isFloatKind(*kind));
+  }
+  for (mlir::Value v : scan.getResult())
+    results.push_back(c.slot(v));
+  std::vector<int64_t> shape = shapeOf(scan.getSrcs()[0].getType());
+  int axis = static_cast<int>(scan.getAxis());
+  bool reverse = scan.getReverse();
+  int64_t outer = 1, inner = 1, len = shape[axis];
+  for (int dim = 0; dim < axis; ++dim)
+    outer *= shape[dim];
+  for (size_t dim = axis + 1; dim < shape.size(); ++dim)
+    inner *= shape[dim];
+  out.push_back([=](Frame &frame) {
+    std::vector<Buf> state(numOps), res(numOps);
+    for (size_t j = 0; j < numOps; ++j) {
+      const Buf &src = frame.slots[srcs[j]];
+      res[j] = src;
+      sliceAxis(src, state[j], isFloat[j], outer, len, inner,
+                reverse ? len - 1 : 0, 1);
+    }
+    for (int64_t step = 1; step < len; ++step) {
+      int64_t pos = reverse ? len - 1 - step : step;
+      for (size_t j = 0; j < numOps; ++j) {
+        frame.slots[region->args[j]] = state[j];
+        sliceAxis(frame.slots[srcs[j]], frame.slots[region->args[numOps + j]],
+                  isFloat[j], outer, len, inner, pos, 1);
+      }
+      if (!runBody(*region, frame))
+        return false;
+      for (size_t j = 0; j < numOps; ++j) {
+        const Buf &y = frame.slots[region->yields[j]];
+        storeAxis(y, res[j], isFloat[j], outer, len, inner, pos, 1);
+        sliceAxis(res[j], state[j], isFloat[j], outer, len, inner, pos, 1);
+      }
+    }
+    for (size_t j = 0; j < numOps; ++j)
+      frame.slots[results[j]] = std::move(res[j]);
+    return true;
+  });
+  return true;
+}
+
 static llvm::Expected<bool> compileReduce(Compiler &c, mgp::ReduceOp reduce,
                                           std::vector<Instr> &out) {
   mlir::Operation *op = reduce;
-  for (mlir::Operation &inner : reduce.getCombineOp().front().without_terminator()) {
-    llvm::StringRef name = inner.getName().getStringRef();
-    if (!name.starts_with("arith.") && !name.starts_with("math."))
-      return opError(&inner, "the interpreter supports reduce combiners made of "
-                             "arith and math ops only");
-  }
+  if (llvm::Error err = checkCombiner(reduce.getCombineOp()))
+    return std::move(err);
   auto region = std::make_shared<CompiledRegion>();
   if (llvm::Error err = c.compileRegion(reduce.getCombineOp(), *region))
     return std::move(err);
@@ -206,5 +293,7 @@ llvm::Expected<bool> mgp::interp::tryCompileDotReduce(Compiler &c, mlir::Operati
     return compileDot(c, dot, out);
   if (auto reduce = llvm::dyn_cast<mgp::ReduceOp>(op))
     return compileReduce(c, reduce, out);
+  if (auto scan = llvm::dyn_cast<mgp::ScanOp>(op))
+    return compileScan(c, scan, out);
   return false;
 }

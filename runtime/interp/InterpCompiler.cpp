@@ -65,6 +65,10 @@ llvm::Expected<ElemKind> mgp::interp::elemKindOf(mlir::Operation *op,
     type = buffer.getElementType(); // a buffer held as its elements
   if (llvm::isa<mgp::PointerType>(type))
     return ElemKind::Ptr;
+  if (llvm::isa<mlir::Float8E4M3FNType>(type))
+    return ElemKind::F8E4M3;
+  if (llvm::isa<mlir::Float8E5M2Type>(type))
+    return ElemKind::F8E5M2;
   if (type.isIndex())
     return ElemKind::I64;
   if (type.isF16())
@@ -255,8 +259,9 @@ llvm::Error Compiler::compileOp(mlir::Operation *op, std::vector<Instr> &out) {
                        "(run the target-independent passes)");
   using TryFn = llvm::Expected<bool> (*)(Compiler &, mlir::Operation *,
                                          std::vector<Instr> &);
-  for (TryFn tryCompile : {tryCompileElementwise, tryCompileShapeOp,
-                           tryCompileMemoryOp, tryCompileDotReduce}) {
+  for (TryFn tryCompile :
+       {tryCompileElementwise, tryCompileShapeOp, tryCompileMemoryOp,
+        tryCompileDotReduce, tryCompileLanguageOp, tryCompileAtomicOrDebugOp}) {
     llvm::Expected<bool> handled = tryCompile(*this, op, out);
     if (!handled)
       return handled.takeError();

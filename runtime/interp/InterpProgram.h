@@ -122,6 +122,10 @@ llvm::Expected<bool> tryCompileMemoryOp(Compiler &c, mlir::Operation *op,
                                         std::vector<Instr> &out);
 llvm::Expected<bool> tryCompileDotReduce(Compiler &c, mlir::Operation *op,
                                          std::vector<Instr> &out);
+llvm::Expected<bool> tryCompileLanguageOp(Compiler &c, mlir::Operation *op,
+                                          std::vector<Instr> &out);
+llvm::Expected<bool> tryCompileAtomicOrDebugOp(Compiler &c, mlir::Operation *op,
+                                               std::vector<Instr> &out);
 
 } // namespace mgp::interp
 

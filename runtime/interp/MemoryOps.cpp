@@ -71,6 +71,8 @@ template <typename Fn> bool withKind(ElemKind kind, Fn &&fn) {
     MGP_KIND_CASE(F32)
     MGP_KIND_CASE(F64)
     MGP_KIND_CASE(Ptr)
+    MGP_KIND_CASE(F8E4M3)
+    MGP_KIND_CASE(F8E5M2)
 #undef MGP_KIND_CASE
   }
   llvm_unreachable("unknown element kind");

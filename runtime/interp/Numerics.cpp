@@ -32,6 +32,8 @@ unsigned mgp::interp::storageBytes(ElemKind kind) {
   switch (kind) {
   case ElemKind::I1:
   case ElemKind::I8:
+  case ElemKind::F8E4M3:
+  case ElemKind::F8E5M2:
     return 1;
   case ElemKind::I16:
   case ElemKind::F16:
@@ -88,4 +90,64 @@ int64_t mgp::interp::floatToInt(double value, unsigned width, bool isSigned) {
   uint64_t u = t >= hi ? (width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1)
                        : static_cast<uint64_t>(t);
   return wrapSigned(u, width);
+}
+
+namespace {
+/// The parameters of an fp8 format.
+struct Fp8Format {
+  int manBits, bias;
+  double maxFinite;
+  uint8_t maxFiniteBits, nanBits;
+};
+
+Fp8Format getFp8Format(ElemKind kind) {
+  if (kind == ElemKind::F8E4M3) // e4m3fn: no infinities, NaN = S.1111.111
+    return {3, 7, 448.0, 0x7E, 0x7F};
+  return {2, 15, 57344.0, 0x7B, 0x7F}; // e5m2: IEEE-like
+}
+} // namespace
+
+uint8_t mgp::interp::doubleToFp8Bits(double value, ElemKind kind) {
+  Fp8Format f = getFp8Format(kind);
+  uint8_t sign = std::signbit(value) ? 0x80 : 0;
+  if (std::isnan(value))
+    return sign | f.nanBits;
+  double a = std::fabs(value);
+  if (a == 0)
+    return sign;
+  int e = std::ilogb(a);
+  int minExp = 1 - f.bias; // exponent of the smallest normal
+  if (e < minExp) {
+    // Subnormal: multiples of 2^(minExp - manBits); a result of 2^manBits
+    // units is the smallest normal, whose bits are the same number.
+    double q = std::nearbyint(std::ldexp(a, f.manBits - minExp));
+    return sign | static_cast<uint8_t>(q);
+  }
+  double q = std::nearbyint(std::ldexp(a, f.manBits - e));
+  if (q == std::ldexp(1.0, f.manBits + 1)) {
+    q = std::ldexp(1.0, f.manBits);
+    ++e;
+  }
+  double rounded = std::ldexp(q, e - f.manBits);
+  if (rounded > f.maxFinite)
+    return sign | f.maxFiniteBits; // satfinite
+  int expField = e + f.bias;
+  int man = static_cast<int>(q) - (1 << f.manBits);
+  return sign | static_cast<uint8_t>((expField << f.manBits) | man);
+}
+
+double mgp::interp::fp8BitsToDouble(uint8_t bits, ElemKind kind) {
+  Fp8Format f = getFp8Format(kind);
+  double sign = (bits & 0x80) ? -1.0 : 1.0;
+  int expBits = 7 - f.manBits;
+  int expField = (bits >> f.manBits) & ((1 << expBits) - 1);
+  int man = bits & ((1 << f.manBits) - 1);
+  if (kind == ElemKind::F8E4M3 && (bits & 0x7F) == 0x7F)
+    return std::nan("");
+  if (kind == ElemKind::F8E5M2 && expField == 31)
+    return man ? std::nan("") : sign * HUGE_VAL;
+  if (expField == 0)
+    return sign * std::ldexp(man, 1 - f.bias - f.manBits);
+  return sign *
+         std::ldexp((1 << f.manBits) + man, expField - f.bias - f.manBits);
 }

@@ -18,12 +18,30 @@
 
 namespace mgp::interp {
 
-/// The element kinds of mgp values. Ptr is a 64-bit host address.
-enum class ElemKind { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+/// The element kinds of mgp values. Ptr is a 64-bit host address; F8E4M3
+/// is fp8e4nv (float8 e4m3fn) and F8E5M2 fp8e5.
+enum class ElemKind {
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  Ptr,
+  F8E4M3,
+  F8E5M2
+};
 
 inline bool isFloatKind(ElemKind kind) {
   return kind == ElemKind::F16 || kind == ElemKind::BF16 ||
-         kind == ElemKind::F32 || kind == ElemKind::F64;
+         kind == ElemKind::F32 || kind == ElemKind::F64 ||
+         kind == ElemKind::F8E4M3 || kind == ElemKind::F8E5M2;
+}
+inline bool isFp8Kind(ElemKind kind) {
+  return kind == ElemKind::F8E4M3 || kind == ElemKind::F8E5M2;
 }
 /// Bit width of an integer kind (64 for Ptr).
 unsigned intWidth(ElemKind kind);
@@ -39,6 +57,12 @@ uint16_t doubleToHalfBits(double value);
 /// bf16 bits of \p value, rounded to nearest even.
 uint16_t doubleToBF16Bits(double value);
 inline double halfBitsToDouble(uint16_t bits) { return halfBitsToFloat(bits); }
+/// fp8 bits of \p value (kind F8E4M3 or F8E5M2) as PTX's
+/// cvt.rn.satfinite: round to nearest even, magnitudes beyond the largest
+/// finite value (infinities too) saturate to it, NaN stays NaN.
+uint8_t doubleToFp8Bits(double value, ElemKind kind);
+/// The value of fp8 bits of \p kind.
+double fp8BitsToDouble(uint8_t bits, ElemKind kind);
 inline double bf16BitsToDouble(uint16_t bits) { return bf16BitsToFloat(bits); }
 
 /// \p value rounded to the float kind \p kind (exact for F64).
@@ -50,6 +74,9 @@ inline double roundTo(ElemKind kind, double value) {
     return halfBitsToDouble(doubleToHalfBits(value));
   case ElemKind::BF16:
     return bf16BitsToDouble(doubleToBF16Bits(value));
+  case ElemKind::F8E4M3:
+  case ElemKind::F8E5M2:
+    return fp8BitsToDouble(doubleToFp8Bits(value, kind), kind);
   default:
     return value;
   }
@@ -130,6 +157,10 @@ inline void loadElement(ElemKind kind, const void *addr, double &f,
   case ElemKind::F64:
     std::memcpy(&f, addr, 8);
     return;
+  case ElemKind::F8E4M3:
+  case ElemKind::F8E5M2:
+    f = fp8BitsToDouble(*static_cast<const uint8_t *>(addr), kind);
+    return;
   }
 }
 
@@ -173,6 +204,10 @@ inline void storeElement(ElemKind kind, void *addr, double f, int64_t i) {
   }
   case ElemKind::F64:
     std::memcpy(addr, &f, 8);
+    return;
+  case ElemKind::F8E4M3:
+  case ElemKind::F8E5M2:
+    *static_cast<uint8_t *>(addr) = doubleToFp8Bits(f, kind);
     return;
   }
 }

@@ -56,10 +56,14 @@ mgp::buildModuleFromSource(mlir::MLIRContext &context, StringRef filename,
                              "-k (kernels: " +
                                  join(kernels, ", ") + ")");
 
+  KernelGenOptions genOptions;
+  genOptions.importPaths = options.importPaths;
+  genOptions.numWarps = options.numWarps;
+  genOptions.debug = options.debug;
   mlir::OwningOpRef<mlir::ModuleOp> result;
   for (const std::string &kernel : kernels) {
     auto module = generateKernelModule(context, sourceMgr, **ast, kernel,
-                                       options.signature, defines);
+                                       options.signature, defines, genOptions);
     if (!module)
       return module.takeError();
     if (!result) {

@@ -26,6 +26,10 @@ struct SourceOptions {
   Signature signature;    ///< --signature (empty: none given)
   bool hasSignature = false;
   std::vector<std::pair<std::string, std::string>> defines; ///< -D NAME=VALUE
+  /// -I DIR: folders searched for the modules the file imports helpers from.
+  std::vector<std::string> importPaths;
+  int numWarps = 4;   ///< --num-warps (the register budget check)
+  bool debug = false; ///< --debug: compile tl.device_assert checks
 };
 
 /// Builds the mgp module of the kernels of source file `filename` (".mgp" or

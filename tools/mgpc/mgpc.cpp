@@ -36,12 +36,18 @@
 
 using namespace llvm;
 
-static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<input file>"), cl::init("-"));
+/// mgpc's own options: `--help` lists only these (`--help-hidden` adds
+/// LLVM's).
+static cl::OptionCategory mgpcCategory("mgpc options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input file>"),
+                                          cl::init("-"), cl::cat(mgpcCategory));
 
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
-                                           cl::init("-"));
+                                           cl::init("-"),
+                                           cl::cat(mgpcCategory));
 
 namespace {
 /// The stage `-emit=` stops at and writes out.
@@ -55,33 +61,63 @@ static cl::opt<EmitKind> emitKind(
         clEnumValN(EmitKind::MLIR, "mlir", "the mgp dialect (block level)"),
         clEnumValN(EmitKind::MLIRGPU, "mlir-gpu", "mgp with layout encodings"),
         clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
-        clEnumValN(EmitKind::PTX, "ptx", "PTX assembly")));
+        clEnumValN(EmitKind::PTX, "ptx", "PTX assembly")),
+    cl::cat(mgpcCategory));
 
 static cl::opt<std::string> kernelName("k",
                                        cl::desc("Compile only this kernel"),
-                                       cl::value_desc("name"));
+                                       cl::value_desc("name"),
+                                       cl::cat(mgpcCategory));
 static cl::opt<std::string>
     signatureText("signature",
                   cl::desc("Kernel signature in Triton's AOT syntax, e.g. "
                            "\"*fp32:16,*fp32,i32,1024\""),
-                  cl::value_desc("types"));
+                  cl::value_desc("types"), cl::cat(mgpcCategory));
 static cl::list<std::string> defines("D", cl::desc("Constexpr NAME=VALUE"),
-                                     cl::value_desc("NAME=VALUE"), cl::Prefix);
+                                     cl::value_desc("NAME=VALUE"), cl::Prefix,
+                                     cl::cat(mgpcCategory));
+static cl::list<std::string>
+    importPaths("I",
+                cl::desc("Folder searched for the modules a kernel file "
+                         "imports helpers from (before the file's own folder "
+                         "and its parents)"),
+                cl::value_desc("DIR"), cl::Prefix, cl::cat(mgpcCategory));
 static cl::opt<std::string> arch("arch", cl::desc("GPU architecture"),
-                                 cl::init("sm_90"));
+                                 cl::init("sm_90"), cl::cat(mgpcCategory));
 static cl::opt<int> numWarps("num-warps", cl::desc("Warps per program"),
-                             cl::init(4));
+                             cl::init(4), cl::cat(mgpcCategory));
 static cl::opt<int> numStages("num-stages",
                               cl::desc("Software pipelining stages"),
-                              cl::init(3));
+                              cl::init(3), cl::cat(mgpcCategory));
+static cl::opt<bool>
+    debugMode("debug",
+              cl::desc("Compile tl.device_assert checks (Triton's debug mode)"),
+              cl::cat(mgpcCategory));
 static cl::opt<bool> timeStages("time",
-                                cl::desc("Print the wall time of each stage"));
+                                cl::desc("Print the wall time of each stage"),
+                                cl::cat(mgpcCategory));
+
+/// True if `message` starts with `FILE:LINE:COL: error: `.
+static bool isLocatedDiagnostic(StringRef message) {
+  StringRef first = message.split('\n').first;
+  size_t at = first.find(": error: ");
+  if (at == StringRef::npos)
+    return false;
+  auto [rest, col] = first.take_front(at).rsplit(':');
+  StringRef line = rest.rsplit(':').second;
+  unsigned n;
+  return !line.getAsInteger(10, n) && !col.getAsInteger(10, n);
+}
 
 /// Prints `err` (front-end errors are already formatted with their source
 /// line) and returns the exit status.
 static int reportError(Error err) {
   std::string message = toString(std::move(err));
-  errs() << "mgpc: error: " << message;
+  // A located diagnostic (`file:line:col: error: ...` with its source line)
+  // is printed alone; other errors get the tool's prefix.
+  if (!isLocatedDiagnostic(message))
+    errs() << "mgpc: error: ";
+  errs() << message;
   if (!StringRef(message).ends_with("\n"))
     errs() << "\n";
   return 1;
@@ -149,6 +185,9 @@ static Expected<mgp::SourceOptions> getSourceOptions() {
       return makeError("invalid -D '" + define + "': expected NAME=VALUE");
     options.defines.emplace_back(name.str(), value.str());
   }
+  options.importPaths.assign(importPaths.begin(), importPaths.end());
+  options.numWarps = numWarps;
+  options.debug = debugMode;
   return options;
 }
 
@@ -270,6 +309,12 @@ int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   cl::SetVersionPrinter(
       [](raw_ostream &os) { os << "mgpc " << mgp::kVersion << "\n"; });
+  // --help lists mgpc's options only; --help-hidden adds LLVM's.
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (!llvm::is_contained(option->Categories, &mgpcCategory) &&
+        option->getOptionHiddenFlag() == cl::NotHidden && name != "help" &&
+        name != "version")
+      option->setHiddenFlag(cl::Hidden);
   cl::ParseCommandLineOptions(argc, argv,
                               "mgp ahead-of-time kernel compiler\n");
   if (emitKind == EmitKind::AST) {

@@ -128,6 +128,8 @@ private:
       return processDot(dot);
     if (auto reduce = dyn_cast<ReduceOp>(op))
       return processReduce(reduce);
+    if (auto scan = dyn_cast<ScanOp>(op))
+      return processScan(scan);
     if (auto expand = dyn_cast<ExpandDimsOp>(op))
       return processExpandDims(expand);
     if (auto trans = dyn_cast<TransOp>(op))
@@ -317,6 +319,30 @@ private:
     for (Value result : reduce.getResults())
       setResultEncoding(
           result, SliceEncodingAttr::get(context, reduce.getAxis(), encoding));
+  }
+
+  /// A scan runs in a blocked layout whose axis is fastest: k = shape[axis]
+  /// / threads contiguous elements per thread along it (at least 1), then
+  /// lanes, then warps (what ScanOpToLLVM.cpp lowers); operands are
+  /// converted to it and the results keep it.
+  void processScan(ScanOp scan) {
+    auto type = cast<RankedTensorType>(scan.getSrcs()[0].getType());
+    unsigned rank = type.getRank(), axis = scan.getAxis();
+    int64_t length = type.getShape()[axis];
+    int64_t threads = int64_t(numWarps) * threadsPerWarp;
+    SmallVector<unsigned> sizePerThread(rank, 1), order;
+    sizePerThread[axis] = std::max<int64_t>(1, length / threads);
+    order.push_back(axis);
+    for (unsigned d = rank; d-- > 0;)
+      if (d != axis)
+        order.push_back(d);
+    Attribute encoding =
+        getBlockedEncoding(context, type.getShape(), sizePerThread, order,
+                           numWarps, threadsPerWarp);
+    for (unsigned i = 0; i < scan->getNumOperands(); ++i)
+      convertOperand(scan, i, encoding);
+    for (Value result : scan.getResults())
+      setResultEncoding(result, encoding);
   }
 
   /// expand_dims(x, d) -> P wants x in slice<d, P>.

@@ -121,6 +121,13 @@ struct SinkConvertBelowReduce : public OpRewritePattern<ReduceOp> {
   }
 };
 
+/// Whether `encoding` is an operand layout of a version-3 (wgmma) dot.
+static bool isWarpGroupDotOperand(Attribute encoding) {
+  auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(encoding);
+  auto mma = dot ? dyn_cast<MmaEncodingAttr>(dot.getParent()) : nullptr;
+  return mma && mma.getVersion() == 3;
+}
+
 /// Recomputes cheap chains in the layout their convert wants.
 class Rematerializer {
 public:
@@ -131,6 +138,11 @@ public:
   /// recomputed.
   bool run(ConvertLayoutOp convert) {
     auto type = cast<RankedTensorType>(convert.getType());
+    // A warp-group (mma version 3) dot reads its operands from shared
+    // memory: keep the convert, which -mgp-stage-dot-operands turns into
+    // the staging, instead of computing the chain in the operand layout.
+    if (isWarpGroupDotOperand(type.getEncoding()))
+      return false;
     reset();
     if (!collect(convert.getSrc(), type.getEncoding()) &&
         !collectEpilogue(convert))
@@ -331,7 +343,7 @@ bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer) {
     for (Operation *user : arg.getUsers())
       if (auto convert = dyn_cast<ConvertLayoutOp>(user))
         target = cast<RankedTensorType>(convert.getType()).getEncoding();
-    if (!target ||
+    if (!target || isWarpGroupDotOperand(target) ||
         !rematerializer.canRematerialize(yield.getOperand(i), target, arg))
       continue;
     auto newType = withEncoding(type, target);

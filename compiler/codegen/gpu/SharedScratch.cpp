@@ -9,6 +9,7 @@
 #include "compiler/codegen/gpu/AxisInfo.h"
 #include "compiler/ir/Layout.h"
 
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -77,6 +78,42 @@ bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
   return false;
 }
 
+bool reshapeNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
+  Attribute srcEnc = src.getEncoding(), dstEnc = dst.getEncoding();
+  if (!isDistributedEncoding(srcEnc) || !isDistributedEncoding(dstEnc))
+    return true;
+  ArrayRef<int64_t> srcShape = src.getShape(), dstShape = dst.getShape();
+  // As convertNeedsSharedMemory, with elements matched by their row-major
+  // index (the same in both shapes).
+  unsigned lanes = std::max(getNumLanes(srcEnc), getNumLanes(dstEnc));
+  unsigned warps = std::max(getNumWarps(srcEnc), getNumWarps(dstEnc));
+  llvm::DenseMap<int64_t, unsigned> srcRegOf;
+  auto srcAtZero = getElementCoords(srcEnc, srcShape, 0, 0);
+  for (unsigned reg = srcAtZero.size(); reg-- > 0;)
+    srcRegOf[linearize(srcAtZero[reg], srcShape)] = reg;
+  llvm::SmallVector<unsigned> mapping;
+  for (const auto &coords : getElementCoords(dstEnc, dstShape, 0, 0)) {
+    auto it = srcRegOf.find(linearize(coords, dstShape));
+    if (it == srcRegOf.end())
+      return true;
+    mapping.push_back(it->second);
+  }
+  for (unsigned warp = 0; warp < warps; ++warp)
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      auto srcCoords =
+          getElementCoords(srcEnc, srcShape, lane % getNumLanes(srcEnc),
+                           warp % getNumWarps(srcEnc));
+      auto dstCoords =
+          getElementCoords(dstEnc, dstShape, lane % getNumLanes(dstEnc),
+                           warp % getNumWarps(dstEnc));
+      for (auto [reg, coords] : llvm::enumerate(dstCoords))
+        if (linearize(srcCoords[mapping[reg]], srcShape) !=
+            linearize(coords, dstShape))
+          return true;
+    }
+  return false;
+}
+
 int64_t ConvertScratchLayout::getOffset(ArrayRef<int64_t> coords) const {
   int64_t row =
       linearize(coords.drop_back(), ArrayRef<int64_t>(shape).drop_back());
@@ -117,17 +154,49 @@ unsigned getReduceWarpsAlongAxis(RankedTensorType type, unsigned axis) {
   return count;
 }
 
-int64_t getReduceScratchOperandOffset(ReduceOp reduce, unsigned index) {
-  auto type = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
-  unsigned axis = reduce.getAxis();
+/// The offset of operand `index`'s region of warpsAlongAxis x result
+/// elements, for a reduce or a scan over `srcs`.
+static int64_t getAxisScratchOperandOffset(ValueRange srcs, unsigned axis,
+                                           unsigned index) {
+  auto type = cast<RankedTensorType>(srcs[0].getType());
   int64_t rows =
       getReduceWarpsAlongAxis(type, axis) * getResultElements(type, axis);
   int64_t offset = 0;
   for (unsigned k = 0; k < index; ++k)
-    offset = llvm::alignTo(
-        offset + rows * getElementBytes(reduce.getSrcs()[k].getType()),
-        kSharedAlignment);
+    offset = llvm::alignTo(offset + rows * getElementBytes(srcs[k].getType()),
+                           kSharedAlignment);
   return offset;
+}
+
+int64_t getReduceScratchOperandOffset(ReduceOp reduce, unsigned index) {
+  return getAxisScratchOperandOffset(reduce.getSrcs(), reduce.getAxis(), index);
+}
+
+int64_t getScanScratchOperandOffset(ScanOp scan, unsigned index) {
+  return getAxisScratchOperandOffset(scan.getSrcs(), scan.getAxis(), index);
+}
+
+bool atomicNeedsScratch(Operation *op) {
+  Value result = op->getResult(0);
+  if (result.use_empty())
+    return false;
+  auto type = dyn_cast<RankedTensorType>(result.getType());
+  if (!type)
+    return true;
+  if (!type.getEncoding() || !isDistributedEncoding(type.getEncoding()))
+    return false;
+  BroadcastMasks masks = getBroadcastMasks(type.getEncoding(), type.getShape());
+  return masks.reg || masks.lane || masks.warp;
+}
+
+int64_t getAtomicScratchSizeInBytes(Operation *op) {
+  if (!atomicNeedsScratch(op))
+    return 0;
+  Type type = op->getResult(0).getType();
+  int64_t elements = 1;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    elements = tensor.getNumElements();
+  return elements * getElementBytes(getElementTypeOrSelf(type));
 }
 
 int64_t getBufferSizeInBytes(MemDescType type) {
@@ -152,6 +221,23 @@ int64_t getScratchSizeInBytes(Operation *op) {
         getReduceWarpsAlongAxis(type, reduce.getAxis()) <= 1)
       return 0;
     return getReduceScratchOperandOffset(reduce, reduce.getSrcs().size());
+  }
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    auto type = cast<RankedTensorType>(scan.getSrcs()[0].getType());
+    if (!type.getEncoding() ||
+        getReduceWarpsAlongAxis(type, scan.getAxis()) <= 1)
+      return 0;
+    return getScanScratchOperandOffset(scan, scan.getSrcs().size());
+  }
+  if (isa<AtomicRMWOp, AtomicCASOp>(op))
+    return getAtomicScratchSizeInBytes(op);
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    auto src = cast<RankedTensorType>(reshape.getSrc().getType());
+    auto dst = cast<RankedTensorType>(reshape.getType());
+    if (!src.getEncoding() || !dst.getEncoding() ||
+        !reshapeNeedsSharedMemory(src, dst))
+      return 0;
+    return src.getNumElements() * getElementBytes(src.getElementType());
   }
   return 0;
 }

@@ -16,6 +16,14 @@
 //    (warp w along the axis, result element i in row-major order of the result
 //    shape; 0 for a scalar result) is at index w * numResultElements + i.
 //    Each region starts at a multiple of kSharedAlignment.
+//  - mgp.scan needs the same regions as a reduce along its axis when more
+//    than one warp holds the axis: each warp's running total per line.
+//  - mgp.reshape whose elements are not where the result layout wants them
+//    (not a register permutation) needs the whole tensor, row-major and
+//    unpadded: the element with row-major index i at element i.
+//  - mgp.atomic_rmw / atomic_cas whose old values are used need, when the
+//    value is a scalar or its layout replicates elements, the whole result
+//    row-major (owners write what the atomic returned, everyone reads).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_CODEGEN_GPU_SHAREDSCRATCH_H
@@ -48,6 +56,11 @@ LocalAllocOp getBufferAllocation(mlir::Value memdesc);
 bool convertNeedsSharedMemory(mlir::RankedTensorType src,
                               mlir::RankedTensorType dst);
 
+/// Whether reshaping `src` into `dst` (elements matched by row-major index)
+/// moves elements between threads, as convertNeedsSharedMemory.
+bool reshapeNeedsSharedMemory(mlir::RankedTensorType src,
+                              mlir::RankedTensorType dst);
+
 /// The scratch layout of a convert_layout through shared memory.
 struct ConvertScratchLayout {
   llvm::SmallVector<int64_t> shape; ///< the tensor shape
@@ -72,6 +85,17 @@ unsigned getReduceWarpsAlongAxis(mlir::RankedTensorType type, unsigned axis);
 
 /// The byte offset of operand `index`'s region inside a reduce's scratch.
 int64_t getReduceScratchOperandOffset(ReduceOp reduce, unsigned index);
+
+/// The byte offset of operand `index`'s region inside a scan's scratch.
+int64_t getScanScratchOperandOffset(ScanOp scan, unsigned index);
+
+/// Whether an atomic's old values must be shared through scratch: they are
+/// used and the op is on a scalar or a layout that replicates elements.
+bool atomicNeedsScratch(mlir::Operation *op);
+
+/// The scratch of an atomic (0 unless atomicNeedsScratch): its result
+/// row-major.
+int64_t getAtomicScratchSizeInBytes(mlir::Operation *op);
 
 } // namespace mgp
 

@@ -7,6 +7,8 @@
 // element offsets (one owner per element), a barrier, then every thread loads
 // the elements of the new layout. The scratch layout (row-major, rows padded)
 // is SharedScratch.h's; it holds the whole tensor, so one round suffices.
+// A mgp.reshape that is not a register permutation (ViewOpsToLLVM.cpp) goes
+// the same way through its scratch, at each element's row-major index.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/SharedScratch.h"
@@ -135,10 +137,54 @@ struct ConvertLayoutOpConversion : TargetConversionPattern<ConvertLayoutOp> {
   }
 };
 
+/// A reshape whose elements change threads (it has a scratch buffer): every
+/// thread stores its source registers at their row-major index, a barrier,
+/// then loads its result registers by theirs. Tried before the register
+/// permutation of ViewOpsToLLVM.cpp, which handles the reshapes without one.
+struct ReshapeThroughSharedConversion : ConvertOpToLLVMPattern<ReshapeOp> {
+  ReshapeThroughSharedConversion(MgpLLVMTypeConverter &converter,
+                                 const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit + 1),
+        target(target) {}
+
+  const TargetInfo &target;
+
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> offset = getAllocationOffset(op);
+    if (!offset || !getScratchSizeInBytes(op))
+      return rewriter.notifyMatchFailure(op, "a register permutation");
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    Type structType = getTypeConverter()->convertType(dstType);
+    if (!structType || !getTypeConverter()->convertType(srcType))
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    SmallVector<Value> srcRegisters =
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
+    Value base = getSharedPointer(rewriter, loc, target, op, *offset);
+    auto offsetIn = [loc](ArrayRef<int64_t> shape) {
+      return [loc, shape](OpBuilder &b, ValueRange coords) {
+        return emitLinearOffset(b, loc, coords, shape);
+      };
+    };
+    emitSharedStores(rewriter, loc, target, srcType, srcRegisters, base,
+                     offsetIn(srcType.getShape()));
+    target.barrier(rewriter, loc);
+    SmallVector<Value> registers = emitSharedLoads(
+        rewriter, loc, target, dstType, srcRegisters.front().getType(), base,
+        offsetIn(dstType.getShape()));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
+    return success();
+  }
+};
+
 } // namespace
 
 void mgp::populateConvertLayoutOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns,
                                                 const TargetInfo &target) {
-  patterns.add<ConvertLayoutOpConversion>(converter, target);
+  patterns.add<ConvertLayoutOpConversion, ReshapeThroughSharedConversion>(
+      converter, target);
 }

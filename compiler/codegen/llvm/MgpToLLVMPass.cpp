@@ -52,6 +52,9 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     populateViewOpsToLLVMPatterns(converter, patterns);
     populateLoadStoreOpToLLVMPatterns(converter, patterns, *target);
     populateReduceOpToLLVMPatterns(converter, patterns, *target);
+    populateScanOpToLLVMPatterns(converter, patterns, *target);
+    populateAtomicOpToLLVMPatterns(converter, patterns, *target);
+    populateMiscOpToLLVMPatterns(converter, patterns, *target);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns, *target);
     populateLocalMemOpToLLVMPatterns(converter, patterns, *target);
     populateDotOperandLoadToLLVMPatterns(converter, patterns, *target);

@@ -58,6 +58,22 @@ void populateLoadStoreOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 void populateReduceOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns,
                                     const TargetInfo &target);
+/// mgp.scan: within a thread, across lanes (shuffles), across warps via
+/// shared memory (ScanOpToLLVM.cpp).
+void populateScanOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns,
+                                  const TargetInfo &target);
+/// mgp.atomic_rmw and mgp.atomic_cas: inline-PTX atom per owned element
+/// (AtomicOpToLLVM.cpp).
+void populateAtomicOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns,
+                                    const TargetInfo &target);
+/// mgp.extern_elementwise is in populateElementwiseOpToLLVMPatterns; the
+/// pointer conversions and mgp.print / mgp.assert are
+/// populateMiscOpToLLVMPatterns (MiscOpToLLVM.cpp).
+void populateMiscOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns,
+                                  const TargetInfo &target);
 /// mgp.convert_layout: register permutation or through shared memory.
 void populateConvertLayoutOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns,

@@ -113,5 +113,10 @@ TEST_F(SemaTypesTest, Names) {
   EXPECT_EQ(describeShape({16, 8}), "[16, 8]");
   EXPECT_EQ(lookupDTypeName(&ctx, "bfloat16"), bf16());
   EXPECT_EQ(lookupDTypeName(&ctx, "int1"), i(1));
-  EXPECT_FALSE(lookupDTypeName(&ctx, "float8e5"));
+  EXPECT_TRUE(mlir::isa_and_nonnull<mlir::Float8E5M2Type>(
+      lookupDTypeName(&ctx, "float8e5")));
+  EXPECT_TRUE(mlir::isa_and_nonnull<mlir::Float8E4M3FNType>(
+      lookupDTypeName(&ctx, "float8e4nv")));
+  EXPECT_FALSE(lookupDTypeName(&ctx, "float8e4b15")); // not supported
+  EXPECT_EQ(getTypeName(lookupDTypeName(&ctx, "float8e4nv")), "fp8e4nv");
 }

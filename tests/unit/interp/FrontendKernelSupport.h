@@ -41,7 +41,8 @@ struct FrontendKernel {
 /// \p label.
 inline FrontendKernel compileFrontendKernel(
     const std::string &path, llvm::StringRef name, llvm::StringRef signature,
-    const llvm::StringMap<ConstValue> &defines, const std::string &label) {
+    const llvm::StringMap<ConstValue> &defines, const std::string &label,
+    const KernelGenOptions &options = {}) {
   FrontendKernel out;
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -63,8 +64,8 @@ inline FrontendKernel compileFrontendKernel(
     ADD_FAILURE() << llvm::toString(sig.takeError());
     return out;
   }
-  auto module =
-      generateKernelModule(*out.context, sourceMgr, **ast, name, *sig, defines);
+  auto module = generateKernelModule(*out.context, sourceMgr, **ast, name, *sig,
+                                     defines, options);
   if (!module) {
     ADD_FAILURE() << label << ": " << llvm::toString(module.takeError());
     return out;

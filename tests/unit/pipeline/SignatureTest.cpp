@@ -77,9 +77,9 @@ TEST(SignatureTest, RejectsMalformedEntries) {
   EXPECT_EQ(
       errorOf("*float32"),
       "invalid signature entry 0 '*float32': unknown pointee type 'float32'");
-  EXPECT_EQ(errorOf("i32,int"),
-            "invalid signature entry 1 'int': expected a type such as 'fp32', "
-            "'*fp16' or 'i32', or a constexpr number");
+  EXPECT_EQ(errorOf("i32,in-t"),
+            "invalid signature entry 1 'in-t': expected a type such as "
+            "'fp32', '*fp16' or 'i32', or a constexpr number or string");
   EXPECT_EQ(errorOf("i32:8"),
             "invalid signature entry 0 'i32:8': unknown hint ':8' (expected "
             "':16' or ':1')");
@@ -93,7 +93,21 @@ TEST(SignatureTest, RejectsMalformedEntries) {
             "invalid signature entry 0 'foo:16': unknown type 'foo'");
   EXPECT_EQ(errorOf("12abc"),
             "invalid signature entry 0 '12abc': expected a type such as "
-            "'fp32', '*fp16' or 'i32', or a constexpr number");
+            "'fp32', '*fp16' or 'i32', or a constexpr number or string");
+}
+
+TEST(SignatureTest, BareWordsAreStringConstexprs) {
+  // `gelu` and `'gelu'` are the string constexpr "gelu"; a misspelt type
+  // such as `int` is one too, and the kernel reports its use (located).
+  for (llvm::StringRef text : {"i32,gelu", "i32,'gelu'"}) {
+    llvm::Expected<Signature> signature = parseSignature(text);
+    ASSERT_TRUE(static_cast<bool>(signature))
+        << toString(signature.takeError());
+    ASSERT_EQ(signature->params.size(), 2u);
+    EXPECT_TRUE(signature->params[1].isConstexpr());
+    EXPECT_TRUE(signature->params[1].isString);
+    EXPECT_EQ(signature->params[1].stringValue, "gelu");
+  }
 }
 
 } // namespace

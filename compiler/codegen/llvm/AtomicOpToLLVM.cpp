@@ -1,0 +1,280 @@
+//===- AtomicOpToLLVM.cpp - mgp.atomic_rmw and mgp.atomic_cas -------------===//
+//
+// This file implements the lowering of the atomics, as Triton does: one
+// inline-PTX `atom.<sem>.<scope>.global.<op>.<type>` per element register,
+// predicated on the element's mask and on the thread being the element's
+// first owner (registers, lanes and warps off the layout's broadcast bits;
+// thread 0 for a scalar), so an element is updated once however many
+// threads hold it. When the old values are used and other threads hold the
+// element too (a scalar, a replicating layout), the owners write them to the
+// op's shared scratch (SharedScratch.h: the result row-major), a barrier, and
+// every thread reads its elements back.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/gpu/SharedScratch.h"
+#include "compiler/codegen/llvm/ElementIndices.h"
+#include "compiler/codegen/llvm/Patterns.h"
+#include "compiler/codegen/llvm/RegisterStruct.h"
+#include "compiler/ir/Layout.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mgp;
+
+namespace {
+
+/// PTX spelling of the memory ordering and scope.
+std::string getSemanticSuffix(MemSemantic sem, MemScope scope) {
+  std::string s;
+  switch (sem) {
+  case MemSemantic::Relaxed:
+    s = ".relaxed";
+    break;
+  case MemSemantic::Acquire:
+    s = ".acquire";
+    break;
+  case MemSemantic::Release:
+    s = ".release";
+    break;
+  case MemSemantic::AcqRel:
+    s = ".acq_rel";
+    break;
+  }
+  switch (scope) {
+  case MemScope::GPU:
+    return s + ".gpu";
+  case MemScope::CTA:
+    return s + ".cta";
+  case MemScope::System:
+    return s + ".sys";
+  }
+  return s;
+}
+
+/// The PTX `.op.type` of an atomic read-modify-write on `elem`.
+std::string getRMWSuffix(AtomicRMWKind kind, Type elem) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  std::string b = std::to_string(bits);
+  switch (kind) {
+  case AtomicRMWKind::Add:
+    return ".add.u" + b;
+  case AtomicRMWKind::FAdd:
+    if (elem.isF16())
+      return ".add.noftz.f16";
+    if (elem.isBF16())
+      return ".add.noftz.bf16";
+    return ".add.f" + b;
+  case AtomicRMWKind::Max:
+    return ".max.s" + b;
+  case AtomicRMWKind::Min:
+    return ".min.s" + b;
+  case AtomicRMWKind::UMax:
+    return ".max.u" + b;
+  case AtomicRMWKind::UMin:
+    return ".min.u" + b;
+  case AtomicRMWKind::FMax:
+    return ".max.f" + b;
+  case AtomicRMWKind::FMin:
+    return ".min.f" + b;
+  case AtomicRMWKind::And:
+    return ".and.b" + b;
+  case AtomicRMWKind::Or:
+    return ".or.b" + b;
+  case AtomicRMWKind::Xor:
+    return ".xor.b" + b;
+  case AtomicRMWKind::Xchg:
+    return ".exch.b" + b;
+  }
+  return "";
+}
+
+/// The inline-asm register constraint and the integer type an element
+/// travels in.
+std::pair<char, Type> getRegisterClass(OpBuilder &b, Type elem) {
+  switch (elem.getIntOrFloatBitWidth()) {
+  case 16:
+    return {'h', b.getI16Type()};
+  case 32:
+    return {'r', b.getI32Type()};
+  default:
+    return {'l', b.getI64Type()};
+  }
+}
+
+Value toBits(OpBuilder &b, Location loc, Value v, Type bitsType) {
+  return v.getType() == bitsType
+             ? v
+             : LLVM::BitcastOp::create(b, loc, bitsType, v).getResult();
+}
+
+Value isFirstOwner(OpBuilder &b, Location loc, Value id, unsigned mask) {
+  if (!mask)
+    return {};
+  Value bits = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, mask));
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits,
+                              i32Constant(b, loc, 0));
+}
+
+Value andPredicates(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (!lhs)
+    return rhs;
+  if (!rhs)
+    return lhs;
+  return LLVM::AndOp::create(b, loc, lhs, rhs);
+}
+
+template <typename OpTy>
+struct AtomicOpConversion : TargetConversionPattern<OpTy> {
+  using TargetConversionPattern<OpTy>::TargetConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const TargetInfo &target = this->target;
+    Type resultType = op.getResult().getType();
+    Type elem = getElementTypeOrSelf(resultType);
+    auto [constraint, bitsType] = getRegisterClass(rewriter, elem);
+    std::string text =
+        "atom" + getSemanticSuffix(op.getSem(), op.getScope()) + ".global";
+    constexpr bool isCas = std::is_same_v<OpTy, AtomicCASOp>;
+    if constexpr (isCas)
+      text += ".cas.b" + std::to_string(elem.getIntOrFloatBitWidth());
+    else
+      text += getRMWSuffix(op.getKind(), elem);
+
+    // Who updates which element.
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    Value owner;
+    unsigned regMask = 0;
+    if (tensorType) {
+      BroadcastMasks masks =
+          getBroadcastMasks(tensorType.getEncoding(), tensorType.getShape());
+      regMask = masks.reg;
+      owner = andPredicates(
+          rewriter, loc,
+          isFirstOwner(rewriter, loc, target.getLaneId(rewriter, loc),
+                       masks.lane),
+          isFirstOwner(rewriter, loc, target.getWarpId(rewriter, loc),
+                       masks.warp));
+    } else {
+      owner =
+          isFirstOwner(rewriter, loc, target.getThreadId(rewriter, loc), ~0u);
+    }
+    SmallVector<Value> pointers =
+        unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values =
+        unpackRegisters(rewriter, loc, adaptor.getVal());
+    SmallVector<Value> cmps, masks;
+    if constexpr (isCas)
+      cmps = unpackRegisters(rewriter, loc, adaptor.getCmp());
+    else if (adaptor.getMask())
+      masks = unpackRegisters(rewriter, loc, adaptor.getMask());
+
+    std::string asmText = std::string("mov.b") +
+                          std::to_string(elem.getIntOrFloatBitWidth()) +
+                          " $0, 0;\n\t@$2 " + text + " $0, [ $1 + 0 ], $3" +
+                          (isCas ? ", $4;" : ";");
+    std::string constraints =
+        std::string("=") + constraint + ",l,b," + constraint +
+        (isCas ? std::string(",") + constraint : std::string());
+    SmallVector<Value> old(pointers.size());
+    for (unsigned reg = 0; reg < pointers.size(); ++reg) {
+      if (reg & regMask)
+        continue; // a replica of a lower register
+      Value predicate = andPredicates(rewriter, loc, owner,
+                                      masks.empty() ? Value() : masks[reg]);
+      if (!predicate)
+        predicate = LLVM::ConstantOp::create(
+            rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+      SmallVector<Value> operands{pointers[reg], predicate};
+      if constexpr (isCas)
+        operands.push_back(toBits(rewriter, loc, cmps[reg], bitsType));
+      operands.push_back(toBits(rewriter, loc, values[reg], bitsType));
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, bitsType, operands, asmText, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+          ArrayAttr());
+      Value result = asmOp.getResult(0);
+      if (result.getType() != values[reg].getType())
+        result = LLVM::BitcastOp::create(rewriter, loc, values[reg].getType(),
+                                         result);
+      old[reg] = result;
+    }
+    for (unsigned reg = 0; reg < old.size(); ++reg)
+      if (!old[reg])
+        old[reg] = old[reg & ~regMask];
+
+    if (atomicNeedsScratch(op)) {
+      // Share the old values: owners write, everyone reads.
+      std::optional<int64_t> offset = getAllocationOffset(op);
+      if (!offset)
+        return failure();
+      Value base = getSharedPointer(rewriter, loc, target, op, *offset);
+      Type memType = values[0].getType();
+      SmallVector<Value> slots;
+      if (tensorType) {
+        auto indices = emitElementIndices(rewriter, loc, tensorType,
+                                          target.getLaneId(rewriter, loc),
+                                          target.getWarpId(rewriter, loc));
+        for (auto &coords : indices)
+          slots.push_back(
+              emitLinearOffset(rewriter, loc, coords, tensorType.getShape()));
+      } else {
+        slots.push_back(i32Constant(rewriter, loc, 0));
+      }
+      for (unsigned reg = 0; reg < old.size(); ++reg) {
+        if (reg & regMask)
+          continue;
+        Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                            memType, base, slots[reg]);
+        // Only the owner writes (a conditional block; scf is lowered by
+        // now).
+        Block *current = rewriter.getInsertionBlock();
+        Block *after =
+            rewriter.splitBlock(current, rewriter.getInsertionPoint());
+        Block *store = rewriter.createBlock(after);
+        rewriter.setInsertionPointToEnd(current);
+        if (owner)
+          LLVM::CondBrOp::create(rewriter, loc, owner, store, after);
+        else
+          LLVM::BrOp::create(rewriter, loc, store);
+        rewriter.setInsertionPointToEnd(store);
+        LLVM::StoreOp::create(rewriter, loc, old[reg], address);
+        LLVM::BrOp::create(rewriter, loc, after);
+        rewriter.setInsertionPointToStart(after);
+      }
+      target.barrier(rewriter, loc);
+      for (unsigned reg = 0; reg < old.size(); ++reg) {
+        Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                            memType, base, slots[reg]);
+        old[reg] = LLVM::LoadOp::create(rewriter, loc, memType, address);
+      }
+    }
+    if (!tensorType) {
+      rewriter.replaceOp(op, old[0]);
+      return success();
+    }
+    Type structType = this->getTypeConverter()->convertType(resultType);
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, old));
+    return success();
+  }
+};
+
+} // namespace
+
+void mgp::populateAtomicOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const TargetInfo &target) {
+  patterns
+      .add<AtomicOpConversion<AtomicRMWOp>, AtomicOpConversion<AtomicCASOp>>(
+          converter, target);
+}

@@ -1,0 +1,268 @@
+//===- BuiltinsMisc.cpp - compile-time helpers, hints and barriers --------===//
+//
+// This file implements the builtins that neither compute on blocks nor move
+// data: `tl.debug_barrier` (mgp.barrier), `tl.static_print` (prints its
+// compile-time values while compiling), `tl.assume` (a hint: its condition
+// is evaluated and dropped), `triton.next_power_of_2` on constants,
+// `tl.pointer_type`, and `tl.extra.cuda.gdc_wait` /
+// `gdc_launch_dependents` (programmatic dependent launch, which mgp's
+// launches do not use: no-ops, as Triton makes them where unsupported),
+// `tl.device_print` / `print` (mgp.print) and `tl.device_assert`
+// (mgp.assert, only with KernelGenOptions::debug, as Triton checks device
+// assertions only in debug mode).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+/// Python's str() of a compile-time value (the type for runtime values).
+static std::string pythonStr(const SemaValue &v) {
+  switch (v.getKind()) {
+  case SemaValue::Kind::Int:
+    return std::to_string(v.getInt());
+  case SemaValue::Kind::Bool:
+    return v.getBool() ? "True" : "False";
+  case SemaValue::Kind::None:
+    return "None";
+  case SemaValue::Kind::String:
+    return v.getString().str();
+  case SemaValue::Kind::Float: {
+    char buffer[32];
+    for (int precision = 1; precision <= 17; ++precision) {
+      std::snprintf(buffer, sizeof(buffer), "%.*g", precision, v.getFloat());
+      if (std::strtod(buffer, nullptr) == v.getFloat())
+        break;
+    }
+    std::string s = buffer;
+    if (s.find_first_of(".eni") == std::string::npos)
+      s += ".0";
+    return s;
+  }
+  case SemaValue::Kind::DType:
+    return getTypeName(v.getType());
+  case SemaValue::Kind::Tuple: {
+    std::string s = "(";
+    for (size_t i = 0; i < v.getElements().size(); ++i)
+      s += (i ? ", " : "") + pythonStr(v.getElements()[i]);
+    return s + (v.getElements().size() == 1 ? ",)" : ")");
+  }
+  case SemaValue::Kind::Runtime:
+    return describeType(v.getLogicalType());
+  default:
+    return v.describe();
+  }
+}
+
+Expected<SemaValue> Generator::genMiscBuiltin(llvm::StringRef name,
+                                              CallArgs &args,
+                                              const ast::CallExpr &call) {
+  mlir::Location l = loc(call);
+  if (name == "debug_barrier") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {}, 0);
+    if (!b)
+      return b.takeError();
+    BarrierOp::create(builder, l);
+    return SemaValue::getNone();
+  }
+  if (name == "gdc_wait" || name == "gdc_launch_dependents") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {}, 0);
+    if (!b)
+      return b.takeError();
+    return SemaValue::getNone();
+  }
+  if (name == "static_print") {
+    std::string sep = " ", end = "\n";
+    for (size_t k = 0; k < args.keywords.size(); ++k) {
+      llvm::StringRef kw = args.keywords[k]->name;
+      const SemaValue &v = args.keywordValues[k];
+      if ((kw == "sep" || kw == "end") && v.isString())
+        (kw == "sep" ? sep : end) = v.getString().str();
+      else if (kw != "file" && kw != "flush")
+        return error(args.keywords[k]->location.getLoc(),
+                     "unknown keyword argument '" + kw + "' for 'static_print'",
+                     args.keywords[k]->location.getRange());
+    }
+    std::string line;
+    for (size_t i = 0; i < args.args.size(); ++i)
+      line += (i ? sep : "") + pythonStr(args.args[i]);
+    llvm::errs() << line << end;
+    llvm::errs().flush();
+    return SemaValue::getNone();
+  }
+  if (name == "assume") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"cond"}, 1);
+    if (!b)
+      return b.takeError();
+    const SemaValue &c = b->get(0);
+    if (c.isConstexpr() && !c.isTruthy())
+      return error(b->expr(0), "tl.assume of a condition that is false");
+    if (!c.isConstexpr() &&
+        !(c.isRuntime() && getElementType(c.getType()).isIntOrFloat()))
+      return error(b->expr(0),
+                   "tl.assume needs a condition, got " + c.describe());
+    return SemaValue::getNone();
+  }
+  if (name == "next_power_of_2") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"n"}, 1);
+    if (!b)
+      return b.takeError();
+    if (!b->get(0).isInt())
+      return error(b->expr(0),
+                   "triton.next_power_of_2 needs a compile-time integer, got " +
+                       b->get(0).describe());
+    int64_t n = b->get(0).getInt();
+    if (n <= 0)
+      return SemaValue::getInt(0); // Triton's bit trick gives 0 there
+    if (n > (int64_t(1) << 62))
+      return error(b->expr(0), "triton.next_power_of_2 of " + llvm::Twine(n) +
+                                   " overflows");
+    int64_t p = 1;
+    while (p < n)
+      p <<= 1;
+    return SemaValue::getInt(p);
+  }
+  if (name == "pointer_type")
+    return genPointerType(args, call);
+  if (name == "add" || name == "sub" || name == "mul") {
+    // tl.add(x, y, sanitize_overflow=True): the operators.
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"x", "y", "sanitize_overflow"}, 2);
+    if (!b)
+      return b.takeError();
+    ast::BinaryOp op = name == "add"   ? ast::BinaryOp::Add
+                       : name == "sub" ? ast::BinaryOp::Sub
+                                       : ast::BinaryOp::Mul;
+    return binaryOp(op, b->get(0), b->get(1), site(call));
+  }
+  if (name == "to_tensor") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);
+    if (!b)
+      return b.takeError();
+    Expected<mlir::Value> v = toRuntime(b->get(0), b->expr(0));
+    if (!v)
+      return v.takeError();
+    return runtime(*v);
+  }
+  if (name == "max_constancy") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"input", "values"}, 2);
+    if (!b)
+      return b.takeError();
+    return b->get(0); // a hint the coalescing analysis does not use
+  }
+  if (name == "broadcast") {
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"input", "other"}, 2);
+    if (!b)
+      return b.takeError();
+    Expected<mlir::Value> x = toRuntime(b->get(0), b->expr(0));
+    if (!x)
+      return x.takeError();
+    Expected<mlir::Value> y = toRuntime(b->get(1), b->expr(1));
+    if (!y)
+      return y.takeError();
+    mlir::Value xv = *x, yv = *y;
+    if (Error err = broadcastPair(xv, yv, site(call)))
+      return std::move(err);
+    return SemaValue::getTuple({runtime(xv), runtime(yv)});
+  }
+  if (name == "device_print" || name == "print") {
+    // device_print(prefix, *args, hex=False); Python's print(*args).
+    std::string prefix;
+    size_t first = 0;
+    if (name == "device_print") {
+      if (args.args.empty() || !args.args[0].isString())
+        return error(call, "device_print needs a string prefix first");
+      prefix = args.args[0].getString().str();
+      first = 1;
+    }
+    bool hex = false;
+    for (size_t k = 0; k < args.keywords.size(); ++k) {
+      if (args.keywords[k]->name == "hex" &&
+          args.keywordValues[k].isConstexpr())
+        hex = args.keywordValues[k].isTruthy();
+      else if (args.keywords[k]->name != "sep" &&
+               args.keywords[k]->name != "end")
+        return error(args.keywords[k]->location.getLoc(),
+                     "unknown keyword argument '" + args.keywords[k]->name +
+                         "' for '" + name + "'",
+                     args.keywords[k]->location.getRange());
+    }
+    llvm::SmallVector<mlir::Value> values;
+    llvm::SmallVector<int32_t> isSigned;
+    for (size_t i = first; i < args.args.size(); ++i) {
+      const SemaValue &v = args.args[i];
+      if (v.isString()) {
+        prefix +=
+            (prefix.empty() || first == 0 ? "" : " ") + v.getString().str();
+        continue;
+      }
+      Expected<mlir::Value> r = toRuntime(v, *args.argExprs[i]);
+      if (!r)
+        return r.takeError();
+      if (!values.empty() &&
+          getShapeOf(r->getType()) != getShapeOf(values[0].getType()))
+        return error(*args.argExprs[i],
+                     "device_print's blocks must have one shape");
+      values.push_back(*r);
+      isSigned.push_back(1);
+    }
+    if (!prefix.empty() && prefix.back() != ' ' && !values.empty())
+      prefix += first ? " " : "";
+    PrintOp::create(builder, l, values, prefix, hex, isSigned);
+    return SemaValue::getNone();
+  }
+  if (name == "device_assert") {
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"cond", "msg", "mask"}, 1);
+    if (!b)
+      return b.takeError();
+    std::string msg = b->has(1) && b->get(1).isString()
+                          ? b->get(1).getString().str()
+                          : std::string();
+    const SemaValue &c = b->get(0);
+    if (c.isConstexpr()) {
+      if (!c.isTruthy())
+        return error(b->expr(0), "device_assert of a condition that is "
+                                 "always false" +
+                                     (msg.empty() ? "" : ": " + msg));
+      return SemaValue::getNone();
+    }
+    Expected<mlir::Value> cond = toCondition(c, b->expr(0));
+    if (!cond)
+      return cond.takeError();
+    if (!genOptions.debug)
+      return SemaValue::getNone(); // Triton checks only in debug mode
+    mlir::Value v = *cond;
+    if (b->has(2)) {
+      // Where the mask is off the assertion holds.
+      Expected<mlir::Value> m = toCondition(b->get(2), b->expr(2));
+      if (!m)
+        return m.takeError();
+      mlir::Value mask = *m;
+      if (Error err = broadcastPair(v, mask, site(call)))
+        return std::move(err);
+      mlir::Value ones =
+          materializeSplat(SemaValue::getBool(true), builder.getI1Type(),
+                           getShapeOf(mask.getType()), l);
+      mlir::Value off = mlir::arith::XOrIOp::create(builder, l, mask, ones);
+      v = mlir::arith::OrIOp::create(builder, l, v, off);
+    }
+    const ast::SourceLocation &where = call.getLocation();
+    AssertOp::create(builder, l, v, msg, currentModule().fileName, where.line,
+                     frame().function ? frame().function->name : "");
+    return SemaValue::getNone();
+  }
+  llvm_unreachable("not a misc builtin");
+}

@@ -1,0 +1,63 @@
+//===- ModuleLoader.h - Python modules a kernel file imports ----*- C++ -*-===//
+//
+// This file declares the loader of the Python modules that a kernel file
+// imports helpers from (`from .utils import f`, `from pkg.ops.utils import
+// exp`, `import pkg.utils as u`): it finds the module's file, parses it into
+// the same llvm::SourceMgr (so diagnostics quote it) and keeps it for the
+// rest of the compilation. Only the syntax half: Sema decides what a name
+// means.
+//
+// Search order for `a.b.c` (absolute): each folder of `searchPaths` (mgpc's
+// -I, in order), then the importing file's folder and its ancestors (so the
+// root of a package is found from a file inside it). In each folder
+// `a/b/c.py`, then `a/b/c/__init__.py`. A relative import (`.utils`,
+// `..ops.utils`) starts from the importing file's folder, one level up per
+// extra dot, and is only looked up there.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MGP_COMPILER_FRONTEND_MODULELOADER_H
+#define MGP_COMPILER_FRONTEND_MODULELOADER_H
+
+#include "compiler/frontend/AST.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mgp {
+
+/// Finds, parses and keeps imported modules.
+class ModuleLoader {
+public:
+  ModuleLoader(llvm::SourceMgr &sourceMgr,
+               std::vector<std::string> searchPaths);
+  ~ModuleLoader();
+
+  /// The file that the dotted module path `name` (with leading dots when
+  /// relative) names when imported from `from`; empty if none exists.
+  /// `searched` receives the folders looked in (for messages).
+  std::string findModuleFile(llvm::StringRef name, const ast::Module &from,
+                             std::vector<std::string> &searched) const;
+
+  /// The parsed module of file `path` (parsed once; later calls return the
+  /// same module). Parse errors come back formatted with the source line.
+  llvm::Expected<const ast::Module *> loadFile(llvm::StringRef path);
+
+  const std::vector<std::string> &getSearchPaths() const { return searchPaths; }
+
+private:
+  llvm::SourceMgr &sourceMgr;
+  std::vector<std::string> searchPaths;
+  llvm::StringMap<std::unique_ptr<ast::Module>> modules; // by real path
+};
+
+} // namespace mgp
+
+#endif // MGP_COMPILER_FRONTEND_MODULELOADER_H

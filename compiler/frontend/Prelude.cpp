@@ -1,0 +1,161 @@
+//===- Prelude.cpp - builtins written in the kernel language --------------===//
+//
+// This file implements the prelude: the builtins that Triton itself writes
+// as @jit code in triton/language (the Philox random numbers of random.py
+// and swizzle2d and softmax of standard.py), written anew in mgp's kernel
+// language from the algorithms' definitions, so they compile and run like any
+// helper and give Triton's numbers. MLIRGen parses it on first use
+// (MLIRGenPrelude) into the compilation's SourceMgr as `<mgp-prelude>`.
+//
+// Philox-4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
+// 3", SC'11): per round (c0, c1, c2, c3) -> (hi(B*c2) ^ c1 ^ k0, lo(B*c2),
+// hi(A*c0) ^ c3 ^ k1, lo(A*c0)), then the key (k0, k1) grows by the Weyl
+// constants. mgp's integers are signless, so the 32-bit constants are
+// written as the int32 values with the same bits; umulhi is unsigned.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/Prelude.h"
+
+using namespace mgp;
+
+static const char kPrelude[] = R"py(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr = 10):
+    if c0.dtype.primitive_bitwidth == 32:
+        KEY_A: tl.constexpr = -1640531527  # 0x9E3779B9
+        KEY_B: tl.constexpr = -1150833019  # 0xBB67AE85
+        ROUND_A: tl.constexpr = -766435501  # 0xD2511F53
+        ROUND_B: tl.constexpr = -845247145  # 0xCD9E8D57
+    else:
+        KEY_A: tl.constexpr = -7046029254386353131  # 0x9E3779B97F4A7C15
+        KEY_B: tl.constexpr = -4942790177534073029  # 0xBB67AE8584CAA73B
+        ROUND_A: tl.constexpr = -3249679429022286701  # 0xD2E7470EE14C6C93
+        ROUND_B: tl.constexpr = -3865529101497140143  # 0xCA5A826395121157
+    for _ in tl.static_range(n_rounds):
+        prev_c0 = c0
+        prev_c2 = c2
+        c0 = tl.umulhi(ROUND_B, prev_c2) ^ c1 ^ k0
+        c2 = tl.umulhi(ROUND_A, prev_c0) ^ c3 ^ k1
+        c1 = prev_c2 * ROUND_B
+        c3 = prev_c0 * ROUND_A
+        k0 = k0 + KEY_A
+        k1 = k1 + KEY_B
+    return c0, c1, c2, c3
+
+
+@triton.jit
+def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = 10):
+    seed = tl.cast(seed, tl.int64)
+    if c0.dtype.primitive_bitwidth == 32:
+        seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.int32)
+        seed_lo = (seed & 0xFFFFFFFF).to(tl.int32)
+    else:
+        seed_hi = seed * 0
+        seed_lo = seed
+    return philox_impl(c0, c1, c2, c3, seed_lo, seed_hi, n_rounds)
+
+
+@triton.jit
+def randint4x(seed, offset, n_rounds: tl.constexpr = 10):
+    offset_lo = offset.to(tl.int32)
+    zero = offset_lo * 0
+    if offset.dtype.primitive_bitwidth > 32:
+        offset_hi = (offset >> 32).to(tl.int32)
+    else:
+        offset_hi = zero
+    return philox(seed, offset_lo, offset_hi, zero, zero, n_rounds)
+
+
+@triton.jit
+def randint(seed, offset, n_rounds: tl.constexpr = 10):
+    r0, r1, r2, r3 = randint4x(seed, offset, n_rounds)
+    return r0
+
+
+@triton.jit
+def uint_to_uniform_float(x):
+    if x.dtype.primitive_bitwidth == 32:
+        x = x.to(tl.int32, bitcast=True)
+        scale = 4.6566127342e-10
+    else:
+        x = x.to(tl.int64, bitcast=True)
+        scale = 1.0842020432385337e-19
+    x = tl.where(x < 0, ~x, x)
+    return x * scale
+
+
+@triton.jit
+def rand(seed, offset, n_rounds: tl.constexpr = 10):
+    return uint_to_uniform_float(randint(seed, offset, n_rounds))
+
+
+@triton.jit
+def rand4x(seed, offsets, n_rounds: tl.constexpr = 10):
+    i1, i2, i3, i4 = randint4x(seed, offsets, n_rounds)
+    return (uint_to_uniform_float(i1), uint_to_uniform_float(i2),
+            uint_to_uniform_float(i3), uint_to_uniform_float(i4))
+
+
+@triton.jit
+def pair_uniform_to_normal(u1, u2):
+    u1 = tl.maximum(1.0e-7, u1)
+    th = 6.283185307179586 * u2
+    r = tl.sqrt(-2.0 * tl.log(u1))
+    return r * tl.cos(th), r * tl.sin(th)
+
+
+@triton.jit
+def randn(seed, offset, n_rounds: tl.constexpr = 10):
+    i1, i2, i3, i4 = randint4x(seed, offset, n_rounds)
+    n1, n2 = pair_uniform_to_normal(uint_to_uniform_float(i1),
+                                    uint_to_uniform_float(i2))
+    return n1
+
+
+@triton.jit
+def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
+    u1, u2, u3, u4 = rand4x(seed, offset, n_rounds)
+    n1, n2 = pair_uniform_to_normal(u1, u2)
+    n3, n4 = pair_uniform_to_normal(u3, u4)
+    return n1, n2, n3, n4
+
+
+@triton.jit
+def swizzle2d(i, j, size_i, size_j, size_g):
+    # Row-major (i, j) -> grouped order: groups of size_g rows.
+    ij = i * size_j + j
+    size_gj = size_g * size_j
+    group_id = ij // size_gj
+    off_i = group_id * size_g
+    size_g = tl.minimum(size_i - off_i, size_g)
+    ij = ij % size_gj
+    new_i = off_i + ij % size_g
+    new_j = ij // size_g
+    return new_i, new_j
+
+
+@triton.jit
+def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
+    if dim is None:
+        axis: tl.constexpr = 0
+    else:
+        axis: tl.constexpr = dim
+    z = x - tl.max(x, axis, keep_dims=keep_dims)
+    num = tl.exp(z)
+    den = tl.sum(num, axis, keep_dims=keep_dims)
+    return tl.fdiv(num, den, ieee_rounding)
+)py";
+
+llvm::StringRef mgp::getPreludeSource() { return kPrelude; }
+
+bool mgp::isPreludeFunction(llvm::StringRef name) {
+  return llvm::is_contained({"philox_impl", "philox", "randint4x", "randint",
+                             "uint_to_uniform_float", "rand", "rand4x",
+                             "pair_uniform_to_normal", "randn", "randn4x",
+                             "swizzle2d", "softmax"},
+                            name);
+}

@@ -1,0 +1,151 @@
+//===- MgpLanguageOps.cpp - verifiers of the wider language's ops ---------===//
+//
+// This file implements the verifiers of the ops declared in
+// MgpLanguageOps.td: extern_elementwise, atomic_rmw, atomic_cas, scan, print
+// and the pointer conversions.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mgp;
+
+static ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+LogicalResult ExternElementwiseOp::verify() {
+  if (!getSymbol().starts_with("__nv_"))
+    return emitOpError("symbol '")
+           << getSymbol() << "' is not a libdevice function";
+  ArrayRef<int64_t> shape = shapeOf(getResult().getType());
+  for (Value src : getSrcs()) {
+    if (shapeOf(src.getType()) != shape)
+      return emitOpError("every operand must have the result's shape");
+    if (isa<PointerType>(getElementTypeOrSelf(src.getType())))
+      return emitOpError("operands must be numbers");
+  }
+  if (isa<PointerType>(getElementTypeOrSelf(getResult().getType())))
+    return emitOpError("the result must be a number");
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type elem = getElementTypeOrSelf(getVal().getType());
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  bool isFloat = isa<FloatType>(elem);
+  switch (getKind()) {
+  case AtomicRMWKind::FAdd:
+  case AtomicRMWKind::FMax:
+  case AtomicRMWKind::FMin:
+    if (!isFloat)
+      return emitOpError("needs floating-point values for ")
+             << stringifyAtomicRMWKind(getKind());
+    if (getKind() == AtomicRMWKind::FAdd
+            ? !(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64())
+            : !(elem.isF32() || elem.isF64()))
+      return emitOpError("does not support ")
+             << elem << " values for " << stringifyAtomicRMWKind(getKind());
+    return success();
+  case AtomicRMWKind::Xchg:
+    if (bits != 32 && bits != 64)
+      return emitOpError("exchanges 32- or 64-bit values, got ") << elem;
+    return success();
+  default:
+    if (isFloat || (bits != 32 && bits != 64))
+      return emitOpError("needs 32- or 64-bit integers for ")
+             << stringifyAtomicRMWKind(getKind()) << ", got " << elem;
+    return success();
+  }
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type elem = getElementTypeOrSelf(getVal().getType());
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32 && bits != 64)
+    return emitOpError("compares 16-, 32- or 64-bit values, got ") << elem;
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
+  int32_t axis = getAxis();
+  if (axis < 0 || axis >= first.getRank())
+    return emitOpError("axis ")
+           << axis << " out of range for rank " << first.getRank();
+  size_t n = getSrcs().size();
+  if (getNumResults() != n)
+    return emitOpError("needs one result per operand");
+  for (size_t i = 0; i < n; ++i) {
+    auto type = cast<RankedTensorType>(getSrcs()[i].getType());
+    if (type.getShape() != first.getShape())
+      return emitOpError("operands must all have the same shape");
+    if (getResult()[i].getType() != type)
+      return emitOpError("result ") << i << " must have its operand's type";
+  }
+  Block &body = getCombineOp().front();
+  if (body.getNumArguments() != 2 * n)
+    return emitOpError("combiner must take ")
+           << 2 * n << " arguments, got " << body.getNumArguments();
+  for (size_t i = 0; i < 2 * n; ++i) {
+    Type elem =
+        cast<RankedTensorType>(getSrcs()[i % n].getType()).getElementType();
+    if (body.getArgument(i).getType() != elem)
+      return emitOpError("combiner argument ")
+             << i << " must have type " << elem;
+  }
+  auto ret = dyn_cast<ScanReturnOp>(body.getTerminator());
+  if (!ret)
+    return emitOpError("combiner must end with mgp.scan.return");
+  if (ret.getResult().size() != n)
+    return emitOpError("combiner must return ") << n << " values";
+  for (size_t i = 0; i < n; ++i)
+    if (ret.getResult()[i].getType() != body.getArgument(i).getType())
+      return emitOpError("combiner value ")
+             << i << " must have type " << body.getArgument(i).getType();
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size())
+    return emitOpError("needs one isSigned entry per operand");
+  return success();
+}
+
+/// A pointer conversion keeps the shape and changes what the type says.
+static LogicalResult verifyPointerConversion(Operation *op, Type src,
+                                             Type result) {
+  if (shapeOf(src) != shapeOf(result))
+    return op->emitOpError("operand and result must have the same shape");
+  return success();
+}
+
+LogicalResult PtrToIntOp::verify() {
+  if (!getElementTypeOrSelf(getResult().getType()).isInteger(64))
+    return emitOpError("result must be i64");
+  return verifyPointerConversion(*this, getSrc().getType(),
+                                 getResult().getType());
+}
+
+LogicalResult IntToPtrOp::verify() {
+  if (!getElementTypeOrSelf(getSrc().getType()).isInteger(64))
+    return emitOpError("operand must be i64");
+  return verifyPointerConversion(*this, getSrc().getType(),
+                                 getResult().getType());
+}
+
+LogicalResult PtrCastOp::verify() {
+  auto from = cast<PointerType>(getElementTypeOrSelf(getSrc().getType()));
+  auto to = cast<PointerType>(getElementTypeOrSelf(getResult().getType()));
+  if (from.getAddressSpace() != to.getAddressSpace())
+    return emitOpError("cannot change the address space");
+  return verifyPointerConversion(*this, getSrc().getType(),
+                                 getResult().getType());
+}

@@ -1,0 +1,82 @@
+//===- LanguageOps.cpp - libdevice calls and barriers ---------------------===//
+//
+// This file implements the interpreter's mgp.extern_elementwise (each
+// element through the host implementation of its libdevice symbol,
+// LibdeviceFunctions.h; float results rounded to their type, integers
+// wrapped) and mgp.barrier (a no-op: a program runs as one thread here).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/interp/InterpProgram.h"
+#include "runtime/interp/LibdeviceFunctions.h"
+
+#include "compiler/ir/MgpDialect.h"
+
+using namespace mgp;
+using namespace mgp::interp;
+
+static llvm::Expected<bool> compileExtern(Compiler &c, ExternElementwiseOp op,
+                                          std::vector<Instr> &out) {
+  LibdeviceFn fn = lookupLibdeviceFunction(op.getSymbol());
+  if (!fn)
+    return opError(op, "the interpreter does not implement libdevice "
+                       "function '" +
+                           op.getSymbol() + "'");
+  llvm::Expected<ElemKind> kind = elemKindOf(op, op.getResult().getType());
+  if (!kind)
+    return kind.takeError();
+  std::vector<int> in;
+  std::vector<bool> inFloat;
+  for (mlir::Value v : op.getSrcs()) {
+    llvm::Expected<ElemKind> k = elemKindOf(op, v.getType());
+    if (!k)
+      return k.takeError();
+    in.push_back(c.slot(v));
+    inFloat.push_back(isFloatKind(*k));
+  }
+  ElemKind k = *kind;
+  bool outFloat = isFloatKind(k);
+  unsigned width = outFloat ? 0 : intWidth(k);
+  int d = c.slot(op.getResult());
+  out.push_back([=](Frame &frame) {
+    size_t n = 1;
+    for (size_t a = 0; a < in.size(); ++a) {
+      const Buf &b = frame.slots[in[a]];
+      n = std::max(n, inFloat[a] ? b.f.size() : b.i.size());
+    }
+    Buf &r = frame.slots[d];
+    if (outFloat)
+      r.f.resize(n);
+    else
+      r.i.resize(n);
+    LibValue args[4];
+    for (size_t e = 0; e < n; ++e) {
+      for (size_t a = 0; a < in.size(); ++a) {
+        const Buf &b = frame.slots[in[a]];
+        if (inFloat[a])
+          args[a].f = b.f[b.f.size() == 1 ? 0 : e];
+        else
+          args[a].i = b.i[b.i.size() == 1 ? 0 : e];
+      }
+      LibValue v = fn(args);
+      if (outFloat)
+        r.f[e] = roundTo(k, v.f);
+      else
+        r.i[e] = wrapSigned(static_cast<uint64_t>(v.i), width);
+    }
+    return true;
+  });
+  return true;
+}
+
+llvm::Expected<bool>
+mgp::interp::tryCompileLanguageOp(Compiler &c, mlir::Operation *op,
+                                  std::vector<Instr> &out) {
+  if (auto ext = llvm::dyn_cast<ExternElementwiseOp>(op)) {
+    if (ext.getSrcs().size() > 4)
+      return opError(op, "libdevice functions take at most 4 arguments");
+    return compileExtern(c, ext, out);
+  }
+  if (llvm::isa<BarrierOp>(op))
+    return true;
+  return false;
+}

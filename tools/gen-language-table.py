@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Prints the markdown table of docs/language.md ("Every name of
+`triton.language`"): every name of the installed Triton's triton.language.__all__
+with its status in mgp (kept by hand below). Fails listing any name the
+statuses miss, so a newer Triton shows what to classify."""
+import triton.language as tl
+names = sorted(tl.__all__, key=str.lower)
+S, L, N, X = "supported", "supported, with limits", "not yet", "never"
+st = {}
+def s(status, note, *ns):
+    for n in ns: st[n] = (status, note)
+s(S, "", "abs","arange","cdiv","ceil","cos","debug_barrier","div_rn","erf","exp","exp2","expand_dims","fdiv","floor","fma","full","load","log","log2","maximum","minimum","multiple_of","max_contiguous","num_programs","program_id","permute","reshape","rsqrt","sigmoid","sin","sqrt","sqrt_rn","static_assert","static_print","static_range","store","sum","trans","umulhi","view","where","zeros","zeros_like","xor_sum","reduce_or","softmax","swizzle2d","clamp","cumsum","cumprod","broadcast_to","broadcast","cast","constexpr","range","add","sub","mul","to_tensor","pointer_type","pi32_t","TRITON_MAX_TENSOR_NUMEL","math","max_constancy")
+st["range"] = (S, "`num_stages`, `loop_unroll_factor`, `flatten`, `warp_specialize`, `disallow_acc_multi_buffer` accepted; mgp's pipeliner takes `num_stages` from the launch")
+st["max_constancy"] = (S, "accepted; the hint is not used")
+st["math"] = (S, "every core function, and any libdevice name (`tl.math.tanh`)")
+st["extra"] = (S, "`tl.extra.cuda.libdevice` (every function of Triton's libdevice.py), `gdc_wait` / `gdc_launch_dependents` (no-ops: mgp does not use programmatic dependent launch)")
+for n in ["int1","int8","int16","int32","int64","float16","bfloat16","float32","float64","float8e4nv","float8e5"]:
+    st[n] = (S, "fp8: converts through fp16/fp32 (saturating, round to nearest even); fp8 arithmetic computes in fp16; `dot` widens fp8 operands to fp16 (exact)" if n.startswith("float8") else "")
+for n in ["uint8","uint16","uint32","uint64"]:
+    st[n] = (L, "same bits as the signed type and signed semantics (`>>`, `<`, `//`, `%`, conversions to float)")
+for n in ["float8e4b15","float8e4b8","float8e5b16"]:
+    st[n] = (N, "AMD / pre-Hopper fp8 variants")
+st["dtype"] = (L, "dtype objects: comparisons, `element_ty`, `primitive_bitwidth`, `is_*()`, calling one converts (`tl.float32(x)`); `tl.dtype('fp16')` is not constructed")
+st["dot"] = (L, "float operands (tf32/ieee for fp32, fp16, bf16, fp8 widened to fp16, fp64); integer dot and `tf32x3` not yet")
+st["max"] = (L, "reduction; `tl.max(a, b)` of two blocks is `maximum`; bare `max(...)` in a kernel is `tl.maximum`")
+st["min"] = (L, "as `max`")
+for n in ["argmax","argmin"]: st[n] = (S, "ties go to the lower index")
+st["associative_scan"] = (L, "`combine_fn` a @jit function; a reverse scan of a non-power-of-two axis is an error")
+st["reduce"] = (L, "`combine_fn` a @jit function; a non-power-of-two axis is an error (no neutral element)")
+for n in ["atomic_add","atomic_and","atomic_cas","atomic_max","atomic_min","atomic_or","atomic_xchg","atomic_xor"]:
+    st[n] = (S, "masks, `sem`, `scope`, old values returned; float max/min through integer atomics on the bits")
+for n in ["atomic_load","atomic_store","atomic_poll"]: st[n] = (N, "")
+st["assume"] = (S, "evaluated; the hint is dropped")
+st["device_assert"] = (S, "checked only in debug mode (`@triton.jit(debug=True)` or `mgpc --debug`), as Triton")
+st["device_print"] = (S, "vprintf on the GPU, stderr on the interpreter; Python's `print` in a kernel is `device_print`")
+st["advance"] = (S, "")
+st["make_block_ptr"] = (S, "`load`/`store` with `boundary_check` and `padding_option`; ordinary masked loads")
+st["make_tensor_descriptor"] = (L, "made in the kernel; `desc.load`/`desc.store` as masked loads and stores (no TMA); descriptors passed as kernel arguments not yet")
+for n in ["load_tensor_descriptor","store_tensor_descriptor"]: st[n] = (S, "")
+st["tensor_descriptor"] = (N, "as a kernel argument type")
+for n in ["rand","rand4x","randint","randint4x","randn","randn4x","philox","philox_impl","uint_to_uniform_float","pair_uniform_to_normal"]:
+    st[n] = (S, "Philox-4x32-10 with Triton's bits (`randint` returns int32 with the uint32 bits)")
+for n in ["join","split","interleave","flip","ravel"]:
+    st[n] = (L, "power-of-two dimensions")
+st["cat"] = (L, "`can_reorder=True` (as Triton), power-of-two dimensions")
+st["histogram"] = (L, "1-D integer input, power-of-two `num_bins`; one-hot compare and sum (N x bins elements)")
+st["sort"] = (L, "Triton's bitonic network: last dimension, power-of-two dimensions")
+st["topk"] = (L, "Triton's bitonic top-k: last dimension, `k` a power of two")
+st["bitonic_merge"] = (L, "last dimension, power-of-two dimensions")
+for n in ["gather","dot_scaled","inline_asm_elementwise","map_elementwise","slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
+    st[n] = (N, "")
+st["inline_asm_elementwise"] = (N, "")
+st["PropagateNan"] = (N, "`propagate_nan=` is accepted by maximum/minimum and ignored")
+for n in ["block_type","tensor","void","const","constexpr_type","target_info"]:
+    st[n] = (X, "a type or object of Triton's Python front end, not a kernel operation")
+st["target_info"] = (N, "")
+missing = [n for n in names if n not in st]
+if missing:
+    raise SystemExit("unclassified names: " + ", ".join(missing))
+rows = ["| name | status | notes |", "|---|---|---|"]
+for n in names:
+    status, note = st[n]
+    rows.append(f"| `{n}` | {status} | {note} |")
+print("\n".join(rows))
