@@ -269,7 +269,9 @@ def measure_mgp(args, ctx, batch, precision, deadline):
                    phases_warm=parse_phases(err2))
         logits = os.path.join(ctx["work"], f"mgp_{precision}_b{batch}.npy")
         bench = base + ["--input", ctx["input_file"](batch), "--bench", str(args.runs),
-                        "--warmup", str(args.warmup), "--profile", "--dump-logits", logits]
+                        "--warmup", str(args.warmup), "--dump-logits", logits]
+        if args.mgp_device == "gpu":
+            bench.append("--profile")
         env.pop("MGP_DEBUG")
         rc, _, out, err = run_mgp(bench, env, deadline)
         if rc != 0:
@@ -527,10 +529,15 @@ def git_commit():
         return None
 
 
+def first_line(text):
+    lines = [l for l in str(text).splitlines() if l.strip()]
+    return lines[0] if lines else ""
+
+
 def summary_line(rec):
     head = f"[{rec['elapsed_at_s']:6.1f} s] {rec['precision']} b{rec['batch']} {rec['system']}:"
     if rec["status"] != "ok":
-        return f"{head} {rec['status'].upper()}: {rec.get('error', '')}"
+        return f"{head} {rec['status'].upper()}: {first_line(rec.get('error', ''))}"
     parts = [f"{rec['median_ms']:.3f} ms ({rec['images_per_s']:,.0f} images/s, {rec['runs']} runs)"]
     if rec.get("compile_s") is not None:
         parts.append(f"compile {rec['compile_s']:.2f} s" +
@@ -616,17 +623,26 @@ def main(argv=None):
     for system, batch, precision in plan:
         rec = {"kind": "measurement", "system": system, "batch": batch,
                "precision": precision, "size": args.size}
+        refs = None
+        if args.deadline is None or START + args.deadline - time.monotonic() >= 5.0:
+            try:  # once per batch, outside the measurement's cap
+                refs = ctx["reference"](batch)
+            except Exception as e:
+                refs = e
         now = time.monotonic()
         budget = args.cap
         if args.deadline is not None:
             budget = min(budget, START + args.deadline - now)
-        rec["cap_s"] = budget
+        rec["cap_s"] = max(budget, 0.0)
         if budget < 5.0:
             rec.update(status="skipped", error="the --deadline of the run was reached")
+        elif isinstance(refs, Exception):
+            rec.update(status="failed", error=f"the PyTorch fp32 reference failed: "
+                       f"{type(refs).__name__}: {str(refs).strip()}"[:4000])
         else:
             deadline = now + budget
+            ref32, ref64 = refs
             try:
-                ref32, ref64 = ctx["reference"](batch)
                 with Cap(deadline):
                     if system == "mgp":
                         fields, out = measure_mgp(args, ctx, batch, precision, deadline)
@@ -662,7 +678,7 @@ def main(argv=None):
     if bad:
         print(f"{PROG}: {len(bad)} of {len(results.records)} measurement(s) did not complete:\n  " +
               "\n  ".join(f"{r['system']} b{r['batch']} {r['precision']}: {r['status']}: "
-                          f"{r.get('error', '')[:300]}" for r in bad), file=sys.stderr)
+                          f"{first_line(r.get('error', ''))[:300]}" for r in bad), file=sys.stderr)
         return 1
     return 0
 
