@@ -79,14 +79,21 @@ test-relu: configure
 	$(BUILD)/bin/mgp-run tests/conformance/relu.py -k _relu_forward_kernel $(RELU_ARGS)
 	$(BUILD)/bin/mgp-kernels-tests --gtest_filter='Ops/KernelTest.*/relu'
 
-# tools/bench_vs_torch.py on the GPU machine: ResNet18 batch 128 through
-# mgp-run --bench/--profile and PyTorch eager and torch.compile at fp32, tf32,
-# fp16 and bf16 on the same weights and input; ms, ratios, top-1 agreement with
-# PyTorch fp32 and per-kernel TFLOP/s. Fails (exit 2) without PyTorch or a GPU.
+# tools/bench_vs_torch.py on the GPU machine: ResNet18 through mgp-run
+# --bench/--profile and PyTorch eager, eager as a CUDA graph, torch.compile
+# max-autotune + freezing and default, on the same weights and input, per batch
+# (--batches) and precision; ms, images/s, compile times, top-1 and max relative
+# error against PyTorch fp32 and float64, one JSON record per measurement
+# (--json). Fails (exit 2) without PyTorch or a GPU. bench-report turns the
+# JSON into the tables of docs/kernels.md and the plot (BENCH_JSON, BENCH_PLOT).
 BENCH_TORCH_ARGS ?=
-.PHONY: bench-torch
+.PHONY: bench-torch bench-report
 bench-torch: mgp-run
 	python3 tools/bench_vs_torch.py --mgp-run $(BUILD)/bin/mgp-run $(BENCH_TORCH_ARGS)
+BENCH_JSON ?= results.jsonl
+BENCH_PLOT ?= docs/resnet18-images-per-s.png
+bench-report:
+	python3 tools/bench_report.py $(BENCH_JSON) --plot $(BENCH_PLOT)
 
 # ResNet18 timing: median ms per batch of 128 at 224x224 after warm-up, images/s
 # and per-kernel GPU times (on the GPU; elsewhere the interpreter at batch 1).

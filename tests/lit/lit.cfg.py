@@ -16,3 +16,12 @@ config.substitutions.append(("%conformance", os.path.join(config.mgp_src_root, "
 config.substitutions.append(("%ptxas", config.ptxas))
 if config.ptxas:
     config.available_features.add("ptxas")
+# matplotlib for the plot of tools/bench_report.py (tests that need it say
+# REQUIRES: matplotlib; without it they are reported unsupported).
+import subprocess
+try:
+    if subprocess.run(["python3", "-c", "import matplotlib"], env=config.environment,
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("matplotlib")
+except OSError:
+    pass

@@ -16,7 +16,19 @@
 #           C++ reference, and --bench with the timed run's logits
 #   model   ResNet18 at batch 128: cold start with the tuner, --bench 30
 #           --profile in every precision, the warm start
-#   torch   tools/bench_vs_torch.py (PRECS, default tf32,fp16)
+#   torch   tools/bench_vs_torch.py: mgp against PyTorch eager, eager as a
+#           CUDA graph, max-autotune + freezing and torch.compile default, in
+#           one 10-minute call (--deadline 520 s: what does not fit is
+#           recorded as skipped). TORCH_SET picks the subset:
+#             table  batch 128 in fp16, bf16, tf32, every system (estimated
+#                    ~9 min: max-autotune took 136 s for fp16 at batch 128,
+#                    TOOLCHAIN.md; the compile-default ones, last, may not fit)
+#             sweep  fp16 at batches 1,256,32,8 (max-autotune in that order,
+#                    so the ends of the curve come first), mgp, eager, eager
+#                    graph, max-autotune (estimated ~9 min)
+#           BATCHES, PRECS, TORCH_SYSTEMS, CAP override them. Writes
+#           $OUT/bench-SET.jsonl (a record per measurement, as it goes),
+#           torch-SET.log and bench-SET.md (tools/bench_report.py).
 # Logs go to $OUT (the device tool's output folder). Every command's status
 # counts: the script stops at the first failure.
 set -euo pipefail
@@ -128,11 +140,25 @@ stepModel() {
 }
 
 stepTorch() {
-  log bench_vs_torch
-  timeout 560 python3 tools/bench_vs_torch.py --mgp-run "$P/bin/mgp-run" \
-    --precisions "${PRECS:-tf32,fp16}" --runs 30 --workdir /tmp/bw \
-    > "$OUT/torch.log" 2>&1
-  tail -n 80 "$OUT/torch.log"
+  local set=${TORCH_SET:-table} status=0 args
+  case $set in
+  table) args=(--batches "${BATCHES:-128}" --precisions "${PRECS:-fp16,bf16,tf32}"
+               --systems "${TORCH_SYSTEMS:-all}") ;;
+  sweep) args=(--batches "${BATCHES:-1,256,32,8}" --precisions "${PRECS:-fp16}"
+               --systems "${TORCH_SYSTEMS:-mgp,eager,eager-graph,max-autotune}") ;;
+  *) echo "unknown TORCH_SET $set (table, sweep)"; exit 2 ;;
+  esac
+  log "bench_vs_torch $set: ${args[*]}"
+  timeout 570 python3 tools/bench_vs_torch.py --mgp-run "$P/bin/mgp-run" "${args[@]}" \
+    --runs 30 --warmup 10 --cap "${CAP:-240}" --deadline "${DEADLINE:-520}" \
+    --json "$OUT/bench-$set.jsonl" --workdir /tmp/bw --profile \
+    > "$OUT/torch-$set.log" 2>&1 || status=$?
+  grep -E "^\[ *[0-9.]+ s\]" "$OUT/torch-$set.log" || true
+  python3 tools/bench_report.py "$OUT/bench-$set.jsonl" --all-details \
+    --markdown "$OUT/bench-$set.md" || true
+  echo "bench_vs_torch.py status $status (0: every measurement ran; 1: some failed," \
+    "ran past the cap or were skipped, as recorded)"
+  [ "$status" -le 1 ] # 1 is a result; 2 or a timeout is a broken run
 }
 
 IFS=, read -r -a steps <<< "$STEP"
