@@ -160,17 +160,17 @@ const char *mgp_status_name(mgp_status status) {
   return "MGP_ERROR_UNKNOWN";
 }
 
-/// mgp_dtype <-> the signature's scalar types (MGP_I1 = 1 ... MGP_FP64 = 13
+/// mgp_dtype <-> the signature's scalar types (MGP_I1 = 1 ... MGP_FP8E5 = 15
 /// in ScalarType's order).
 static std::optional<ScalarType> scalarTypeOf(int dtype) {
-  if (dtype < MGP_I1 || dtype > MGP_FP64)
+  if (dtype < MGP_I1 || dtype > MGP_FP8E5)
     return std::nullopt;
   return static_cast<ScalarType>(dtype - MGP_I1);
 }
 static mgp_dtype dtypeOf(ScalarType type) {
   return static_cast<mgp_dtype>(static_cast<int>(type) + MGP_I1);
 }
-static_assert(static_cast<int>(ScalarType::F64) + MGP_I1 == MGP_FP64,
+static_assert(static_cast<int>(ScalarType::F8E5) + MGP_I1 == MGP_FP8E5,
               "mgp_dtype follows ScalarType");
 
 const char *mgp_dtype_name(mgp_dtype dtype) {

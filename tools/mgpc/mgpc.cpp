@@ -305,16 +305,22 @@ static Expected<std::string> compile(const mgp::CompileOptions &options,
                    [&]() { return mgp::emitPTX(**llvmModule, options); });
 }
 
-int main(int argc, char **argv) {
-  InitLLVM initLLVM(argc, argv);
-  cl::SetVersionPrinter(
-      [](raw_ostream &os) { os << "mgpc " << mgp::kVersion << "\n"; });
-  // --help lists mgpc's options only; --help-hidden adds LLVM's.
+/// --help lists mgpc's options only; --help-hidden adds LLVM's. The options
+/// are objects of libLLVM's (built without RTTI), which UBSan's vptr check
+/// cannot verify, so that check is off here (every call is non-virtual).
+__attribute__((no_sanitize("vptr"))) static void hideLLVMOptions() {
   for (auto &[name, option] : cl::getRegisteredOptions())
     if (!llvm::is_contained(option->Categories, &mgpcCategory) &&
         option->getOptionHiddenFlag() == cl::NotHidden && name != "help" &&
         name != "version")
       option->setHiddenFlag(cl::Hidden);
+}
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { os << "mgpc " << mgp::kVersion << "\n"; });
+  hideLLVMOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "mgp ahead-of-time kernel compiler\n");
   if (emitKind == EmitKind::AST) {
