@@ -165,6 +165,13 @@ def constexpr_value(value):
     return value
 
 
+def is_number(value):
+    """Whether a constexpr is a number (bool, int, float), which signatures
+    carry; other constexprs are baked into the kernel's text."""
+    value = constexpr_value(value)
+    return isinstance(value, (bool, int, float))
+
+
 def format_number(value):
     """A constexpr as a signature literal: "1024", "0.5", "1e-05", "inf"."""
     if isinstance(value, bool):

@@ -1,0 +1,160 @@
+"""The text mgp compiles for kernels that are not plain top-level functions
+of their file (python/mgp/_source.py), on the interpreter against NumPy:
+kernels defined inside a function that call the file's helpers and use
+what they captured (constants, dtypes, helper functions), a triton.jit
+kernel whose source was replaced (Triton's tests patch kernels so), and
+constexpr arguments that signatures cannot carry (strings, None, dtypes), which become a wrapper kernel with the values baked in."""
+import os
+import unittest
+
+os.environ.setdefault("MGP_INTERPRET", "1")
+
+try:
+    import numpy as np
+except ImportError:
+    raise unittest.SkipTest("numpy is not installed (pip install numpy)")
+
+import mgp
+import mgp.language as tl
+
+SCALE = 3
+
+
+@mgp.jit
+def twice(x):
+    return x * 2
+
+
+@mgp.jit
+def apply_kernel(X, Y, N: tl.constexpr, OP: tl.constexpr, OUT: tl.constexpr,
+                 BIAS: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = twice(tl.load(X + offs))
+    if OP == "neg":
+        x = -x
+    if BIAS is not None:
+        x = x + BIAS
+    tl.store(Y + offs, x.to(OUT))
+
+
+@mgp.jit
+def copy_kernel(X, Y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Y + offs, tl.load(X + offs))
+
+
+def floats(n=16):
+    return np.arange(1, n + 1, dtype=np.float32)
+
+
+class NestedKernels(unittest.TestCase):
+
+    def test_nested_kernel_calls_a_helper_of_its_file(self):
+        @mgp.jit
+        def kernel(X, Y, N: tl.constexpr):
+            offs = tl.arange(0, N)
+            tl.store(Y + offs, twice(tl.load(X + offs)) * SCALE)
+
+        x = floats()
+        y = np.zeros_like(x)
+        kernel[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, x * 6)
+
+    def test_nested_kernel_uses_its_closure(self):
+        offset = 5
+        dtype = tl.float16
+
+        @mgp.jit
+        def add(x):
+            return x + offset
+
+        @mgp.jit
+        def kernel(X, Y, N: tl.constexpr):
+            offs = tl.arange(0, N)
+            tl.store(Y + offs, add(tl.load(X + offs)).to(dtype))
+
+        x = floats()
+        y = np.zeros(16, dtype=np.float16)
+        kernel[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, (x + 5).astype(np.float16))
+
+    def test_two_nested_kernels_of_one_name(self):
+        def make(k):
+            @mgp.jit
+            def kernel(X, Y, N: tl.constexpr):
+                offs = tl.arange(0, N)
+                tl.store(Y + offs, tl.load(X + offs) + k)
+            return kernel
+
+        x = floats()
+        for k in (1, 7):
+            y = np.zeros_like(x)
+            make(k)[(1,)](x, y, N=16)
+            np.testing.assert_array_equal(y, x + k)
+
+
+class ReplacedSource(unittest.TestCase):
+
+    def test_triton_kernel_with_replaced_src(self):
+        try:
+            import triton
+        except ImportError:
+            self.skipTest("triton is not installed")
+        original = triton.JITFunction(copy_kernel.fn)
+        patched = triton.JITFunction(copy_kernel.fn)
+        patched._unsafe_update_src(patched.src.replace(
+            "tl.load(X + offs)", "tl.load(X + offs) * 4"))
+        x = floats()
+        y = np.zeros_like(x)
+        mgp.jit(patched)[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, x * 4)
+        mgp.jit(original)[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, x)
+
+
+class BakedConstexprs(unittest.TestCase):
+
+    def run_apply(self, op, out, bias, out_dtype):
+        x = floats()
+        y = np.zeros(16, dtype=out_dtype)
+        apply_kernel[(1,)](x, y, N=16, OP=op, OUT=out, BIAS=bias)
+        return x, y
+
+    def test_string_none_and_dtype(self):
+        x, y = self.run_apply("neg", tl.float32, None, np.float32)
+        np.testing.assert_array_equal(y, -2 * x)
+        x, y = self.run_apply("keep", tl.float16, 0.5, np.float16)
+        np.testing.assert_array_equal(y, (2 * x + 0.5).astype(np.float16))
+
+    def test_each_value_is_its_own_specialization(self):
+        x, y = self.run_apply("keep", tl.float32, None, np.float32)
+        np.testing.assert_array_equal(y, 2 * x)
+        x, y = self.run_apply("neg", tl.float32, None, np.float32)
+        np.testing.assert_array_equal(y, -2 * x)
+        x, y = self.run_apply("neg", tl.int32, 1, np.int32)
+        np.testing.assert_array_equal(y, (1 - 2 * x).astype(np.int32))
+
+    def test_none_for_an_unannotated_parameter(self):
+        @mgp.jit
+        def kernel(X, Y, B, N: tl.constexpr):
+            offs = tl.arange(0, N)
+            x = tl.load(X + offs)
+            if B is not None:
+                x += tl.load(B + offs)
+            tl.store(Y + offs, x)
+
+        x = floats()
+        y = np.zeros_like(x)
+        kernel[(1,)](x, y, None, N=16)
+        np.testing.assert_array_equal(y, x)
+        kernel[(1,)](x, y, x, N=16)
+        np.testing.assert_array_equal(y, 2 * x)
+
+    def test_unspellable_constexpr_is_refused(self):
+        with self.assertRaises(TypeError) as caught:
+            self.run_apply(["neg"], tl.float32, None, np.float32)
+        self.assertIn("argument 'OP': a constexpr list", str(caught.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
