@@ -18,6 +18,7 @@ appended to the text: ``_mgp_spec_k(x, n)`` calls ``k(x, n, MODE="relu")``,
 which mgp inlines, so those parameters become compile-time constants.
 """
 
+import ast
 import inspect
 import re
 import textwrap
@@ -117,11 +118,17 @@ class SourceBuilder:
         self.parts = []
         self.defined = set()
 
-    def text(self):
-        base = self.file_text if self.file_text is not None else ""
-        if not self.parts:
-            return base
-        return base + "\n\n" + _IMPORT + "\n".join(self.parts)
+    def text(self, kernel_name):
+        """The file (pruned to what the kernel and the appended parts reach)
+        and the appended parts."""
+        appended = _IMPORT + "\n".join(self.parts) if self.parts else ""
+        roots = {kernel_name}
+        try:
+            roots |= _names(ast.parse(appended))
+        except SyntaxError:
+            pass
+        base = prune(self.file_text, roots) if self.file_text is not None else ""
+        return base + "\n\n" + appended if appended else base
 
     def _in_file(self, fn):
         return (self.file_text is not None and is_top_level(fn)
@@ -182,6 +189,68 @@ class SourceBuilder:
         return name
 
 
+def _names(node):
+    """Every name a piece of syntax mentions (loads, calls, attribute bases,
+    decorators, defaults, annotations)."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+_analyses = {}
+
+
+def _analyse(text):
+    """(lines, top-level definitions: name -> [(first line, last line,
+    names they mention)], names the other top-level statements mention) of
+    a file's text, or None when Python cannot parse it; cached per text."""
+    found = _analyses.get(text)
+    if found is not None or text in _analyses:
+        return found
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        _analyses[text] = None
+        return None
+    defs, base = {}, set()
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    for node in tree.body:
+        if isinstance(node, kinds):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            defs.setdefault(node.name, []).append(
+                (first, node.end_lineno, _names(node)))
+        else:  # imports, constants and other statements stay
+            base |= _names(node)
+    if len(_analyses) > 64:
+        _analyses.clear()
+    found = _analyses[text] = (text.splitlines(keepends=True), defs, base)
+    return found
+
+
+def prune(text, roots):
+    """``text`` with the top-level functions and classes that nothing
+    reachable from the names ``roots`` mentions blanked out (lines kept, so
+    positions in errors stay right): a kernel's file often holds much host
+    code (test functions) that the compiler would parse for nothing. The text
+    as it is when Python cannot parse it."""
+    analysis = _analyse(text)
+    if analysis is None:
+        return text
+    lines, defs, base = analysis
+    keep, todo = set(), set(roots) | base
+    while todo:
+        name = todo.pop()
+        if name in keep or name not in defs:
+            continue
+        keep.add(name)
+        for _, _, names in defs[name]:
+            todo |= names
+    lines = list(lines)
+    for name, spans in defs.items():
+        if name not in keep:
+            for first, last, _ in spans:
+                lines[first - 1:last] = ["\n"] * (last - first + 1)
+    return "".join(lines)
+
+
 def kernel_text(fn, file_name, src=None, params=None, baked=None):
     """(source text, kernel name) mgp compiles for kernel ``fn`` (with
     Triton's replaced ``src``, and a wrapper for the ``baked`` constexprs,
@@ -197,4 +266,4 @@ def kernel_text(fn, file_name, src=None, params=None, baked=None):
         for helper in helpers.values():
             builder.add_function(helper, decorate=False)
         name = builder.add_wrapper(name, params, spelled)
-    return builder.text(), name
+    return builder.text(name), name

@@ -312,7 +312,7 @@ class JITFunction:
         for p, pair in zip(self.params, pairs):
             if not pair[0].startswith("*") or p.is_constexpr:
                 continue
-            obj = values[p.num]
+            obj = _types.storage_owner(values[p.num])
             where = f"kernel '{self.__name__}', argument '{p.name}'"
             if hasattr(obj, "get_device"):
                 index = obj.get_device()
@@ -333,7 +333,7 @@ class JITFunction:
 
     def _check_interpreter_args(self, values, pairs):
         for p, pair in zip(self.params, pairs):
-            obj = values[p.num]
+            obj = _types.storage_owner(values[p.num])
             if not pair[0].startswith("*") or p.is_constexpr:
                 continue
             if hasattr(obj, "get_device"):  # torch: CUDA tensors have an index
