@@ -90,14 +90,16 @@ def main(argv=None):
     if args.save:
         os.makedirs(args.save, exist_ok=True)
     launcher = make_launcher(args.launcher)
-    times = {}
-    failed, rows = run(selected, launcher, verbose=args.verbose,
-                       save=args.save, against=args.against, bench=args.bench, times=times)
+    times, on_row = {}, None
     if args.bench:
         from suite.bench import write_json
         path = args.bench_json or (os.path.join(args.save, "bench.json") if args.save
                                    else f"bench-{args.launcher}.json")
-        write_json(path, launcher, args.bench, rows, times)
+        # rewritten after every row: a run cut short by a time limit keeps its rows
+        on_row = lambda rows: write_json(path, launcher, args.bench, rows, times)  # noqa: E731
+    failed, rows = run(selected, launcher, verbose=args.verbose, save=args.save,
+                       against=args.against, bench=args.bench, times=times, on_row=on_row)
+    if args.bench:
         print(f"timed {len(times)} passing shapes (median of {args.bench}): {path}")
     if not args.xfail:
         return 1 if failed else 0

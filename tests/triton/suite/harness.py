@@ -106,9 +106,10 @@ def first_error_line(error):
 
 
 def run(cases, launcher, verbose=False, out=print, save=None, against=None,
-        bench=0, times=None):
+        bench=0, times=None, on_row=None):
     """Runs every (case, shape) and prints the table; returns (failed, rows).
-    With `bench`, passing shapes are timed into `times` (run_case_shape)."""
+    With `bench`, passing shapes are timed into `times` (run_case_shape);
+    `on_row(rows)` after each row (to keep partial results)."""
     reason = launcher.unavailable()
     if reason:
         reason = " ".join(reason.split())
@@ -145,6 +146,8 @@ def run(cases, launcher, verbose=False, out=print, save=None, against=None,
                 note = f"[{timed:.1f} us] {note}"
             out(f"{case.name:<34} {shape_text(shape):<22} {launcher.name:<14} {result:<6} "
                 f"{err:>10}  {note}")
+            if on_row is not None:
+                on_row(rows)
     kernels = {(c.module.__name__, k) for c in cases for k in c.kernels}
     out(f"\n{len(cases)} cases, {len(kernels)} kernels, {len(rows)} shapes on {launcher.name}: "
         f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped "
