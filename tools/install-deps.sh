@@ -37,7 +37,8 @@ aptPackages+=(${MGP_DEPS_EXTRA_APT:-})
 # version must then match, a local suffix such as +cu130 aside).
 # numpy below 2.4: Triton 3.6's interpreter converts one-element arrays with
 # int(), which NumPy 2.4 refuses.
-pipModules=(numpy==2.3.5 onnx onnxruntime safetensors torch==2.11.0 triton==3.6.0)
+# pytest: Triton's own language tests run under it (tests/triton_lang).
+pipModules=(numpy==2.3.5 onnx onnxruntime safetensors torch==2.11.0 triton==3.6.0 pytest)
 # shellcheck disable=SC2206
 pipModules+=(${MGP_DEPS_EXTRA_PIP:-})
 python=${MGP_PYTHON:-python3}
