@@ -24,7 +24,7 @@ import re
 import textwrap
 
 _DEF = re.compile(r"^def\s+\w+\s*\(", re.MULTILINE)
-_TL = "_mgp_tl"
+TL = _TL = "_mgp_tl"
 _IMPORT = f"import triton.language as {_TL}\n"
 
 # Triton's canonical dtype names -> the spelling mgp's front end reads.
@@ -251,15 +251,18 @@ def prune(text, roots):
     return "".join(lines)
 
 
-def kernel_text(fn, file_name, src=None, params=None, baked=None):
+def kernel_text(fn, file_name, src=None, params=None, baked=None, extra=None,
+                name=None):
     """(source text, kernel name) mgp compiles for kernel ``fn`` (with
-    Triton's replaced ``src``, and a wrapper for the ``baked`` constexprs,
-    name -> value)."""
+    Triton's replaced ``src``, then ``extra``, a kernel ``name`` that calls
+    it, and a wrapper for the ``baked`` constexprs, name -> value)."""
     builder = SourceBuilder(file_name)
     if builder.file_text is None and src is None:
         src = def_text(fn)
     builder.add_function(fn, decorate=True, src=src)
-    name = fn.__name__
+    if extra:
+        builder.parts.append(extra)
+    name = name or fn.__name__
     if baked:
         helpers = {}
         spelled = {k: spell(v, helpers) for k, v in baked.items()}

@@ -14,7 +14,7 @@ import ctypes
 import inspect
 import operator
 
-from . import _launch, _lib, _source, _types, runtime
+from . import _launch, _lib, _source, _tuples, _types, runtime
 from .compiler import CompiledKernel, compile_options
 
 _OPTIONS = {"num_warps", "num_stages", "num_ctas", "precision", "debug",
@@ -72,6 +72,8 @@ class JITFunction:
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
         self._file = inspect.getsourcefile(fn) or f"<{fn.__name__}>"
         self._sources = {}
+        self._text_of = None  # a tuple variant's text (mgp/_tuples.py)
+        self._tuple_variants = {}
         self._cache = {}
         self._binder = self._make_binder()
         self._key_fn = None  # made at the first launch, for the device used
@@ -149,6 +151,9 @@ class JITFunction:
                     f"kernel '{self.__name__}': keyword argument(s) "
                     f"{', '.join(sorted(options.keys() - _OPTIONS))} specified "
                     f"but not recognised (parameters: {', '.join(self.arg_names)})")
+            if _tuples.has_tuples(self, values):
+                variant, flat = _tuples.variant(self, values)
+                return variant.run(*flat, grid=grid, warmup=warmup, **options)
             entry = self._compile(values, options, key)
         if warmup:
             return entry.kernel
@@ -226,8 +231,11 @@ class JITFunction:
         key = tuple(sorted((k, repr(v)) for k, v in (baked or {}).items()))
         found = self._sources.get(key)
         if found is None:
-            found = _source.kernel_text(self.fn, self._file, self.src,
-                                        self.params, baked)
+            if self._text_of is not None:
+                found = self._text_of(baked)
+            else:
+                found = _source.kernel_text(self.fn, self._file, self.src,
+                                            self.params, baked)
             self._sources[key] = found
         return found
 

@@ -156,5 +156,59 @@ class BakedConstexprs(unittest.TestCase):
         self.assertIn("argument 'OP': a constexpr list", str(caught.exception))
 
 
+@mgp.jit
+def tuple_kernel(T, Y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(T[0] + offs) * T[1]
+    if T[2] is not None:
+        x += tl.load(T[2][0] + offs) * T[2][1]
+    tl.store(Y + offs, x)
+
+
+class TupleArguments(unittest.TestCase):
+    """Triton flattens tuple arguments; mgp launches a variant over the
+    elements that rebuilds the tuples (mgp/_tuples.py)."""
+
+    def test_flat_and_nested_tuples(self):
+        x = floats()
+        y = np.zeros_like(x)
+        tuple_kernel[(1,)]((x, 3, None), y, N=16)
+        np.testing.assert_array_equal(y, 3 * x)
+        tuple_kernel[(1,)]((x, 1, (x, 2.5)), y, N=16)
+        np.testing.assert_array_equal(y, x + 2.5 * x)
+        tuple_kernel[(1,)]((x, 2, (x, -1.0)), y, N=16)
+        np.testing.assert_array_equal(y, x)
+
+
+class TensorWrappers(unittest.TestCase):
+
+    def test_reinterpreted_tensor(self):
+        try:
+            import torch
+            import triton
+        except ImportError:
+            self.skipTest("torch and triton are not both installed")
+        bits = torch.arange(-8, 8, dtype=torch.int32)
+        wrapped = triton.reinterpret(bits, triton.language.uint32)
+        out = torch.zeros(16, dtype=torch.int32)
+        copy_kernel[(1,)](wrapped, out, N=16)
+        np.testing.assert_array_equal(out.numpy(), bits.numpy())
+
+
+class Pruning(unittest.TestCase):
+
+    def test_unreached_functions_are_blanked_lines_kept(self):
+        from mgp import _source
+        text = ("import triton.language as tl\n"
+                "def used(x):\n    return x\n"
+                "def host(a):\n    return [i for i in a]\n"
+                "@jit\ndef k(X):\n    used(X)\n")
+        pruned = _source.prune(text, {"k"})
+        self.assertEqual(len(pruned.splitlines()), len(text.splitlines()))
+        self.assertIn("def used", pruned)
+        self.assertIn("def k", pruned)
+        self.assertNotIn("def host", pruned)
+
+
 if __name__ == "__main__":
     unittest.main()

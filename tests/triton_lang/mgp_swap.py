@@ -109,10 +109,34 @@ def install():
             return self._mgp
 
         def run(self, *args, grid, warmup, **kwargs):
-            kernel = self.mgp_kernel().run(*args, grid=grid, warmup=warmup, **kwargs)
+            try:
+                kernel = self.mgp_kernel().run(*args, grid=grid, warmup=warmup, **kwargs)
+            except mgp.CompileError as error:
+                raise compile_error(str(error)) from None
             if not warmup:
                 _state["launches"] += 1
             return CompiledProxy(kernel)
+
+    from triton.compiler.errors import CompilationError
+
+    class MgpCompilationError(mgp.CompileError, CompilationError):
+        """mgp's compile error as Triton's tests expect one: a
+        triton.CompilationError (so a TritonError) that is also
+        mgp.CompileError, with mgp's message."""
+
+        def __init__(self, message):
+            Exception.__init__(self, message)
+            self.src, self.node, self.error_message = None, None, message
+            self.message = message
+
+        def __str__(self):
+            return self.message
+
+        def __reduce__(self):
+            return type(self), (self.message,)
+
+    def compile_error(message):
+        return MgpCompilationError(message)
 
     def jit(fn=None, **kwargs):
         if fn is None:
