@@ -24,7 +24,8 @@ starts with ``NA:`` (the runner counts these apart from Triton's own skips):
   replaced), because the interpreter branch ``exec``s the text, leaving a
   function without source, which a compiler cannot read.
 
-Every report is appended as one JSON line to ``$MGP_TT_RESULTS`` (if set):
+With MGP_TT_NO_SWAP=1 nothing is swapped (the baseline: Triton itself on the
+same tests; run_triton_tests.py --triton-baseline). Every report is appended as one JSON line to ``$MGP_TT_RESULTS`` (if set):
 node id, outcome, phase, the first line of the error or the skip reason,
 whether a kernel ran through mgp before the test ended, and seconds.
 """
@@ -205,9 +206,16 @@ def _provide_kstest():
     sys.modules["scipy.stats"] = stats
 
 
+def swapping():
+    """False for the baseline run (MGP_TT_NO_SWAP=1): Triton's own
+    interpreter on the same tests, with the same reporting."""
+    return os.environ.get("MGP_TT_NO_SWAP", "") in ("", "0")
+
+
 def pytest_configure(config):
     _provide_kstest()
-    install()
+    if swapping():
+        install()
 
 
 def pytest_addoption(parser):
@@ -233,7 +241,7 @@ def pytest_collection_modifyitems(session, config, items):
         items[:] = kept
     # every test module, also those imported by others (test_standard uses
     # test_core's helpers, which call test_core's patch_kernel)
-    for name, module in list(sys.modules.items()):
+    for name, module in list(sys.modules.items()) if swapping() else []:
         if name.rsplit(".", 1)[-1].startswith("test_") and hasattr(module, "patch_kernel"):
             module.patch_kernel = _patch_kernel
 

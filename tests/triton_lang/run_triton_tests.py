@@ -29,7 +29,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from classify import classify, read_known, summary_markdown  # noqa: E402
+from classify import apply_baseline, classify, read_known, summary_markdown  # noqa: E402
 
 INTERP_FILES = ["test_core.py", "test_standard.py", "test_random.py",
                 "test_block_pointer.py", "test_tuple.py",
@@ -59,6 +59,12 @@ def parse_args(argv=None):
     parser.add_argument("--out", default="/tmp/mgp-triton-tests",
                         help="folder for results.jsonl, collected.txt, summary.json")
     parser.add_argument("--known", help="tests known to fail, `id  reason` per line")
+    parser.add_argument("--triton-baseline", action="store_true",
+                        help="run Triton itself (its interpreter, or Triton on the GPU), "
+                             "nothing swapped: the baseline of --baseline")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="the --out of a --triton-baseline run: a test that fails there "
+                             "too is counted as not applicable (Triton fails it here as well)")
     parser.add_argument("--markdown", help="write the summary as markdown here")
     parser.add_argument("--write-known", metavar="FILE",
                         help="write this run's failures as a --known list (id  first error line)")
@@ -146,6 +152,9 @@ def main(argv=None):
         env = environment(args.mode)
         env["MGP_TT_RESULTS"] = results
         env["MGP_TT_COLLECTED"] = collected
+        if args.triton_baseline:
+            env["MGP_TT_NO_SWAP"] = "1"
+            env.pop("MGP_INTERPRET", None)
         start = time.monotonic()
         for name in files:
             if not os.path.exists(os.path.join(args.triton_tests, "unit", "language", name)):
@@ -161,6 +170,9 @@ def main(argv=None):
             timings[name] = (seconds, statuses)
             print(f"{name}: {seconds:.0f} s, pytest status {statuses}", flush=True)
     rows = classify(results, collected)
+    if args.baseline:
+        apply_baseline(rows, classify(os.path.join(args.baseline, "results.jsonl"),
+                                      os.path.join(args.baseline, "collected.txt")))
     known = read_known(args.known) if args.known else {}
     summary = summary_markdown(rows, timings, args, known)
     print(summary["text"])
