@@ -182,11 +182,11 @@ stepTiming() {
   local n=${BENCH_N:-20}
   log "suite timing: Triton on the GPU, --bench $n"
   rm -rf /tmp/suite-triton-t && mkdir -p /tmp/suite-triton-t
-  timeout 270 python3 tests/triton/run_suite.py --launcher triton --save /tmp/suite-triton-t \
+  timeout 260 python3 tests/triton/run_suite.py --launcher triton --save /tmp/suite-triton-t \
     --bench "$n" --bench-json "$OUT/bench-triton.json" > "$OUT/timing-triton.log" 2>&1 || true
   tail -n 2 "$OUT/timing-triton.log"; elapsed triton
   log "suite timing: mgp.jit on the GPU, --bench $n, against Triton's outputs"
-  MGP_CACHE_DIR=/tmp/c-suite timeout 270 python3 tests/triton/run_suite.py --launcher mgp \
+  MGP_CACHE_DIR=/tmp/c-suite timeout 260 python3 tests/triton/run_suite.py --launcher mgp \
     --against /tmp/suite-triton-t --bench "$n" --bench-json "$OUT/bench-mgp.json" \
     > "$OUT/timing-mgp.log" 2>&1 || true
   tail -n 2 "$OUT/timing-mgp.log"; elapsed mgp
@@ -208,8 +208,8 @@ stepLangtests() {
   [ -n "${TT_FILES:-}" ] && args+=(--files "$TT_FILES")
   log "Triton's language tests ($tests) through mgp.jit on the GPU"
   status=0
-  MGP_CACHE_DIR=/tmp/c-tt timeout 560 python3 tests/triton_lang/run_triton_tests.py "${args[@]}" \
-    --budget 520 > "$OUT/triton-lang.log" 2>&1 || status=$?
+  MGP_CACHE_DIR=/tmp/c-tt timeout 530 python3 tests/triton_lang/run_triton_tests.py "${args[@]}" \
+    --budget 490 > "$OUT/triton-lang.log" 2>&1 || status=$?
   elapsed tests
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "cut at the time limit; summarizing what was reported"
