@@ -44,7 +44,7 @@ def file_of(test_id):
 
 def cause_of(message):
     """A failure's cause: its first error line with the specifics masked."""
-    text = message
+    text = message.split("\\n", 1)[0]  # an error quoted inside another's message
     if ": error: " in text:
         text = text.split(": error: ", 1)[1]
     elif "Not equal to tolerance" in text or "Arrays are not equal" in text or \
@@ -60,6 +60,47 @@ def cause_of(message):
     text = re.sub(r"\b(u?int(1|8|16|32|64)|fp(16|32|64)|bf16|float(16|32|64)|bfloat16)\b",
                   "T", text)
     return text[:160]
+
+
+# What a failure needs, by its first error line (and the test id for the
+# unsigned types, whose failures are wrong values): the front end's work
+# list. First match wins.
+GROUPS = [
+    ("unsigned integer semantics (u8..u64 are signless with signed semantics in mgp)",
+     r"^(?=.*\buint(8|16|32|64)\b).*(Not equal|Mismatch|not equal|DID NOT RAISE)"),
+    ("scans: associative_scan, cumsum, cumprod",
+     r"'(associative_scan|cumsum|cumprod)'"),
+    ("tensor descriptors: make_tensor_descriptor, host TensorDescriptor arguments",
+     r"make_tensor_descriptor|TensorDescriptor|load_tensor_descriptor"),
+    ("block pointers: make_block_ptr, advance", r"make_block_ptr|'advance'"),
+    ("atomics: atomic_add/max/min/cas/xchg/and/or/xor", r"'atomic_\w+'"),
+    ("random numbers: rand, randn, randint, philox", r"'(rand|randn|randint|random|philox\w*|rand4x|randint4x)'"),
+    ("pointer dtype attributes: ptr.dtype.element_ty", r"element_ty"),
+    ("dot: out_dtype other than fp32, integer dot, tf32x3, batched 3-D operands",
+     r"out_dtype must be|integer dot|tf32x3|dot operands must be"),
+    ("fp8 types (float8e4nv, float8e5, float8e4b15) as arguments",
+     r"unsupported dtype fp8|float8"),
+    ("invalid programs that mgp rejects with another message than the one Triton's test "
+     "matches (bitwise operators on floats, ...)",
+     r"operator '[&|^]' needs integer operands|Regex pattern did not match"),
+    ("missing builtins: sort, flip, cat, gather, histogram, ravel, swizzle2d, broadcast, "
+     "clamp, xor_sum, math (sin, cos, ceil, floor, ...), tensor.numel/.item/.T",
+     r"unknown builtin|has no attribute '(numel|item|T)'|'\.T' is not supported"),
+    ("'return' in one branch of a runtime if", r"'return' in only one branch"),
+    ("constexpr scalars used as tensors (constexpr.dtype, constexpr masks)",
+     r"constexpr \w+ \w+ has no attribute|got constexpr"),
+    ("indexing a scalar pointer / slices", r"cannot subscript"),
+    ("num_ctas > 1 (thread-block clusters)", r"num_ctas"),
+    ("jit functions as constexpr arguments", r"constexpr parameter .* is not a compile-time constant"),
+]
+
+
+def group_of(row):
+    text = row["id"] + " " + row["message"]
+    for name, pattern in GROUPS:
+        if re.search(pattern, text):
+            return name
+    return "other: " + cause_of(row["message"])[:100]
 
 
 def classify(results_path, collected_path):
@@ -179,10 +220,30 @@ def summary_markdown(rows, timings, args, known):
             shown = ", ".join(features[:6]) + (f", ... ({len(features)})" if len(features) > 6 else "")
             cause_text = cause.replace("|", "\\|")
             out.append(f"| {cause_text} | {len(group)} | {shown} | `{group[0]['id'].split('::')[-1]}` |")
-        out += ["", "### Failures", "", "| test | first error line |", "|---|---|"]
+        groups = collections.OrderedDict()
         for r in fails:
-            msg = r["message"].replace("|", "\\|")[:200]
-            out.append(f"| `{r['id'].split('/')[-1]}` | {msg} |")
+            groups.setdefault(group_of(r), []).append(r)
+        out += ["", "### Failures by missing feature", "",
+                "| missing feature | tests | features (tests) | example |", "|---|---|---|---|"]
+        for name, group in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            features = sorted({r["feature"] for r in group})
+            shown = ", ".join(features[:5]) + (f", ... ({len(features)})" if len(features) > 5 else "")
+            out.append(f"| {name.replace('|', '/')} | {len(group)} | {shown} | "
+                       f"`{group[0]['id'].split('::')[-1]}` |")
+        out += ["", "### Failures", "",
+                "Every failing test: per test function and first error line (one example "
+                "shown, specifics masked), the parametrizations that fail with it.", ""]
+        by_feature = collections.OrderedDict()
+        for r in fails:
+            by_feature.setdefault((r["file"], r["feature"]), collections.OrderedDict()) \
+                .setdefault(cause_of(r["message"]), []).append(r)
+        for (file, feature), by_cause in by_feature.items():
+            for cause, group in by_cause.items():
+                params = " ".join("`" + r["id"].split("::")[-1][len(feature):] + "`"
+                                  for r in group)
+                example = " ".join(group[0]["message"].split())[:200]
+                out.append(f"- {file} **{feature}** ({len(group)}): {example} — "
+                           f"{params if params.strip('` ') else ''}")
         out.append("")
     failing = {r["id"]: r["message"] for r in fails}
     passed = {r["id"] for r in rows if r["status"] == "pass"}
