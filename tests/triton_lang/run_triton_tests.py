@@ -142,6 +142,8 @@ def main(argv=None):
         print(f"skipped: Triton's tests not found at {args.triton_tests!r} (pass "
               "--triton-tests: Triton's python/test folder; docs/triton-tests.md)")
         return 77
+    args.out = os.path.abspath(args.out)
+    args.triton_tests = os.path.abspath(args.triton_tests)
     files = args.files.split(",") if args.files else (
         INTERP_FILES if args.mode == "interp" else GPU_FILES)
     global TESTS_SITE

@@ -219,7 +219,7 @@ stepLangtests() {
   grep -E "^test_.*: [0-9]+ s|not run" "$OUT/triton-lang.log" || true
   if [ -f "$OUT/triton-lang.md" ]; then
     sed -n '/^### Per file/,/^### Per feature/p' "$OUT/triton-lang.md" | head -n -1
-    sed -n '/^### Failures by cause/,/^### Failures$/p' "$OUT/triton-lang.md" | head -n 45
+    sed -n '/^### Failures by missing feature/,/^### Failures$/p' "$OUT/triton-lang.md" | head -n 40
   else
     tail -n 20 "$OUT/triton-lang.log"
   fi
