@@ -195,6 +195,25 @@ class TensorWrappers(unittest.TestCase):
         np.testing.assert_array_equal(out.numpy(), bits.numpy())
 
 
+class TritonWarmup(unittest.TestCase):
+
+    def test_triton_mock_tensor_passes_the_gpu_device_checks(self):
+        # triton's JITFunction.warmup wraps torch dtypes in its MockTensor
+        # (data_ptr 0, no device); the GPU path must take it as a tensor.
+        try:
+            from triton.runtime.jit import MockTensor
+            import torch
+        except ImportError:
+            self.skipTest("torch and triton are not both installed")
+        mock = MockTensor(torch.float32)
+        values, _ = copy_kernel._binder(mock, mock, N=16)
+        pairs = [copy_kernel._pair(p, values[p.num]) for p in copy_kernel.params]
+        self.assertEqual(pairs[0], ("*fp32", "D"))
+        from unittest import mock
+        with mock.patch("mgp.runtime.current_device", return_value=0):
+            self.assertEqual(copy_kernel._launch_device(values, pairs), 0)
+
+
 class Pruning(unittest.TestCase):
 
     def test_unreached_functions_are_blanked_lines_kept(self):
