@@ -59,6 +59,10 @@ static DType signlessDType(ScalarType type) {
     return DType::F32;
   case ScalarType::F64:
     return DType::F64;
+  case ScalarType::F8E4NV:
+    return DType::F8E4NV;
+  case ScalarType::F8E5:
+    return DType::F8E5;
   }
   llvm_unreachable("unknown scalar type");
 }
