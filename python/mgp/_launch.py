@@ -38,6 +38,12 @@ def _wrapped_kv(a):
     return (a.dtype, _types.storage_owner(a).get_device(), not p & 15), p
 
 
+def _maybe_wrapped_kv(a):
+    if hasattr(a, "base") and hasattr(a, "dtype"):
+        return _wrapped_kv(a)
+    return ("unsupported", type(a)), a
+
+
 def _cai_kv(a):
     cai = a.__cuda_array_interface__
     p = cai["data"][0]
@@ -60,8 +66,8 @@ _handlers = {bool: lambda a: ("u1", a), type(None): lambda a: ("none", a)}
 def _find_handler(t):
     if hasattr(t, "data_ptr") and hasattr(t, "get_device"):
         handler = _tensor_kv
-    elif hasattr(t, "data_ptr") and hasattr(t, "base") and hasattr(t, "dtype"):
-        handler = _wrapped_kv  # triton's TensorWrapper: a tensor seen as another dtype
+    elif hasattr(t, "data_ptr"):
+        handler = _maybe_wrapped_kv  # triton's TensorWrapper (base, dtype: per instance)
     elif hasattr(t, "__cuda_array_interface__"):
         handler = _cai_kv
     elif hasattr(t, "__array_interface__"):

@@ -193,6 +193,12 @@ class TensorWrappers(unittest.TestCase):
         out = torch.zeros(16, dtype=torch.int32)
         copy_kernel[(1,)](wrapped, out, N=16)
         np.testing.assert_array_equal(out.numpy(), bits.numpy())
+        # On the GPU the launch value is the address (an int for the packer);
+        # TensorWrapper sets base and dtype per instance, not on its class.
+        from mgp import _launch
+        key, value = _launch.key_value(wrapped)
+        self.assertEqual(value, bits.data_ptr())
+        self.assertEqual(key[0], wrapped.dtype)
 
 
 class TritonWarmup(unittest.TestCase):
