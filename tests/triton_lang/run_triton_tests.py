@@ -198,6 +198,20 @@ def main(argv=None):
                 if zlib.crc32(test_id.encode()) % args.known_sample:
                     continue
                 f.write(f"{test_id}  {' '.join(message.split())[:200]}\n")
+    # pytest's 0 and 1 are results (1: some test failed), 5 is "nothing
+    # collected" (a sample can miss a small file); anything else (2
+    # interrupted, 3 internal error, 4 usage error: the plugin or mgp did not
+    # load) means the tests did not run, which must not read as a pass.
+    broken = {name: st for name, (_, st) in timings.items()
+              if any(x not in (0, 1, 5, "timeout") for x in st)}
+    for name, st in broken.items():
+        print(f"{name}: pytest did not run the tests (status {st}; see "
+              f"{args.out}/{name}.*.log)")
+    ran = sum(summary["counts"]["total"].values())
+    if broken or (timings and not ran):
+        print("error: Triton's tests did not run (no test collected or pytest failed "
+              "to start)")
+        return 2
     if not args.known:
         return 0
     unexpected, passing = summary["unexpected"], summary["known_passing"]
