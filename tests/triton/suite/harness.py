@@ -27,6 +27,8 @@ def _clone(value, device):
     import torch
     if isinstance(value, torch.Tensor):
         return value.detach().clone().to(device)
+    if isinstance(value, (list, tuple)):  # e.g. the groups of a grouped GEMM
+        return type(value)(_clone(v, device) for v in value)
     return value
 
 
