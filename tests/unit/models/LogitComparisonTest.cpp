@@ -53,6 +53,19 @@ TEST(LogitComparison, NearTieFlipPassesClearDisagreementFails) {
   EXPECT_GT(d.maxFlipMargin, 0.3);
   EXPECT_FALSE(d.passes(1.0 / 3.0)); // element error 51/150 too
   EXPECT_FALSE(d.passes(0.2));
+
+  // Every element within 1e-2 of max |logit| (1.5), yet the reference's margin
+  // (2.0, 1.3e-2) is not a near-tie: the flip alone fails.
+  Tensor close = want;
+  close.data[0 * 10 + 4] = 148.f;
+  Tensor swapped = close;
+  swapped.data[0 * 10 + 0] = 149.f;
+  swapped.data[0 * 10 + 4] = 149.2f;
+  run::LogitComparison e = run::compareLogits(swapped, close);
+  EXPECT_TRUE(e.values.within(1e-2));
+  EXPECT_NEAR(e.maxFlipMargin, 2.0 / 150.0, 1e-6);
+  EXPECT_FALSE(e.passes(1e-2));
+  EXPECT_TRUE(e.passes(2e-2));
 }
 
 TEST(LogitComparison, AgreementAndNaN) {
