@@ -122,8 +122,48 @@ static Expected<SemaValue> genPyMinMax(Generator &g, bool isMin, CallArgs &args,
   return acc;
 }
 
+/// \p r, a result of a builtin that moves or reorders the elements of
+/// \p from (reshape, trans, join, sort, ...), with \p from's signedness
+/// (tuples of results: each element).
+static SemaValue inheritSignedness(const SemaValue &from, SemaValue r) {
+  if (!from.isUnsigned() || !from.isRuntime())
+    return r;
+  if (r.isTuple()) {
+    std::vector<SemaValue> elts;
+    for (const SemaValue &e : r.getElements())
+      elts.push_back(inheritSignedness(from, e));
+    return SemaValue::getTuple(std::move(elts));
+  }
+  if (r.isRuntime() &&
+      getElementType(r.getType()) == getElementType(from.getType()))
+    return r.withUnsigned(true);
+  return r;
+}
+
+/// The builtins whose results hold their first argument's elements.
+static bool keepsElements(llvm::StringRef name) {
+  return llvm::is_contained({"reshape", "view", "trans", "permute",
+                             "expand_dims", "broadcast_to", "broadcast",
+                             "join", "split", "interleave", "flip", "sort",
+                             "ravel", "gather"},
+                            name);
+}
+
 Expected<SemaValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call) {
+  if (keepsElements(name) && !args.args.empty()) {
+    SemaValue from = args.args[0];
+    Expected<SemaValue> r = callBuiltinImpl(name, args, call);
+    if (!r)
+      return r.takeError();
+    return inheritSignedness(from, std::move(*r));
+  }
+  return callBuiltinImpl(name, args, call);
+}
+
+Expected<SemaValue> Generator::callBuiltinImpl(llvm::StringRef name,
+                                               CallArgs &args,
+                                               const ast::CallExpr &call) {
   if (name == kPyMin || name == kPyMax)
     return genPyMinMax(*this, name == kPyMin, args, call);
   if (name == "print") // Python's print in a kernel is tl.device_print

@@ -104,6 +104,8 @@ Expected<SemaValue> Generator::genAtomicBuiltin(llvm::StringRef name,
     return scope.takeError();
   unsigned bits = elt.getIntOrFloatBitWidth();
   bool isFloat = llvm::isa<mlir::FloatType>(elt);
+  // The pointee's signedness: unsigned max/min compare as unsigned.
+  bool u = !isFloat && b->get(0).isUnsigned();
   if (isCas) {
     if (bits != 16 && bits != 32 && bits != 64)
       return error(call, "atomic_cas needs 16-, 32- or 64-bit elements, got " +
@@ -153,12 +155,12 @@ Expected<SemaValue> Generator::genAtomicBuiltin(llvm::StringRef name,
     }
     if (bits != 32 && bits != 64)
       return bad("integers other than 32- and 64-bit ones");
-    return runtime(rmw(AtomicRMWKind::Add, ptr, val, mask));
+    return runtime(rmw(AtomicRMWKind::Add, ptr, val, mask), u);
   }
   if (name == "atomic_xchg") {
     if (bits != 32 && bits != 64)
       return bad("values other than 32- and 64-bit ones");
-    return runtime(rmw(AtomicRMWKind::Xchg, ptr, val, mask));
+    return runtime(rmw(AtomicRMWKind::Xchg, ptr, val, mask), u);
   }
   if (name == "atomic_and" || name == "atomic_or" || name == "atomic_xor") {
     if (isFloat || (bits != 32 && bits != 64))
@@ -166,12 +168,16 @@ Expected<SemaValue> Generator::genAtomicBuiltin(llvm::StringRef name,
     AtomicRMWKind kind = name == "atomic_and"  ? AtomicRMWKind::And
                          : name == "atomic_or" ? AtomicRMWKind::Or
                                                : AtomicRMWKind::Xor;
-    return runtime(rmw(kind, ptr, val, mask));
+    return runtime(rmw(kind, ptr, val, mask), u);
   }
   bool isMax = name == "atomic_max";
   if (!isFloat) {
     if (bits != 32 && bits != 64)
       return bad("integers other than 32- and 64-bit ones");
+    if (u)
+      return runtime(rmw(isMax ? AtomicRMWKind::UMax : AtomicRMWKind::UMin,
+                         ptr, val, mask),
+                     true);
     return runtime(
         rmw(isMax ? AtomicRMWKind::Max : AtomicRMWKind::Min, ptr, val, mask));
   }

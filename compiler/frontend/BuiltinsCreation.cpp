@@ -131,12 +131,17 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
         getConstShape(b->get(0), b->expr(0));
     if (!shape)
       return shape.takeError();
-    Expected<mlir::Type> dtype = getDTypeArg(*b, isFull ? 2 : 1);
+    unsigned dtypeIdx = isFull ? 2 : 1;
+    Expected<mlir::Type> dtype = getDTypeArg(*b, dtypeIdx);
     if (!dtype)
       return dtype.takeError();
-    if (!isFull)
-      return fill(*this, SemaValue::getInt(0), b->expr(0), *dtype, *shape, l);
-    return fill(*this, b->get(1), b->expr(1), *dtype, *shape, l);
+    Expected<SemaValue> r =
+        isFull ? fill(*this, b->get(1), b->expr(1), *dtype, *shape, l)
+               : fill(*this, SemaValue::getInt(0), b->expr(0), *dtype, *shape,
+                      l);
+    if (!r)
+      return r.takeError();
+    return r->withUnsigned(b->get(dtypeIdx).isUnsigned());
   }
   if (name == "zeros_like" || name == "full_like") {
     bool isFull = name == "full_like";
@@ -151,16 +156,21 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     mlir::Type type = b->get(0).getLogicalType();
     unsigned dtypeIdx = isFull ? 2 : 1;
     mlir::Type dtype = getElementType(type);
+    bool isUnsigned = b->get(0).isUnsigned();
     if (b->has(dtypeIdx)) {
       Expected<mlir::Type> d = getDTypeArg(*b, dtypeIdx);
       if (!d)
         return d.takeError();
       dtype = *d;
+      isUnsigned = b->get(dtypeIdx).isUnsigned();
     }
-    if (!isFull)
-      return fill(*this, SemaValue::getInt(0), b->expr(0), dtype,
-                  getShapeOf(type), l);
-    return fill(*this, b->get(1), b->expr(1), dtype, getShapeOf(type), l);
+    Expected<SemaValue> r =
+        isFull ? fill(*this, b->get(1), b->expr(1), dtype, getShapeOf(type), l)
+               : fill(*this, SemaValue::getInt(0), b->expr(0), dtype,
+                      getShapeOf(type), l);
+    if (!r)
+      return r.takeError();
+    return r->withUnsigned(isUnsigned);
   }
   if (name == "where") {
     Expected<BoundArgs> b =
@@ -174,8 +184,9 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
       return c.takeError();
     mlir::Value cond = *c, x, y;
     OpSite s = site(call);
+    bool u = false;
     if (Error err = promoteOperands(b->get(1), b->get(2), PromoteMode::Arith,
-                                    "where", x, y, s))
+                                    "where", x, y, s, &u))
       return std::move(err);
     if (Error err = broadcastPair(cond, x, s))
       return std::move(err);
@@ -183,7 +194,7 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
       return std::move(err);
     if (Error err = broadcastPair(x, y, s))
       return std::move(err);
-    return runtime(mlir::arith::SelectOp::create(builder, l, cond, x, y));
+    return runtime(mlir::arith::SelectOp::create(builder, l, cond, x, y), u);
   }
   if (name == "cdiv") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "div"}, 2);
@@ -210,12 +221,18 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     Expected<mlir::Type> dtype = getDTypeArg(*b, 1);
     if (!dtype)
       return dtype.takeError();
-    if (b->has(3) && b->get(3).isTruthy())
-      return bitcastTo(*this, *b, *dtype, call);
-    Expected<mlir::Value> v = toRuntimeAs(b->get(0), *dtype, b->expr(0));
+    bool toUnsigned = b->get(1).isUnsigned();
+    if (b->has(3) && b->get(3).isTruthy()) {
+      Expected<SemaValue> r = bitcastTo(*this, *b, *dtype, call);
+      if (!r)
+        return r.takeError();
+      return r->withUnsigned(toUnsigned);
+    }
+    Expected<mlir::Value> v = toRuntimeAs(
+        b->get(0), withSignedness(*dtype, toUnsigned), b->expr(0));
     if (!v)
       return v.takeError();
-    return runtime(*v);
+    return runtime(*v, toUnsigned);
   }
   if (name == "multiple_of" || name == "max_contiguous") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"input", "values"}, 2);

@@ -40,9 +40,17 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
       return g.error(b->expr(i), "dot operands must be 2-D blocks of numbers, "
                                  "got " +
                                      v.describe());
-    if (getElementType(v.getType()).isInteger())
-      return g.error(b->expr(i), "integer dot is not supported yet");
+    mlir::Type elt = getElementType(v.getType());
+    if (elt.isInteger(1) || elt.isInteger(64))
+      return g.error(b->expr(i), "dot operands must be 8-, 16- or 32-bit "
+                                 "integers or floats, got " +
+                                     getTypeName(elt));
     ops[i] = v.getValue();
+    // Integer dots accumulate in int32 (Triton's int8 dot): narrower
+    // operands widen to int32 first, by their signedness.
+    if (elt.isInteger() && !elt.isInteger(32))
+      ops[i] = g.castTo(ops[i], g.builder.getI32Type(), g.loc(b->expr(i)),
+                        v.isUnsigned());
   }
   // Logical shapes (MLIRGenPadding.cpp); the MLIR ones are padded.
   llvm::SmallVector<int64_t> sa = g.getLogicalShape(ops[0]),
@@ -67,7 +75,9 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
   if (ea != eb)
     return g.error(call, "dot operands must have the same element type, got " +
                              getTypeName(ea) + " and " + getTypeName(eb));
-  mlir::Type accType = ea.isF64() ? ea : g.builder.getF32Type();
+  mlir::Type accType = ea.isF64() || ea.isInteger(32)
+                           ? ea
+                           : mlir::Type(g.builder.getF32Type());
   llvm::SmallVector<int64_t> shape = {sa[0], sb[1]};
   mlir::Location l = g.loc(call);
   mlir::Value acc;
@@ -154,8 +164,9 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     if (!b)
       return b.takeError();
     mlir::Value x, y;
+    bool u = false;
     if (Error err = promoteOperands(b->get(0), b->get(1), PromoteMode::Bitwise,
-                                    name, x, y, callSite))
+                                    name, x, y, callSite, &u))
       return std::move(err);
     mlir::Type t = getElementType(x.getType());
     if (!t.isInteger(32) && !t.isInteger(64))
@@ -163,7 +174,7 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
                              getTypeName(t));
     return runtime(ExternElementwiseOp::create(
         builder, l, x.getType(), mlir::ValueRange{x, y},
-        t.isInteger(32) ? "__nv_umulhi" : "__nv_umul64hi"));
+        t.isInteger(32) ? "__nv_umulhi" : "__nv_umul64hi"), u);
   }
   if (name == "clamp") {
     // minimum(maximum(x, min), max) (Triton's clamp on floats).
@@ -196,18 +207,22 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
       return takeX ? x : y;
     }
     mlir::Value a, c;
-    if (Error err =
-            promoteOperands(x, y, PromoteMode::Arith, name, a, c, site(call)))
+    bool u = false;
+    if (Error err = promoteOperands(x, y, PromoteMode::Arith, name, a, c,
+                                    site(call), &u))
       return std::move(err);
     bool isMax = name == "maximum";
     mlir::Value r;
-    if (getElementType(a.getType()).isInteger())
+    if (getElementType(a.getType()).isInteger() && u)
+      r = isMax ? arith::MaxUIOp::create(builder, l, a, c).getResult()
+                : arith::MinUIOp::create(builder, l, a, c).getResult();
+    else if (getElementType(a.getType()).isInteger())
       r = isMax ? arith::MaxSIOp::create(builder, l, a, c).getResult()
                 : arith::MinSIOp::create(builder, l, a, c).getResult();
     else
       r = isMax ? arith::MaxNumFOp::create(builder, l, a, c).getResult()
                 : arith::MinNumFOp::create(builder, l, a, c).getResult();
-    return runtime(r);
+    return runtime(r, u);
   }
   if (name == "fma") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "y", "z"}, 3);
@@ -244,6 +259,8 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
   mlir::Value x = *xv;
   mlir::Type t = getElementType(x.getType());
   if (name == "abs") {
+    if (t.isInteger() && b->get(0).isUnsigned())
+      return b->get(0); // |x| of an unsigned x is x
     if (t.isInteger())
       return runtime(math::AbsIOp::create(builder, l, x));
     return runtime(math::AbsFOp::create(builder, l, x));

@@ -62,6 +62,14 @@ Error mgp::detail::getMask(Generator &g, const BoundArgs &b, unsigned i,
                                 m.describe());
 }
 
+/// Whether the pointer argument (a pointer block or a block pointer) points
+/// at unsigned integers.
+static bool pointsToUnsigned(const SemaValue &pointer) {
+  if (pointer.isCompound() && !pointer.getElements().empty())
+    return pointer.getElements()[0].isUnsigned();
+  return pointer.isUnsigned();
+}
+
 Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
                                                 CallArgs &args,
                                                 const ast::CallExpr &call) {
@@ -105,7 +113,8 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
                                              getShapeOf(p.getType()), l),
                             getLogicalShape(p));
     }
-    return runtime(LoadOp::create(builder, l, p, mask, other));
+    return runtime(LoadOp::create(builder, l, p, mask, other),
+                   pointsToUnsigned(b->get(0)));
   }
   assert(name == "store" && "not a memory builtin");
   Expected<BoundArgs> b =
@@ -121,7 +130,8 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
   mlir::Value p = *ptr, mask;
   mlir::Type elt =
       llvm::cast<PointerType>(getElementType(p.getType())).getPointeeType();
-  Expected<mlir::Value> v = toRuntimeAs(b->get(1), elt, b->expr(1));
+  Expected<mlir::Value> v = toRuntimeAs(
+      b->get(1), withSignedness(elt, pointsToUnsigned(b->get(0))), b->expr(1));
   if (!v)
     return v.takeError();
   mlir::Value value = *v;

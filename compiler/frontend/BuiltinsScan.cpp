@@ -187,22 +187,33 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
   }
   bool reverse =
       reverseIdx && b->has(reverseIdx) && b->get(reverseIdx).isTruthy();
-  // Element types: cumsum accumulates narrow integers in int32 (Triton's
-  // sum rule) or in `dtype`; xor/or need integers.
-  for (mlir::Value &src : srcs) {
+  // Element types, as Triton's standard.py: cumsum and cumprod compute bf16
+  // in fp32; cumsum accumulates narrow integers in int32 (uint32 for
+  // unsigned ones: the sum rule) or in `dtype`; xor/or need integers.
+  std::vector<bool> unsignedSrcs;
+  for (auto [i, src] : llvm::enumerate(srcs)) {
     mlir::Type elt = getElementType(src.getType());
+    bool u = inputs[i].isUnsigned() && elt.isInteger();
     if ((kind == Combine::Xor || kind == Combine::Or) && !elt.isInteger())
       return error(b->expr(0),
                    "'" + name + "' needs integers, got " + getTypeName(elt));
+    bool arithmetic = kind == Combine::Add || kind == Combine::Mul;
+    if (isScan && arithmetic && elt.isBF16()) {
+      src = castTo(src, builder.getF32Type(), l);
+      elt = builder.getF32Type();
+    }
     if (dtypeIdx && b->has(dtypeIdx)) {
       Expected<mlir::Type> d = getDTypeArg(*b, dtypeIdx);
       if (!d)
         return d.takeError();
-      src = castTo(src, *d, l);
-    } else if ((kind == Combine::Add || kind == Combine::Mul) &&
-               elt.isInteger() && elt.getIntOrFloatBitWidth() < 32) {
-      src = castTo(src, builder.getI32Type(), l);
+      bool du = b->get(dtypeIdx).isUnsigned();
+      src = castTo(src, withSignedness(*d, du), l, u);
+      u = du && d->isInteger();
+    } else if (kind == Combine::Add && elt.isInteger() &&
+               elt.getIntOrFloatBitWidth() < 32) {
+      src = castTo(src, builder.getI32Type(), l, u);
     }
+    unsignedSrcs.push_back(u);
   }
   // Padding along the axis: harmless for a forward scan; otherwise filled
   // with the neutral element.
@@ -238,8 +249,9 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
             *this, block, kind, fn, srcs.size(), call,
             [&](mlir::ValueRange v) { ScanReturnOp::create(builder, l, v); }))
       return std::move(err);
-    for (mlir::Value r : op.getResults())
-      results.push_back(runtime(setLogicalShape(r, logical)));
+    for (auto [i, r] : llvm::enumerate(op.getResults()))
+      results.push_back(
+          runtime(setLogicalShape(r, logical), unsignedSrcs[i]));
   } else {
     auto op = ReduceOp::create(builder, l, srcs, axis);
     mlir::Block *block;
@@ -262,7 +274,7 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
                                   r)
                       .getResult()
                 : ExpandDimsOp::create(builder, l, r, axis).getResult();
-      results.push_back(runtime(r));
+      results.push_back(runtime(r, unsignedSrcs[results.size()]));
     }
   }
   if (results.size() == 1 && !b->get(0).isTuple())

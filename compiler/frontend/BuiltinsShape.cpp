@@ -263,18 +263,23 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
   bool withIndices =
       isArg || (!isArg && name != "sum" && b->has(2) && b->get(2).isTruthy());
   mlir::Type elt = getElementType(src.getType());
+  // Unsigned integers compare (and widen) as unsigned.
+  bool u = in.isUnsigned() && elt.isInteger() && !elt.isInteger(1);
   if (name == "sum") {
     mlir::Type acc = elt;
+    bool accUnsigned = u;
     if (b->has(3)) {
       Expected<mlir::Type> d = getDTypeArg(*b, 3);
       if (!d)
         return d.takeError();
       acc = *d;
+      accUnsigned = b->get(3).isUnsigned();
     } else if (elt.isInteger() && elt.getIntOrFloatBitWidth() < 32) {
-      acc = builder.getI32Type();
+      acc = builder.getI32Type(); // uint8 and uint16 sum as uint32
     }
-    src = castTo(src, acc, l);
+    src = castTo(src, withSignedness(acc, accUnsigned), l, u);
     elt = acc;
+    u = accUnsigned && elt.isInteger();
   }
   // The padding of a padded block (MLIRGenPadding.cpp) becomes the
   // combiner's neutral element; a flattened argmax/argmin numbers the
@@ -302,6 +307,8 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
       neutral =
           SemaValue::getFloat(isMax ? -std::numeric_limits<double>::infinity()
                                     : std::numeric_limits<double>::infinity());
+    else if (name != "sum" && u)
+      neutral = SemaValue::getInt(isMax ? 0 : -1); // all ones: the largest
     else if (name != "sum")
       neutral = SemaValue::getInt(
           isMax ? llvm::APInt::getSignedMinValue(elt.getIntOrFloatBitWidth())
@@ -349,6 +356,9 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
       if (name == "sum")
         r = isInt ? arith::AddIOp::create(builder, l, a, c).getResult()
                   : arith::AddFOp::create(builder, l, a, c).getResult();
+      else if (isInt && u)
+        r = isMax ? arith::MaxUIOp::create(builder, l, a, c).getResult()
+                  : arith::MinUIOp::create(builder, l, a, c).getResult();
       else if (isInt)
         r = isMax ? arith::MaxSIOp::create(builder, l, a, c).getResult()
                   : arith::MinSIOp::create(builder, l, a, c).getResult();
@@ -361,10 +371,10 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
       mlir::Value v2 = blk->getArgument(2), i2 = blk->getArgument(3);
       mlir::Value better, eq;
       if (isInt) {
-        better = arith::CmpIOp::create(builder, l,
-                                       isMax ? arith::CmpIPredicate::sgt
-                                             : arith::CmpIPredicate::slt,
-                                       v1, v2);
+        using P = arith::CmpIPredicate;
+        better = arith::CmpIOp::create(
+            builder, l, isMax ? (u ? P::ugt : P::sgt) : (u ? P::ult : P::slt),
+            v1, v2);
         eq =
             arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, v1, v2);
       } else {
@@ -387,6 +397,7 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
   bool keepDims = b->has(keepIdx) && b->get(keepIdx).isTruthy();
   std::vector<SemaValue> results;
   for (mlir::Value r : op.getResults()) {
+    bool unsignedResult = u && results.empty(); // the values, not indices
     if (keepDims) {
       if (flattened) {
         llvm::SmallVector<int64_t> ones(rank, 1);
@@ -399,7 +410,7 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
         r = ExpandDimsOp::create(builder, l, r, axis);
       }
     }
-    results.push_back(runtime(r));
+    results.push_back(runtime(r, unsignedResult));
   }
   if (isArg)
     return results[1];

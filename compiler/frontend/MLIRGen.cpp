@@ -105,7 +105,7 @@ Expected<SemaValue> Generator::lookupName(const ast::NameExpr &e) {
   if (isPythonBuiltin(name) || isBuiltinName(name))
     return SemaValue::getBuiltin(name);
   if (mlir::Type t = lookupDTypeName(&context, name))
-    return SemaValue::getDType(t);
+    return SemaValue::getDType(t, isUnsignedDTypeName(name));
   if (name == "constexpr" || name == "jit")
     return SemaValue::getBuiltin(name);
   return error(e, "undefined name '" + name + "'");
@@ -187,22 +187,34 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
     if (attr == "dtype")
       return SemaValue::getDType(
           llvm::cast<PointerType>(base.getElements()[0].getType())
-              .getPointeeType());
+              .getPointeeType(),
+          base.getElements()[0].isUnsigned());
   }
   if (base.isRuntime()) {
     // `x.dtype`: the element type (a pointer type for pointers); `x.type`
     // is the same dtype here (blocks are described by their elements).
     if (attr == "dtype" || attr == "type")
-      return SemaValue::getDType(getElementType(base.getType()));
+      return SemaValue::getDType(getElementType(base.getType()),
+                                 base.isUnsigned());
     if (attr == "shape") {
       std::vector<SemaValue> dims;
       for (int64_t d : getShapeOf(base.getLogicalType()))
         dims.push_back(SemaValue::getInt(d));
       return SemaValue::getTuple(std::move(dims));
     }
-    if (attr == "T")
-      return error(al.getLoc(), "'.T' is not supported; use tl.trans(x)",
-                   al.getRange());
+    if (attr == "T") {
+      // Triton's tensor.T: the transpose of a 2-D block (tl.trans(x)).
+      auto type = llvm::dyn_cast<mlir::RankedTensorType>(base.getType());
+      if (!type || type.getRank() != 2)
+        return error(al.getLoc(),
+                     "'.T' needs a 2-D block, got " + base.describe(),
+                     al.getRange());
+      mlir::Type t = mlir::RankedTensorType::get(
+          {type.getShape()[1], type.getShape()[0]}, type.getElementType());
+      return runtime(TransOp::create(builder, loc(e), t, base.getValue(),
+                                     builder.getDenseI32ArrayAttr({1, 0})),
+                     base.isUnsigned());
+    }
     if (attr == "to" || isBuiltinName(attr))
       return SemaValue::getMethod(base, attr);
   }
@@ -313,13 +325,21 @@ static SemaValue toSemaValue(mlir::MLIRContext &ctx, const ConstValue &c) {
     llvm::StringRef name = c.text;
     name.consume_front("tl.");
     name.consume_front("triton.language.");
-    return SemaValue::getDType(lookupDTypeName(&ctx, name));
+    return SemaValue::getDType(lookupDTypeName(&ctx, name),
+                               isUnsignedDTypeName(name));
   }
   }
   llvm_unreachable("bad ConstValue kind");
 }
 
-/// The MLIR type of a signature scalar type (unsigned types are signless).
+/// True for the unsigned integer types of a signature.
+static bool isUnsignedScalarType(ScalarType t) {
+  return t == ScalarType::U8 || t == ScalarType::U16 ||
+         t == ScalarType::U32 || t == ScalarType::U64;
+}
+
+/// The MLIR type of a signature scalar type (unsigned types are signless:
+/// isUnsignedScalarType says which they are).
 static mlir::Type getSignatureType(mlir::MLIRContext &ctx, ScalarType t) {
   switch (t) {
   case ScalarType::F16:
@@ -415,7 +435,8 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
                                       : SemaValue::getInt(sig->intValue);
     } else if (annotated && !sig->isPointer()) {
       // A dtype constexpr: `X_dtype: tl.constexpr` given `bf16`.
-      role.constant = SemaValue::getDType(getSignatureType(context, sig->type));
+      role.constant = SemaValue::getDType(getSignatureType(context, sig->type),
+                                          isUnsignedScalarType(sig->type));
     } else if (annotated) {
       return error(p.location.getLoc(),
                    "constexpr parameter '" + p.name +
@@ -454,12 +475,14 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
     if (role.sig->divisibility == 16)
       func.setArgAttr(role.argIndex, kDivisibilityAttrName,
                       builder.getI32IntegerAttr(16));
+    bool isUnsigned = isUnsignedScalarType(role.sig->type);
     if (role.sig->equalsOne && arg.getType().isInteger()) {
       frame().vars[p.name] = runtime(
-          materialize(SemaValue::getInt(1), arg.getType(), loc(p.location)));
+          materialize(SemaValue::getInt(1), arg.getType(), loc(p.location)),
+          isUnsigned);
       continue;
     }
-    frame().vars[p.name] = runtime(arg);
+    frame().vars[p.name] = runtime(arg, isUnsigned);
   }
 
   if (Error err = genBlock(fn->body))

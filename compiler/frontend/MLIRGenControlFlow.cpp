@@ -145,6 +145,7 @@ Error Generator::genRuntimeIf(mlir::Value cond,
   llvm::SmallVector<mlir::Value> yields[2];
   llvm::SmallVector<std::pair<std::string, int>> yieldNames; // name, result
   llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<bool> unsignedResults; // per result: the values' signedness
   llvm::SmallVector<llvm::SmallVector<int64_t>> logical; // per yielded value
   // Merges one value; returns true if it must be yielded.
   auto merge = [&](llvm::StringRef what, const SemaValue &a,
@@ -181,6 +182,7 @@ Error Generator::genRuntimeIf(mlir::Value cond,
     yields[0].push_back(v[0]);
     yields[1].push_back(v[1]);
     types.push_back(type);
+    unsignedResults.push_back(a.isRuntime() ? a.isUnsigned() : b.isUnsigned());
     return true;
   };
   // Compound variables (tuples, block pointers) merge leaf by leaf.
@@ -261,18 +263,21 @@ Error Generator::genRuntimeIf(mlir::Value cond,
   for (size_t k = 0; k < ifOp.getNumResults(); ++k)
     setLogicalShape(ifOp.getResult(k), logical[k]);
   for (auto &[name, result] : yieldNames)
-    frame().vars[name] = runtime(ifOp.getResult(result));
+    frame().vars[name] =
+        runtime(ifOp.getResult(result), unsignedResults[result]);
   for (CompoundYield &c : compounds) {
     SemaValue w = c.whole;
     for (auto &[path, result] : c.leaves)
-      w = replaceLeaf(w, path, runtime(ifOp.getResult(result)));
+      w = replaceLeaf(w, path,
+                      runtime(ifOp.getResult(result), unsignedResults[result]));
     frame().vars[c.name] = w;
   }
   if (returned[0]) {
     std::vector<SemaValue> parts;
     for (size_t k = 0; k < retSlots.size(); ++k)
       parts.push_back(retSlots[k] < 0 ? retParts[0][k]
-                                      : runtime(ifOp.getResult(retSlots[k])));
+                                      : runtime(ifOp.getResult(retSlots[k]),
+                                                unsignedResults[retSlots[k]]));
     frame().returned = true;
     frame().returnValue = retValue[0]->isTuple()
                               ? SemaValue::getTuple(std::move(parts))

@@ -37,11 +37,13 @@ Expected<SemaValue> Generator::getDTypeAttribute(const SemaValue &base,
   mlir::Type t = base.getType();
   auto ptr = llvm::dyn_cast<PointerType>(t);
   if (attr == "element_ty")
-    return ptr ? SemaValue::getDType(ptr.getPointeeType()) : base;
+    return ptr ? SemaValue::getDType(ptr.getPointeeType(), base.isUnsigned())
+               : base;
   if (attr == "scalar")
     return base;
   if (attr == "name")
-    return SemaValue::getString(getTypeName(t));
+    return SemaValue::getString(
+        getTypeName(withSignedness(t, base.isUnsigned() && !ptr)));
   if (attr == "primitive_bitwidth" || attr == "int_bitwidth") {
     if (ptr)
       return SemaValue::getInt(64);
@@ -72,6 +74,9 @@ Expected<SemaValue> Generator::callDTypeMethod(const SemaValue &dtype,
   bool isPtr = llvm::isa<PointerType>(t);
   bool isFloat = llvm::isa<mlir::FloatType>(t);
   bool isInt = !isPtr && t.isInteger();
+  // Triton: int1 and uint8..uint64 are the unsigned integers.
+  bool isUnsigned = isInt && (dtype.isUnsigned() || t.isInteger(1));
+  bool isSigned = isInt && !isUnsigned;
   unsigned width = isPtr ? 64 : t.getIntOrFloatBitWidth();
   bool isFp8 = isFloat && width == 8;
   std::optional<bool> r =
@@ -89,14 +94,16 @@ Expected<SemaValue> Generator::callDTypeMethod(const SemaValue &dtype,
           .Case("is_int", isInt)
           .Case("is_bool", isInt && width == 1)
           .Case("is_int1", isInt && width == 1)
-          .Case("is_int8", isInt && width == 8)
-          .Case("is_int16", isInt && width == 16)
-          .Case("is_int32", isInt && width == 32)
-          .Case("is_int64", isInt && width == 64)
-          // Unsigned types are the signed ones here (docs/language.md).
-          .Case("is_int_signed", isInt)
-          .Case("is_int_unsigned", false)
-          .Cases({"is_uint8", "is_uint16", "is_uint32", "is_uint64"}, false)
+          .Case("is_int8", isSigned && width == 8)
+          .Case("is_int16", isSigned && width == 16)
+          .Case("is_int32", isSigned && width == 32)
+          .Case("is_int64", isSigned && width == 64)
+          .Case("is_int_signed", isSigned)
+          .Case("is_int_unsigned", isUnsigned)
+          .Case("is_uint8", isUnsigned && width == 8)
+          .Case("is_uint16", isUnsigned && width == 16)
+          .Case("is_uint32", isUnsigned && width == 32)
+          .Case("is_uint64", isUnsigned && width == 64)
           .Case("is_block", false)
           .Case("is_void", false)
           .Default(std::nullopt);
@@ -114,11 +121,12 @@ Expected<SemaValue> Generator::callDType(const SemaValue &dtype, CallArgs &args,
                            " takes one value to convert");
   if (llvm::isa<PointerType>(dtype.getType()))
     return error(call, "cannot convert a value to a pointer type");
-  Expected<mlir::Value> v =
-      toRuntimeAs(args.args[0], dtype.getType(), *args.argExprs[0]);
+  Expected<mlir::Value> v = toRuntimeAs(
+      args.args[0], withSignedness(dtype.getType(), dtype.isUnsigned()),
+      *args.argExprs[0]);
   if (!v)
     return v.takeError();
-  return runtime(*v);
+  return runtime(*v, dtype.isUnsigned());
 }
 
 Expected<SemaValue> Generator::genPointerType(CallArgs &args,
@@ -134,5 +142,5 @@ Expected<SemaValue> Generator::genPointerType(CallArgs &args,
     return error(b->expr(1), "only address space 1 (global) is supported");
   if (llvm::isa<PointerType>(*t))
     return error(b->expr(0), "pointers to pointers are not supported");
-  return SemaValue::getDType(PointerType::get(*t));
+  return SemaValue::getDType(PointerType::get(*t), b->get(0).isUnsigned());
 }

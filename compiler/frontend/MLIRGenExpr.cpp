@@ -130,7 +130,7 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
     if (v->isFloat())
       return SemaValue::getFloat(-v->getFloat());
     if (v->isRuntime() && getElementType(v->getType()).isIntOrFloat()) {
-      if (getElementType(v->getType()).isInteger())
+      if (getElementType(v->getType()).isInteger()) // 0 - v, in v's type
         return binaryOp(ast::BinaryOp::Sub, SemaValue::getInt(0), *v, site(e));
       return runtime(arith::NegFOp::create(builder, l, v->getValue()));
     }
@@ -142,7 +142,8 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
       mlir::Value ones =
           materializeSplat(SemaValue::getInt(-1), getElementType(v->getType()),
                            getShapeOf(v->getType()), l);
-      return runtime(arith::XOrIOp::create(builder, l, v->getValue(), ones));
+      return runtime(arith::XOrIOp::create(builder, l, v->getValue(), ones),
+                     v->isUnsigned());
     }
     break;
   }
@@ -237,8 +238,9 @@ Expected<SemaValue> Generator::genIfExp(const ast::IfExpExpr &e) {
     return cond.takeError();
   mlir::Value x, y, c = *cond;
   OpSite s = site(e);
+  bool u = false;
   if (Error err =
-          promoteOperands(*a, *b, PromoteMode::Arith, "if-else", x, y, s))
+          promoteOperands(*a, *b, PromoteMode::Arith, "if-else", x, y, s, &u))
     return std::move(err);
   if (Error err = broadcastPair(c, x, s))
     return std::move(err);
@@ -246,7 +248,7 @@ Expected<SemaValue> Generator::genIfExp(const ast::IfExpExpr &e) {
     return std::move(err);
   if (Error err = broadcastPair(x, y, s))
     return std::move(err);
-  return runtime(mlir::arith::SelectOp::create(builder, loc(e), c, x, y));
+  return runtime(mlir::arith::SelectOp::create(builder, loc(e), c, x, y), u);
 }
 
 Expected<CallArgs> Generator::evalCallArgs(const ast::CallExpr &call,
@@ -350,5 +352,5 @@ Expected<SemaValue> Generator::genSubscript(const ast::SubscriptExpr &e) {
       v = ExpandDimsOp::create(builder, loc(*idx), v, pos);
     ++pos;
   }
-  return runtime(v);
+  return runtime(v, base->isUnsigned());
 }

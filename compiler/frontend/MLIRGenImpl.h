@@ -209,8 +209,13 @@ public:
   /// that type, runtime values converted).
   llvm::Expected<mlir::Value> toRuntimeAs(const SemaValue &v, mlir::Type type,
                                           const ast::Expr &where);
-  /// Converts a number value (scalar or block) to element type `type`.
-  mlir::Value castTo(mlir::Value v, mlir::Type type, mlir::Location l);
+  /// Converts a number value (scalar or block) to element type `type`, as
+  /// Triton's cast: integers widen by the source's signedness
+  /// (`fromUnsigned`), floats become unsigned integers when `type` is an
+  /// unsigned integer type (ui32: see SemaTypes.h), unsigned integers
+  /// become floats as unsigned. The result's type is signless.
+  mlir::Value castTo(mlir::Value v, mlir::Type type, mlir::Location l,
+                     bool fromUnsigned = false);
   /// `v` as an i1 condition (scalar or block): constants become `true` or
   /// `false`, numbers `!= 0`; anything else is an error at `where`.
   llvm::Expected<mlir::Value> toCondition(const SemaValue &v,
@@ -224,10 +229,16 @@ public:
   /// Broadcasts two values to their common shape.
   llvm::Error broadcastPair(mlir::Value &a, mlir::Value &b, const OpSite &s);
   /// Promotes two number operands as Triton does for arithmetic and
-  /// broadcasts them; returns the operands in the computation type.
+  /// broadcasts them; returns the operands in the computation type and, in
+  /// `isUnsigned` when given, whether that type is an unsigned integer.
   llvm::Error promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                               PromoteMode mode, llvm::StringRef opName,
-                              mlir::Value &a, mlir::Value &b, const OpSite &s);
+                              mlir::Value &a, mlir::Value &b, const OpSite &s,
+                              bool *isUnsigned = nullptr);
+  /// The element type of a number value as the typing rules see it: a
+  /// literal's type (ui32 for 2^31..2^32-1), a runtime value's element type
+  /// with its signedness (SemaTypes.h); null for anything else.
+  mlir::Type getSemanticElementType(const SemaValue &v);
 
   //===--- Padded blocks (MLIRGenPadding.cpp) -----------------------------===//
   /// The logical shape of `v`: recorded, derived from its operands, or (if
@@ -238,8 +249,9 @@ public:
   mlir::Value setLogicalShape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
   /// True if `v` is a block some of whose dimensions are padded.
   bool isPadded(mlir::Value v);
-  /// `v` as a SemaValue that knows its logical shape.
-  SemaValue runtime(mlir::Value v);
+  /// `v` as a SemaValue that knows its logical shape (and, with
+  /// `isUnsigned`, that its integers are unsigned).
+  SemaValue runtime(mlir::Value v, bool isUnsigned = false);
   /// Records (in budgetViolation) a block too large for the per-thread
   /// register budget at the kernel's num_warps.
   void noteBlockSize(mlir::Value v);
@@ -289,8 +301,13 @@ public:
   //===--- Builtins (Builtins*.cpp) ---------------------------------------===//
   /// True if `name` is a builtin of `triton.language`/`mgp`.
   static bool isBuiltinName(llvm::StringRef name);
+  /// Calls builtin `name`; results that hold the first argument's elements
+  /// (reshape, trans, join, ...) keep its signedness.
   llvm::Expected<SemaValue> callBuiltin(llvm::StringRef name, CallArgs &args,
                                         const ast::CallExpr &call);
+  llvm::Expected<SemaValue> callBuiltinImpl(llvm::StringRef name,
+                                            CallArgs &args,
+                                            const ast::CallExpr &call);
   /// Binds `args` to `params` (the first `numRequired` are required).
   llvm::Expected<BoundArgs> bindArgs(llvm::StringRef name, CallArgs &args,
                                      const ast::CallExpr &call,

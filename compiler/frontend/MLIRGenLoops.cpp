@@ -120,7 +120,7 @@ struct LoopBodyGen {
       if (!v.type)
         return v.init;
       g.setLogicalShape(args[a], v.logical);
-      return g.runtime(args[a++]);
+      return g.runtime(args[a++], v.init.isUnsigned());
     });
     ++g.frame().loopDepth;
     Error err = gen();
@@ -248,7 +248,7 @@ struct LoopBodyGen {
       if (!v.type)
         return v.init;
       g.setLogicalShape(results[r], v.logical);
-      return g.runtime(results[r++]);
+      return g.runtime(results[r++], v.init.isUnsigned());
     });
   }
 };

@@ -68,7 +68,7 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
   }
   if (module == kLanguageModule || module == "mgp") {
     if (mlir::Type t = lookupDTypeName(ctx, name))
-      return SemaValue::getDType(t);
+      return SemaValue::getDType(t, isUnsignedDTypeName(name));
     if (name == "TRITON_MAX_TENSOR_NUMEL")
       return SemaValue::getInt(1048576);
     if (name == "pi32_t")

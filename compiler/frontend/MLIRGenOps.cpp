@@ -80,12 +80,12 @@ Expected<mlir::Value> Generator::toRuntimeAs(const SemaValue &v,
                                              mlir::Type type,
                                              const ast::Expr &where) {
   if (v.isConstNumber())
-    return materialize(v, type, loc(where));
+    return materialize(v, toSignless(type), loc(where));
   if (!v.isRuntime())
     return error(where, "expected a number or a block, got " + v.describe());
   if (llvm::isa<PointerType>(getElementType(v.getType())))
     return error(where, "expected a number, got " + v.describe());
-  return castTo(v.getValue(), type, loc(where));
+  return castTo(v.getValue(), type, loc(where), v.isUnsigned());
 }
 
 /// True for the fp8 types.
@@ -93,7 +93,10 @@ static bool isFp8(mlir::Type t) {
   return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t);
 }
 
-mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l) {
+mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l,
+                              bool fromUnsigned) {
+  bool toUnsigned = isUnsignedType(to);
+  to = toSignless(to);
   mlir::Type from = getElementType(v.getType());
   if (from == to)
     return v;
@@ -137,17 +140,20 @@ mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l) {
   if (from.isInteger() && to.isInteger()) {
     if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
       return arith::TruncIOp::create(builder, l, result, v);
-    if (from.isInteger(1))
+    if (from.isInteger(1) || fromUnsigned)
       return arith::ExtUIOp::create(builder, l, result, v);
     return arith::ExtSIOp::create(builder, l, result, v);
   }
   if (from.isInteger()) {
-    if (from.isInteger(1))
+    if (from.isInteger(1) || fromUnsigned)
       return arith::UIToFPOp::create(builder, l, result, v);
     return arith::SIToFPOp::create(builder, l, result, v);
   }
   if (to.isInteger())
-    return arith::FPToSIOp::create(builder, l, result, v);
+    return toUnsigned ? arith::FPToUIOp::create(builder, l, result, v)
+                            .getResult()
+                      : arith::FPToSIOp::create(builder, l, result, v)
+                            .getResult();
   if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
     return arith::ExtFOp::create(builder, l, result, v);
   if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
@@ -246,19 +252,24 @@ Error Generator::broadcastPair(mlir::Value &a, mlir::Value &b,
 // Promotion
 //===----------------------------------------------------------------------===//
 
+mlir::Type Generator::getSemanticElementType(const SemaValue &v) {
+  if (v.isInt())
+    return getIntLiteralType(&context, v.getInt(), /*allowUnsigned=*/true);
+  if (v.isConstNumber())
+    return getLiteralType(&context, v);
+  if (v.isRuntime())
+    return withSignedness(getElementType(v.getType()), v.isUnsigned());
+  return {};
+}
+
 Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                                  PromoteMode mode, llvm::StringRef opName,
                                  mlir::Value &a, mlir::Value &b,
-                                 const OpSite &s) {
+                                 const OpSite &s, bool *isUnsigned) {
   auto typeOf = [&](const SemaValue &v, mlir::Type &t, bool &lit) -> bool {
     lit = v.isConstNumber();
-    if (lit)
-      t = getLiteralType(&context, v);
-    else if (v.isRuntime())
-      t = getElementType(v.getType());
-    else
-      return false;
-    return t.isIntOrFloat();
+    t = getSemanticElementType(v);
+    return t && t.isIntOrFloat();
   };
   mlir::Type ta, tb;
   bool la, lb;
@@ -286,10 +297,15 @@ Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                        " (" + why + ")",
                    s.ranges);
   }
-  a = lhs.isConstNumber() ? materialize(lhs, compute, s.mlirLoc)
-                          : castTo(lhs.getValue(), compute, s.mlirLoc);
-  b = rhs.isConstNumber() ? materialize(rhs, compute, s.mlirLoc)
-                          : castTo(rhs.getValue(), compute, s.mlirLoc);
+  if (isUnsigned)
+    *isUnsigned = isUnsignedType(compute);
+  mlir::Type signless = toSignless(compute);
+  a = lhs.isConstNumber()
+          ? materialize(lhs, signless, s.mlirLoc)
+          : castTo(lhs.getValue(), compute, s.mlirLoc, lhs.isUnsigned());
+  b = rhs.isConstNumber()
+          ? materialize(rhs, signless, s.mlirLoc)
+          : castTo(rhs.getValue(), compute, s.mlirLoc, rhs.isUnsigned());
   return broadcastPair(a, b, s);
 }
 
@@ -313,6 +329,20 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   if (lhs.isTuple() && rhs.isTuple() && op == BinaryOp::Add) {
     std::vector<SemaValue> elts = lhs.getElements();
     llvm::append_range(elts, rhs.getElements());
+    return SemaValue::getTuple(std::move(elts));
+  }
+  // Python's tuple repetition: `(1,) * N`, `N * (0,)`.
+  if (op == BinaryOp::Mul && ((lhs.isTuple() && rhs.isInt()) ||
+                              (lhs.isInt() && rhs.isTuple()))) {
+    const SemaValue &t = lhs.isTuple() ? lhs : rhs;
+    int64_t n = lhs.isTuple() ? rhs.getInt() : lhs.getInt();
+    if (n > 1024 || (n > 0 && t.getElements().size() * n > 4096))
+      return error(s.loc, "tuple repetition of " + llvm::Twine(n) +
+                              " is too large",
+                   s.ranges);
+    std::vector<SemaValue> elts;
+    for (int64_t i = 0; i < n; ++i)
+      llvm::append_range(elts, t.getElements());
     return SemaValue::getTuple(std::move(elts));
   }
   if (lhs.isString() && rhs.isString() && op == BinaryOp::Add)
@@ -345,7 +375,8 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
     }
     if (Error err = broadcastPair(p, o, s))
       return std::move(err);
-    return runtime(AddPtrOp::create(builder, l, p.getType(), p, o));
+    return runtime(AddPtrOp::create(builder, l, p.getType(), p, o),
+                   ptr.isUnsigned());
   }
   if (op == BinaryOp::Pow || op == BinaryOp::MatMul)
     return error(s.loc,
@@ -360,7 +391,8 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
                      : divOrMod ? PromoteMode::DivMod
                                 : PromoteMode::Arith;
   mlir::Value a, b;
-  if (Error err = promoteOperands(lhs, rhs, mode, opName, a, b, s))
+  bool u = false;
+  if (Error err = promoteOperands(lhs, rhs, mode, opName, a, b, s, &u))
     return std::move(err);
   mlir::Type t = getElementType(a.getType());
   bool isInt = t.isInteger();
@@ -381,8 +413,9 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   case BinaryOp::Div:
     if (isInt) {
       // Triton: integer true division computes in fp32.
-      a = castTo(a, builder.getF32Type(), l);
-      b = castTo(b, builder.getF32Type(), l);
+      a = castTo(a, builder.getF32Type(), l, u);
+      b = castTo(b, builder.getF32Type(), l, u);
+      u = false;
     }
     r = arith::DivFOp::create(builder, l, a, b);
     break;
@@ -392,11 +425,13 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
                    "floor division '//' needs integer operands, got " +
                        getTypeName(t),
                    s.ranges);
-    r = arith::DivSIOp::create(builder, l, a, b);
+    r = u ? arith::DivUIOp::create(builder, l, a, b).getResult()
+          : arith::DivSIOp::create(builder, l, a, b).getResult();
     break;
   case BinaryOp::Mod:
-    r = isInt ? arith::RemSIOp::create(builder, l, a, b).getResult()
-              : arith::RemFOp::create(builder, l, a, b).getResult();
+    r = !isInt ? arith::RemFOp::create(builder, l, a, b).getResult()
+        : u    ? arith::RemUIOp::create(builder, l, a, b).getResult()
+               : arith::RemSIOp::create(builder, l, a, b).getResult();
     break;
   case BinaryOp::BitAnd:
     r = arith::AndIOp::create(builder, l, a, b);
@@ -411,13 +446,14 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
     r = arith::ShLIOp::create(builder, l, a, b);
     break;
   case BinaryOp::RShift:
-    r = arith::ShRSIOp::create(builder, l, a, b);
+    r = u ? arith::ShRUIOp::create(builder, l, a, b).getResult()
+          : arith::ShRSIOp::create(builder, l, a, b).getResult();
     break;
   case BinaryOp::Pow:
   case BinaryOp::MatMul:
     llvm_unreachable("handled above");
   }
-  return runtime(r);
+  return runtime(r, u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -481,32 +517,34 @@ Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
   }
   llvm::StringRef opName = ast::spell(op);
   mlir::Value a, b;
+  bool u = false;
   if (Error err =
-          promoteOperands(lhs, rhs, PromoteMode::Arith, opName, a, b, s))
+          promoteOperands(lhs, rhs, PromoteMode::Arith, opName, a, b, s, &u))
     return std::move(err);
   namespace arith = mlir::arith;
   mlir::Type t = getElementType(a.getType());
   mlir::Value r;
   if (t.isInteger()) {
-    arith::CmpIPredicate p;
+    using P = arith::CmpIPredicate;
+    P p;
     switch (op) {
     case CmpOp::Eq:
-      p = arith::CmpIPredicate::eq;
+      p = P::eq;
       break;
     case CmpOp::NotEq:
-      p = arith::CmpIPredicate::ne;
+      p = P::ne;
       break;
     case CmpOp::Lt:
-      p = arith::CmpIPredicate::slt;
+      p = u ? P::ult : P::slt;
       break;
     case CmpOp::LtE:
-      p = arith::CmpIPredicate::sle;
+      p = u ? P::ule : P::sle;
       break;
     case CmpOp::Gt:
-      p = arith::CmpIPredicate::sgt;
+      p = u ? P::ugt : P::sgt;
       break;
     default:
-      p = arith::CmpIPredicate::sge;
+      p = u ? P::uge : P::sge;
       break;
     }
     r = arith::CmpIOp::create(builder, s.mlirLoc, p, a, b);

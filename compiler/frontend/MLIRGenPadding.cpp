@@ -115,11 +115,11 @@ bool Generator::isPadded(mlir::Value v) {
          llvm::ArrayRef<int64_t>(getLogicalShape(v)) != getShapeOf(v.getType());
 }
 
-SemaValue Generator::runtime(mlir::Value v) {
+SemaValue Generator::runtime(mlir::Value v, bool isUnsigned) {
   if (!llvm::isa<mlir::RankedTensorType>(v.getType()))
-    return SemaValue::getRuntime(v);
+    return SemaValue::getRuntime(v).withUnsigned(isUnsigned);
   noteBlockSize(v);
-  return SemaValue::getRuntime(v, getLogicalShape(v));
+  return SemaValue::getRuntime(v, getLogicalShape(v)).withUnsigned(isUnsigned);
 }
 
 void Generator::noteBlockSize(mlir::Value v) {

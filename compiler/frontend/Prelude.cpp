@@ -10,8 +10,10 @@
 // Philox-4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
 // 3", SC'11): per round (c0, c1, c2, c3) -> (hi(B*c2) ^ c1 ^ k0, lo(B*c2),
 // hi(A*c0) ^ c3 ^ k1, lo(A*c0)), then the key (k0, k1) grows by the Weyl
-// constants. mgp's integers are signless, so the 32-bit constants are
-// written as the int32 values with the same bits; umulhi is unsigned.
+// constants. The counters and keys are unsigned (uint32, or uint64), as
+// Triton's randint returns them; the constants are written as the signed
+// literals with the same bits (a literal takes the unsigned block's type),
+// since a 64-bit one does not fit an int64 literal otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Prelude.h"
@@ -49,22 +51,26 @@ def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr = 10):
 
 @triton.jit
 def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = 10):
-    seed = tl.cast(seed, tl.int64)
+    seed = tl.cast(seed, tl.uint64)
     if c0.dtype.primitive_bitwidth == 32:
-        seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.int32)
-        seed_lo = (seed & 0xFFFFFFFF).to(tl.int32)
+        word: tl.constexpr = tl.uint32
+        seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
+        seed_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
     else:
+        word: tl.constexpr = tl.uint64
         seed_hi = seed * 0
         seed_lo = seed
-    return philox_impl(c0, c1, c2, c3, seed_lo, seed_hi, n_rounds)
+    return philox_impl(c0.to(word, bitcast=True), c1.to(word, bitcast=True),
+                       c2.to(word, bitcast=True), c3.to(word, bitcast=True),
+                       seed_lo, seed_hi, n_rounds)
 
 
 @triton.jit
 def randint4x(seed, offset, n_rounds: tl.constexpr = 10):
-    offset_lo = offset.to(tl.int32)
+    offset_lo = offset.to(tl.uint32)
     zero = offset_lo * 0
     if offset.dtype.primitive_bitwidth > 32:
-        offset_hi = (offset >> 32).to(tl.int32)
+        offset_hi = (offset >> 32).to(tl.uint32)
     else:
         offset_hi = zero
     return philox(seed, offset_lo, offset_hi, zero, zero, n_rounds)

@@ -27,10 +27,46 @@ TypeKind mgp::getTypeKind(mlir::Type t) {
   return TypeKind::Float;
 }
 
-mlir::Type mgp::getIntLiteralType(mlir::MLIRContext *ctx, int64_t value) {
+/// \p type with its element type mapped by \p f.
+template <typename F> static mlir::Type mapElement(mlir::Type type, F f) {
+  if (auto t = llvm::dyn_cast<mlir::RankedTensorType>(type))
+    return mlir::RankedTensorType::get(t.getShape(), f(t.getElementType()));
+  return f(type);
+}
+
+mlir::Type mgp::withSignedness(mlir::Type type, bool isUnsigned) {
+  if (!isUnsigned)
+    return type;
+  return mapElement(type, [](mlir::Type t) -> mlir::Type {
+    auto i = llvm::dyn_cast<mlir::IntegerType>(t);
+    if (!i || i.getWidth() == 1)
+      return t;
+    return mlir::IntegerType::get(t.getContext(), i.getWidth(),
+                                  mlir::IntegerType::Unsigned);
+  });
+}
+
+mlir::Type mgp::toSignless(mlir::Type type) {
+  return mapElement(type, [](mlir::Type t) -> mlir::Type {
+    auto i = llvm::dyn_cast<mlir::IntegerType>(t);
+    if (!i || i.isSignless())
+      return t;
+    return mlir::IntegerType::get(t.getContext(), i.getWidth());
+  });
+}
+
+bool mgp::isUnsignedType(mlir::Type type) {
+  return getElementType(type).isUnsignedInteger();
+}
+
+mlir::Type mgp::getIntLiteralType(mlir::MLIRContext *ctx, int64_t value,
+                                  bool allowUnsigned) {
   if (value >= std::numeric_limits<int32_t>::min() &&
       value <= std::numeric_limits<int32_t>::max())
     return mlir::IntegerType::get(ctx, 32);
+  if (allowUnsigned && value > 0 &&
+      value <= std::numeric_limits<uint32_t>::max())
+    return mlir::IntegerType::get(ctx, 32, mlir::IntegerType::Unsigned);
   return mlir::IntegerType::get(ctx, 64);
 }
 
@@ -44,7 +80,13 @@ mlir::Type mgp::getFloatLiteralType(mlir::MLIRContext *ctx, double value) {
 }
 
 mlir::Type mgp::promoteIntegers(mlir::Type a, mlir::Type b) {
-  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+  unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
+  bool ua = a.isUnsignedInteger(), ub = b.isUnsignedInteger();
+  if (ua == ub)
+    return wa > wb ? a : b;
+  if (ua)
+    return wa >= wb ? a : b;
+  return wb >= wa ? b : a;
 }
 
 mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
@@ -139,6 +181,8 @@ mlir::Type mgp::withShape(mlir::Type elementType,
 std::string mgp::getTypeName(mlir::Type t) {
   if (auto p = llvm::dyn_cast<PointerType>(t))
     return "pointer<" + getTypeName(p.getPointeeType()) + ">";
+  if (t.isUnsignedInteger() && !t.isInteger(1))
+    return "uint" + std::to_string(t.getIntOrFloatBitWidth());
   if (t.isInteger())
     return "int" + std::to_string(t.getIntOrFloatBitWidth());
   if (t.isF16())
@@ -183,6 +227,10 @@ bool mgp::isDTypeName(llvm::StringRef name) {
        "bfloat16",   "bf16",    "float32",  "fp32",   "float64", "fp64",
        "float8e4nv", "fp8e4nv", "float8e5", "fp8e5"},
       name);
+}
+
+bool mgp::isUnsignedDTypeName(llvm::StringRef name) {
+  return llvm::is_contained({"uint8", "uint16", "uint32", "uint64"}, name);
 }
 
 mlir::Type mgp::lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name) {

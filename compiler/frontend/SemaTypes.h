@@ -27,17 +27,34 @@ namespace mgp {
 /// bool < int < float.
 enum class TypeKind { Bool = 0, Int = 1, Float = 2 };
 
-/// The kind of a number type (i1 is Bool).
+/// The kind of a number type (i1 is Bool; signed and unsigned integers are
+/// Int).
 TypeKind getTypeKind(mlir::Type elementType);
 
-/// The type a Python int literal takes: i32 if it fits, else i64.
-mlir::Type getIntLiteralType(mlir::MLIRContext *ctx, int64_t value);
+// Signedness. The IR's integers are signless; the typing rules below see an
+// unsigned integer as MLIR's unsigned type (`ui32`), which SemaValue's
+// isUnsigned() stands for. These convert between the two views (shapes are
+// kept; i1 and non-integers are unchanged).
+/// \p type with unsigned integer elements when \p isUnsigned.
+mlir::Type withSignedness(mlir::Type type, bool isUnsigned);
+/// \p type with signless integer elements.
+mlir::Type toSignless(mlir::Type type);
+/// True if the elements of \p type are unsigned integers (ui8 ... ui64).
+bool isUnsignedType(mlir::Type type);
+
+/// The type a Python int literal takes: i32 if it fits, else i64. With
+/// \p allowUnsigned (the typing of a binary operation), as Triton's
+/// to_tensor: i32, else ui32 (below 2^32), else i64.
+mlir::Type getIntLiteralType(mlir::MLIRContext *ctx, int64_t value,
+                             bool allowUnsigned = false);
 /// The type a Python float literal takes: f32 (Triton's choice), f64 when the
 /// value is finite, non-zero and outside f32's range.
 mlir::Type getFloatLiteralType(mlir::MLIRContext *ctx, double value);
 
-/// Triton's integer promotion of two integer types: the wider one (i1 with
-/// i1 stays i1).
+/// Triton's integer promotion of two integer types (C's usual arithmetic
+/// conversions): the wider one; at equal width the unsigned one; an unsigned
+/// type narrower than a signed one gives the signed one (i1 with i1 stays
+/// i1).
 mlir::Type promoteIntegers(mlir::Type a, mlir::Type b);
 
 /// The type in which an arithmetic binary operation is computed
@@ -62,7 +79,8 @@ mlir::Type getElementType(mlir::Type type);
 /// `elementType` with `shape` (a scalar when the shape is empty).
 mlir::Type withShape(mlir::Type elementType, llvm::ArrayRef<int64_t> shape);
 
-/// Triton's name of an element type: `int32`, `fp32`, `bf16`, `pointer<fp32>`.
+/// Triton's name of an element type: `int32`, `uint8`, `fp32`, `bf16`,
+/// `pointer<fp32>`.
 std::string getTypeName(mlir::Type elementType);
 /// A type for messages: `fp32` for a scalar, `<64x32xfp32>` for a block.
 std::string describeType(mlir::Type type);
@@ -70,8 +88,11 @@ std::string describeType(mlir::Type type);
 std::string describeShape(llvm::ArrayRef<int64_t> shape);
 
 /// The element type a dtype name of `triton.language` stands for
-/// (`float32`, `int1`, `bfloat16`, `uint8`, ...), or null.
+/// (`float32`, `int1`, `bfloat16`, `uint8`, ...), or null. Signless: see
+/// isUnsignedDTypeName.
 mlir::Type lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name);
+/// True for the unsigned integer dtype names (`uint8` ... `uint64`).
+bool isUnsignedDTypeName(llvm::StringRef name);
 
 /// True if lookupDTypeName knows `name`.
 bool isDTypeName(llvm::StringRef name);

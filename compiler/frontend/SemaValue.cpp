@@ -50,10 +50,11 @@ SemaValue SemaValue::getString(llvm::StringRef s) {
   return r;
 }
 
-SemaValue SemaValue::getDType(mlir::Type t) {
+SemaValue SemaValue::getDType(mlir::Type t, bool isUnsigned) {
   SemaValue r;
   r.kind = Kind::DType;
   r.type = t;
+  r.unsignedInt = isUnsigned;
   return r;
 }
 
@@ -178,7 +179,7 @@ bool SemaValue::constEquals(const SemaValue &o) const {
   case Kind::String:
     return text == o.text;
   case Kind::DType:
-    return type == o.type;
+    return type == o.type && unsignedInt == o.unsignedInt;
   case Kind::Tuple:
     if (elements.size() != o.elements.size() || text != o.text)
       return false;
@@ -209,15 +210,16 @@ std::string SemaValue::describe() const {
   case Kind::String:
     return "string '" + text + "'";
   case Kind::DType:
-    return "dtype " + getTypeName(type);
+    return "dtype " + getTypeName(withSignedness(type, unsignedInt));
   case Kind::Tuple:
     if (!text.empty())
       return text == kBlockPtrTag ? "block pointer" : "tensor descriptor";
     return "tuple of " + std::to_string(elements.size());
   case Kind::Runtime:
     return llvm::isa<mlir::RankedTensorType>(type)
-               ? "block " + describeType(getLogicalType())
-               : "scalar " + describeType(type);
+               ? "block " + describeType(withSignedness(getLogicalType(),
+                                                        unsignedInt))
+               : "scalar " + describeType(withSignedness(type, unsignedInt));
   case Kind::Module:
     return "module '" + text + "'";
   case Kind::Builtin:

@@ -61,7 +61,7 @@ public:
   static SemaValue getBool(bool v);
   static SemaValue getNone();
   static SemaValue getString(llvm::StringRef s);
-  static SemaValue getDType(mlir::Type t);
+  static SemaValue getDType(mlir::Type t, bool isUnsigned = false);
   static SemaValue getTuple(std::vector<SemaValue> elts);
   /// A compound value made of `elts`, of kind `tag` (kBlockPtrTag,
   /// kTensorDescTag): stored like a tuple, but not a tuple to the program.
@@ -117,6 +117,19 @@ public:
   const std::vector<SemaValue> &getElements() const { return elements; }
   const ast::FunctionDef *getFunction() const { return function; }
 
+  /// Signedness, which MLIR's signless integers do not carry: a runtime
+  /// value whose integer elements (a pointer's pointee) are unsigned, or an
+  /// unsigned dtype (`tl.uint32`), as Triton's dtypes say. The MLIR type
+  /// stays signless; the operations chosen for the value (division, right
+  /// shift, comparison, extension, conversion to float) follow this.
+  bool isUnsigned() const { return unsignedInt; }
+  /// This value with its signedness set to \p isUnsigned.
+  SemaValue withUnsigned(bool isUnsigned) const {
+    SemaValue r = *this;
+    r.unsignedInt = isUnsigned;
+    return r;
+  }
+
   /// Compile-time equality (numbers by value, None, strings, dtypes, tuples).
   bool constEquals(const SemaValue &other) const;
   /// A short description for messages: `constexpr int 3`, `tensor<128xf32>`.
@@ -126,6 +139,7 @@ private:
   Kind kind = Kind::None;
   int64_t intValue = 0;
   double floatValue = 0.0;
+  bool unsignedInt = false;
   std::string text;
   mlir::Type type;
   mlir::Type logicalType; ///< null unless a padded block

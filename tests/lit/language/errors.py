@@ -16,6 +16,7 @@
 # RUN: not mgpc %s -k cas_padded --signature "*i32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=CAS
 # RUN: not mgpc %s -k umulhi_float --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=UMULHI
 # RUN: not mgpc %s -k alias_of_helper --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ALIAS
+# RUN: not mgpc %s -k dot_int64 --signature "*i64" -emit=mlir 2>&1 | FileCheck %s --check-prefix=DOTI64
 # RUN: mgpc %s -k assert_debug --signature "*fp32,i32" --debug -emit=mlir | FileCheck %s --check-prefix=DEBUG
 # RUN: mgpc %s -k assert_debug --signature "*fp32,i32" -emit=mlir | FileCheck %s --check-prefix=NODEBUG
 import triton
@@ -147,3 +148,11 @@ def assert_debug(p, n):
     tl.store(p, 1.0)
 # DEBUG: mgp.assert %{{.*}} {file = "{{.*}}errors.py", function = "assert_debug", line = [[@LINE-2]] : i32, message = "n must be positive"} : i1
 # NODEBUG-NOT: mgp.assert
+
+
+@triton.jit
+def dot_int64(p):
+    offs = tl.arange(0, 16)
+    x = tl.load(p + offs[:, None] * 16 + offs[None, :])
+    tl.store(p + offs[:, None] * 16 + offs[None, :], tl.dot(x, x))
+# DOTI64: errors.py:[[@LINE-1]]:61: error: dot operands must be 8-, 16- or 32-bit integers or floats, got int64

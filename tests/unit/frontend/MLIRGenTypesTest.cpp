@@ -84,10 +84,50 @@ TEST_F(SemaTypesTest, IntegerPromotion) {
   EXPECT_EQ(promoteIntegers(i(64), i(32)), i(64));
 }
 
+// C's usual arithmetic conversions, as Triton's integer_promote_impl: at equal
+// width the unsigned type wins, a wider signed type beats a narrower
+// unsigned one, a wider unsigned one beats a narrower signed one.
+TEST_F(SemaTypesTest, UnsignedIntegerPromotion) {
+  auto u = [&](unsigned w) {
+    return mlir::IntegerType::get(&ctx, w, mlir::IntegerType::Unsigned);
+  };
+  EXPECT_EQ(promoteIntegers(u(32), i(32)), u(32));
+  EXPECT_EQ(promoteIntegers(i(32), u(32)), u(32));
+  EXPECT_EQ(promoteIntegers(u(8), i(32)), i(32));
+  EXPECT_EQ(promoteIntegers(i(32), u(64)), u(64));
+  EXPECT_EQ(promoteIntegers(u(16), u(32)), u(32));
+  std::string why;
+  // A literal (kind int) does not take part against an unsigned block.
+  EXPECT_EQ(computeArithmeticType(u(32), false, i(64), true, false, why),
+            u(32));
+  EXPECT_EQ(computeArithmeticType(u(32), false, i(32), false, true, why),
+            u(32));
+  EXPECT_EQ(computeArithmeticType(u(32), false, f32(), true, false, why),
+            f32());
+  // The two views of signedness.
+  EXPECT_EQ(withSignedness(i(32), true), u(32));
+  EXPECT_EQ(withSignedness(i(1), true), i(1));
+  EXPECT_EQ(withSignedness(f32(), true), f32());
+  EXPECT_EQ(toSignless(u(16)), i(16));
+  auto block = mlir::RankedTensorType::get({4, 8}, i(32));
+  EXPECT_TRUE(isUnsignedType(withSignedness(block, true)));
+  EXPECT_EQ(toSignless(withSignedness(block, true)), block);
+  EXPECT_EQ(getTypeName(u(8)), "uint8");
+  EXPECT_EQ(getTypeName(i(8)), "int8");
+  EXPECT_TRUE(isUnsignedDTypeName("uint32"));
+  EXPECT_FALSE(isUnsignedDTypeName("int32"));
+}
+
 TEST_F(SemaTypesTest, LiteralTypes) {
   EXPECT_EQ(getIntLiteralType(&ctx, 7), i(32));
   EXPECT_EQ(getIntLiteralType(&ctx, -2147483648LL), i(32));
   EXPECT_EQ(getIntLiteralType(&ctx, 2147483648LL), i(64));
+  // In a binary operation, as Triton's to_tensor: 2^31 .. 2^32-1 are uint32.
+  auto u32 = mlir::IntegerType::get(&ctx, 32, mlir::IntegerType::Unsigned);
+  EXPECT_EQ(getIntLiteralType(&ctx, 2147483648LL, true), u32);
+  EXPECT_EQ(getIntLiteralType(&ctx, 4294967295LL, true), u32);
+  EXPECT_EQ(getIntLiteralType(&ctx, 4294967296LL, true), i(64));
+  EXPECT_EQ(getIntLiteralType(&ctx, -2147483649LL, true), i(64));
   EXPECT_EQ(getFloatLiteralType(&ctx, 1e-5), f32());
   EXPECT_EQ(getFloatLiteralType(&ctx, -INFINITY), f32());
   EXPECT_EQ(getFloatLiteralType(&ctx, 1e300), f64());

@@ -1,0 +1,25 @@
+# Integer tl.dot: int8 (and uint8) operands widen to int32 by their signedness
+# and accumulate in int32 on CUDA cores (the FMA lowering: mul and add).
+# RUN: mgpc %s -k int8_matmul --signature "*i8,*i8,*i32,64" -emit=mlir | FileCheck %s
+# RUN: mgpc %s -k int8_matmul --signature "*u8,*u8,*i32,64" -emit=mlir | FileCheck %s --check-prefix=U8
+# REQUIRES: ptxas
+# RUN: mgpc %s -k int8_matmul --signature "*i8,*i8,*i32,64" --arch sm_90a -o %t.ptx && %ptxas -arch=sm_90a %t.ptx -o %t.cubin
+# RUN: FileCheck %s --check-prefix=PTX --input-file %t.ptx
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def int8_matmul(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :])
+    b = tl.load(b_ptr + offs[:, None] * BLOCK + offs[None, :])
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.int32)
+    acc += tl.dot(a, b, out_dtype=tl.int32)
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+
+# CHECK-LABEL: func.func @int8_matmul
+# CHECK-DAG: arith.extsi {{.*}} : tensor<64x64xi8> to tensor<64x64xi32>
+# CHECK: mgp.dot {{.*}} : tensor<64x64xi32> * tensor<64x64xi32> -> tensor<64x64xi32>
+# U8: arith.extui {{.*}} : tensor<64x64xi8> to tensor<64x64xi32>
+# PTX: mad.lo.s32

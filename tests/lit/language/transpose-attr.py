@@ -1,0 +1,28 @@
+# Triton's tensor.T: the transpose of a 2-D block, as tl.trans(x); on a block of
+# another rank it is a located error.
+# RUN: mgpc %s -k transpose_t --signature "*fp32,*fp32,16,32" -emit=mlir | FileCheck %s
+# RUN: not mgpc %s -k transpose_1d --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ERR
+# REQUIRES: ptxas
+# RUN: mgpc %s -k transpose_t --signature "*fp32,*fp32,16,32" -o %t.ptx && %ptxas -arch=sm_90 %t.ptx -o %t.cubin
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def transpose_t(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    xt = x.T
+    tl.static_assert(xt.shape[0] == N and xt.shape[1] == M)
+    tl.store(y_ptr + rn[:, None] * M + rm[None, :], xt)
+
+# CHECK-LABEL: func.func @transpose_t
+# CHECK: mgp.trans {{.*}} tensor<16x32xf32> -> tensor<32x16xf32>
+
+
+@triton.jit
+def transpose_1d(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    y = x.T
+# ERR: transpose-attr.py:[[@LINE-1]]:11: error: '.T' needs a 2-D block, got block <16xfp32>
