@@ -80,17 +80,38 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
                            : mlir::Type(g.builder.getF32Type());
   llvm::SmallVector<int64_t> shape = {sa[0], sb[1]};
   mlir::Location l = g.loc(call);
+  // out_dtype: the result's type. The product accumulates in accType (fp32,
+  // fp64 or int32) and converts to out_dtype (an fp16 out_dtype rounds once
+  // at the end, where Triton's tensor cores accumulate in fp16).
+  mlir::Type outType = accType;
+  if (b->has(6) && !b->get(6).isNone()) {
+    const SemaValue &o = b->get(6);
+    bool ok = o.isDType() &&
+              (accType.isInteger() ? o.getType() == accType
+                                   : llvm::isa<mlir::FloatType>(o.getType()) &&
+                                         !ea.isF64() == !o.getType().isF64());
+    if (!ok)
+      return g.error(b->expr(6),
+                     "out_dtype must be " +
+                         std::string(accType.isInteger() ? "int32"
+                                     : ea.isF64()        ? "fp64"
+                                                 : "a floating-point type") +
+                         " for " + getTypeName(ea) + " operands, got " +
+                         o.describe());
+    outType = o.getType();
+  }
   mlir::Value acc;
-  if (b->has(2)) {
+  if (b->has(2) && !b->get(2).isNone()) {
     const SemaValue &c = b->get(2);
+    mlir::Type ct = c.isTensor() ? getElementType(c.getType()) : mlir::Type();
     if (!c.isTensor() ||
         getShapeOf(c.getLogicalType()) != llvm::ArrayRef(shape) ||
-        getElementType(c.getType()) != accType)
+        (ct != accType && ct != outType))
       return g.error(b->expr(2), "dot accumulator must be a " +
                                      describeType(mlir::RankedTensorType::get(
-                                         shape, accType)) +
+                                         shape, outType)) +
                                      " block, got " + c.describe());
-    acc = c.getValue();
+    acc = g.castTo(c.getValue(), accType, l);
   } else {
     acc = g.setLogicalShape(
         g.materializeSplat(SemaValue::getInt(0), accType, padShape(shape), l),
@@ -114,9 +135,8 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
                                  "\"ieee\", got " +
                                      p.describe());
   }
-  if (b->has(6) && !(b->get(6).isDType() && b->get(6).getType() == accType))
-    return g.error(b->expr(6), "out_dtype must be " + getTypeName(accType));
-  return g.runtime(DotOp::create(g.builder, l, ops[0], ops[1], acc, precision));
+  mlir::Value d = DotOp::create(g.builder, l, ops[0], ops[1], acc, precision);
+  return g.runtime(g.castTo(d, outType, l));
 }
 
 Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,

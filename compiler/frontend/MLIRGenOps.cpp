@@ -282,9 +282,11 @@ Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
   std::string why;
   if (mode == PromoteMode::Bitwise) {
     if (!ta.isInteger() || !tb.isInteger())
+      // Triton's wording (its tests match "invalid operands of type").
       return error(s.loc,
-                   "operator '" + opName + "' needs integer operands, got " +
-                       getTypeName(ta) + " and " + getTypeName(tb),
+                   "invalid operands of type " + getTypeName(ta) + " and " +
+                       getTypeName(tb) + " for operator '" + opName +
+                       "' (it needs integer operands)",
                    s.ranges);
     compute = promoteIntegers(ta, tb);
   } else {
@@ -386,7 +388,8 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   bool bitwise = op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
                  op == BinaryOp::BitXor || op == BinaryOp::LShift ||
                  op == BinaryOp::RShift;
-  bool divOrMod = op == BinaryOp::Div || op == BinaryOp::Mod;
+  bool divOrMod =
+      op == BinaryOp::Div || op == BinaryOp::Mod || op == BinaryOp::FloorDiv;
   PromoteMode mode = bitwise    ? PromoteMode::Bitwise
                      : divOrMod ? PromoteMode::DivMod
                                 : PromoteMode::Arith;
@@ -445,10 +448,16 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   case BinaryOp::LShift:
     r = arith::ShLIOp::create(builder, l, a, b);
     break;
-  case BinaryOp::RShift:
-    r = u ? arith::ShRUIOp::create(builder, l, a, b).getResult()
-          : arith::ShRSIOp::create(builder, l, a, b).getResult();
+  case BinaryOp::RShift: {
+    // Triton: the shifted value's own signedness picks the shift (an int32
+    // shifted by a uint64 is an arithmetic shift in uint64).
+    const SemaValue &shifted = lhs.isRuntime() ? lhs : rhs;
+    bool logical = shifted.isUnsigned() || getElementType(shifted.getType())
+                                               .isInteger(1);
+    r = logical ? arith::ShRUIOp::create(builder, l, a, b).getResult()
+                : arith::ShRSIOp::create(builder, l, a, b).getResult();
     break;
+  }
   case BinaryOp::Pow:
   case BinaryOp::MatMul:
     llvm_unreachable("handled above");

@@ -142,6 +142,15 @@ mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
     why = "unsupported operand types";
     return {};
   }
+  if (divOrMod && !a.isInteger(1) && !b.isInteger(1) &&
+      a.isUnsignedInteger() != b.isUnsignedInteger()) {
+    // Triton's words (its tests match them).
+    why = "Cannot use /, //, or % with " + getTypeName(a) + " and " +
+          getTypeName(b) +
+          " because they have different signedness; cast them to the same "
+          "signedness";
+    return {};
+  }
   return promoteIntegers(a, b);
 }
 

@@ -61,7 +61,8 @@ mlir::Type promoteIntegers(mlir::Type a, mlir::Type b);
 /// (Triton's computation_type_impl): `aIsLiteral`/`bIsLiteral` mark Python
 /// literals (constexprs), which do not take part in promotion when their
 /// kind is not above the other operand's; `divOrMod` makes fp16/bf16
-/// compute in f32 (PTX lacks those operations). Element types only.
+/// compute in f32 (PTX lacks those operations) and rejects integers of
+/// different signedness (ui32 with i64), as Triton does. Element types only.
 /// Returns null if the combination is not allowed (then `why` says why).
 mlir::Type computeArithmeticType(mlir::Type a, bool aIsLiteral, mlir::Type b,
                                  bool bIsLiteral, bool divOrMod,

@@ -82,7 +82,7 @@ GROUPS = [
      r"unsupported dtype fp8|float8"),
     ("invalid programs that mgp rejects with another message than the one Triton's test "
      "matches (bitwise operators on floats, ...)",
-     r"operator '[&|^]' needs integer operands|Regex pattern did not match"),
+     r"operator '[&|^]' needs integer operands|for operator '[&|^]' \(it needs|Regex pattern did not match"),
     ("missing builtins: sort, flip, cat, gather, histogram, ravel, swizzle2d, broadcast, "
      "clamp, xor_sum, math (sin, cos, ceil, floor, ...), tensor.numel/.item/.T",
      r"unknown builtin|has no attribute '(numel|item|T)'|'\.T' is not supported"),

@@ -16,6 +16,7 @@
 # RUN: not mgpc %s -k cas_padded --signature "*i32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=CAS
 # RUN: not mgpc %s -k umulhi_float --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=UMULHI
 # RUN: not mgpc %s -k alias_of_helper --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ALIAS
+# RUN: not mgpc %s -k bitwise_float --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BITF
 # RUN: not mgpc %s -k dot_int64 --signature "*i64" -emit=mlir 2>&1 | FileCheck %s --check-prefix=DOTI64
 # RUN: mgpc %s -k assert_debug --signature "*fp32,i32" --debug -emit=mlir | FileCheck %s --check-prefix=DEBUG
 # RUN: mgpc %s -k assert_debug --signature "*fp32,i32" -emit=mlir | FileCheck %s --check-prefix=NODEBUG
@@ -131,7 +132,7 @@ def cas_padded(p):
 @triton.jit
 def umulhi_float(p):
     tl.store(p, tl.umulhi(tl.load(p), 2))
-# UMULHI: errors.py:[[@LINE-1]]:17: error: operator 'umulhi' needs integer operands, got fp32 and int32
+# UMULHI: errors.py:[[@LINE-1]]:17: error: invalid operands of type fp32 and int32 for operator 'umulhi' (it needs integer operands)
 
 
 def helper(p):
@@ -156,3 +157,10 @@ def dot_int64(p):
     x = tl.load(p + offs[:, None] * 16 + offs[None, :])
     tl.store(p + offs[:, None] * 16 + offs[None, :], tl.dot(x, x))
 # DOTI64: errors.py:[[@LINE-1]]:61: error: dot operands must be 8-, 16- or 32-bit integers or floats, got int64
+
+
+@triton.jit
+def bitwise_float(p):
+    x = tl.load(p + tl.arange(0, 16))
+    tl.store(p + tl.arange(0, 16), x & 1)
+# BITF: errors.py:[[@LINE-1]]:38: error: invalid operands of type fp32 and int32 for operator '&' (it needs integer operands)

@@ -1,0 +1,31 @@
+# tl.dot's out_dtype: fp16 operands with out_dtype=tl.float16 accumulate in
+# fp32 and round once to fp16 (an fp16 accumulator given as acc widens first);
+# an integer out_dtype for float operands is a located error.
+# RUN: mgpc %s -k dot_fp16_out --signature "*fp16,*fp16,32" -emit=mlir | FileCheck %s
+# RUN: not mgpc %s -k dot_bad_out --signature "*fp16,*fp16,32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ERR
+# REQUIRES: ptxas
+# RUN: mgpc %s -k dot_fp16_out --signature "*fp16,*fp16,32" -o %t.ptx && %ptxas -arch=sm_90 %t.ptx -o %t.cubin
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dot_fp16_out(a_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :])
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float16)
+    acc = tl.dot(a, a, acc, out_dtype=tl.float16)
+    tl.static_assert(acc.dtype == tl.float16)
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+
+# CHECK-LABEL: func.func @dot_fp16_out
+# CHECK: %[[D:.*]] = mgp.dot {{.*}} -> tensor<32x32xf32>
+# CHECK: arith.truncf %[[D]] : tensor<32x32xf32> to tensor<32x32xf16>
+
+
+@triton.jit
+def dot_bad_out(a_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :])
+    c = tl.dot(a, a, out_dtype=tl.int32)
+# ERR: dot-out-dtype.py:[[@LINE-1]]:32: error: out_dtype must be a floating-point type for fp16 operands, got dtype int32
