@@ -82,18 +82,20 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
   mlir::Location l = g.loc(call);
   // out_dtype: the result's type. The product accumulates in accType (fp32,
   // fp64 or int32) and converts to out_dtype (an fp16 out_dtype rounds once
-  // at the end, where Triton's tensor cores accumulate in fp16).
+  // at the end, where Triton's tensor cores accumulate in fp16; an int8 one
+  // keeps the low bits of the int32 sum).
   mlir::Type outType = accType;
   if (b->has(6) && !b->get(6).isNone()) {
     const SemaValue &o = b->get(6);
     bool ok = o.isDType() &&
-              (accType.isInteger() ? o.getType() == accType
+              (accType.isInteger() ? o.getType().isInteger() &&
+                                         !o.getType().isInteger(1)
                                    : llvm::isa<mlir::FloatType>(o.getType()) &&
                                          !ea.isF64() == !o.getType().isF64());
     if (!ok)
       return g.error(b->expr(6),
                      "out_dtype must be " +
-                         std::string(accType.isInteger() ? "int32"
+                         std::string(accType.isInteger() ? "an integer type"
                                      : ea.isF64()        ? "fp64"
                                                  : "a floating-point type") +
                          " for " + getTypeName(ea) + " operands, got " +
