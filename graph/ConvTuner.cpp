@@ -14,7 +14,7 @@
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
-#include "runtime/Module.h"
+#include "runtime/LoadedKernel.h"
 #include "runtime/Stream.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -137,8 +137,7 @@ static llvm::Error allocateScratch(const Graph &graph,
 namespace {
 /// A candidate's launches, loaded and with their argument slots.
 struct ReadyCandidate {
-  std::vector<Module> modules;
-  std::vector<Function> functions;
+  std::vector<LoadedKernel> kernels;
   std::vector<LaunchConfig> configs;
   std::vector<std::vector<uint64_t>> slots;
 };
@@ -150,14 +149,11 @@ prepareCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
   ReadyCandidate ready;
   for (const KernelLaunch &launch : launches) {
     const CompiledKernel &kernel = *set.kernels.find(launch.key())->second;
-    auto module = Module::loadPTX(kernel.ptx);
-    if (!module)
-      return module.takeError();
-    auto function = module->getFunction(kernel.name);
-    if (!function)
-      return function.takeError();
-    ready.modules.push_back(std::move(*module));
-    ready.functions.push_back(std::move(*function));
+    auto loaded = LoadedKernel::load(set.kernels.find(launch.key())->second,
+                                     "'" + launch.kernel + "'");
+    if (!loaded)
+      return loaded.takeError();
+    ready.kernels.push_back(std::move(*loaded));
     LaunchConfig config;
     for (int i = 0; i < 3; ++i)
       config.grid[i] = unsigned(launch.grid[i]);
@@ -196,12 +192,12 @@ prepareCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
 }
 
 static llvm::Error launchOnce(ReadyCandidate &ready) {
-  for (size_t i = 0; i < ready.functions.size(); ++i) {
+  for (size_t i = 0; i < ready.kernels.size(); ++i) {
     std::vector<void *> args;
     for (uint64_t &slot : ready.slots[i])
       args.push_back(&slot);
     if (llvm::Error e =
-            ready.functions[i].launch(ready.configs[i], args.data()))
+            ready.kernels[i].function.launch(ready.configs[i], args.data()))
       return e;
   }
   return llvm::Error::success();

@@ -4,7 +4,9 @@
 // fuses the graph, plans the launches, compiles every distinct specialization
 // once (printing progress), and binds the weights; run() allocates each
 // activation when its node runs, launches the kernel over its grid on the
-// interpreter, and frees activations after their last use.
+// interpreter, and frees activations after their last use. Kernels come
+// from getCompiledKernel (runtime/jit/KernelCompiler.h), as the gpu
+// backend's do, compiled for the interpreter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,11 +15,12 @@
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
 #include "graph/KernelLaunch.h"
-#include "graph/KernelModuleCache.h"
+#include "graph/LaunchRequest.h"
 #include "graph/NhwcLayout.h"
 #include "graph/StorageTypes.h"
 
 #include "runtime/interp/Interpreter.h"
+#include "runtime/jit/KernelCompiler.h"
 
 #include <climits>
 #include <memory>
@@ -46,8 +49,9 @@ private:
   std::vector<StorageType> types; ///< by value: fp32, or fp16/bf16
   /// The parameters' buffers, converted once (by value index).
   std::vector<std::shared_ptr<HostBuffer>> params;
-  KernelModuleCache modules;
-  llvm::StringMap<std::unique_ptr<InterpKernel>> kernels;
+  /// The compiled kernels by KernelLaunch::key(); each holds its
+  /// interpreter kernel.
+  llvm::StringMap<std::shared_ptr<const CompiledKernel>> kernels;
 };
 } // namespace
 
@@ -107,13 +111,15 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
     if (progress)
       *progress << "\rcompiling " << (i + 1) << "/" << distinct.size()
                 << " kernels (" << launch.kernel << ")" << std::string(16, ' ');
-    auto func = modules.getKernel(launch);
-    if (!func)
-      return func.takeError();
-    auto kernel = InterpKernel::compile(*func);
+    // The same request the gpu backend makes, for the interpreter ("cpu").
+    auto request =
+        getLaunchRequest(launch, "cpu", launchOptions.tf32 ? "tf32" : "ieee");
+    if (!request)
+      return request.takeError();
+    auto kernel = getCompiledKernel(*request);
     if (!kernel)
       return kernel.takeError();
-    kernels[launch.key()] = std::make_unique<InterpKernel>(std::move(*kernel));
+    kernels[launch.key()] = std::move(*kernel);
   }
   if (options.progress && !distinct.empty())
     *options.progress << (progress ? "\r" : "") << "cpu: compiled "
@@ -193,7 +199,7 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
       assert(launch.grid[0] <= INT_MAX && "grid too large");
       std::array<int, 3> grid = {int(launch.grid[0]), int(launch.grid[1]),
                                  int(launch.grid[2])};
-      const InterpKernel &kernel = *kernels.find(launch.key())->second;
+      const InterpKernel &kernel = *kernels.find(launch.key())->second->interp;
       if (llvm::Error e = kernel.run(grid, args, interpOptions))
         return backendError("node '" + graph.values[node.result].name + "' (" +
                             launch.kernel +

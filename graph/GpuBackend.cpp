@@ -31,7 +31,7 @@
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
-#include "runtime/Module.h"
+#include "runtime/LoadedKernel.h"
 #include "runtime/Stream.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -134,8 +134,7 @@ private:
   std::vector<StorageType> types;        ///< by value: fp32 or fp16/bf16
   std::optional<DeviceBuffer> workspace; ///< split-K partial sums
   std::optional<Stream> stream;
-  std::map<std::string, Module> modules; ///< by KernelLaunch::key()
-  std::map<std::string, Function> functions;
+  std::map<std::string, LoadedKernel> loaded; ///< by KernelLaunch::key()
   std::vector<ReadyLaunch> ready;
   std::vector<Event> launchEvents; ///< launches + 1 (profiling)
   std::vector<KernelProfileEntry> profileTotals;
@@ -262,26 +261,22 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     if (launch.aliasOf >= 0)
       continue;
     std::string key = launch.key();
-    if (!functions.count(key)) {
-      const CompiledKernel &kernel = *set.kernels.find(key)->second;
+    auto found = loaded.find(key);
+    if (found == loaded.end()) {
       auto loadStart = std::chrono::steady_clock::now();
-      auto module = Module::loadPTX(kernel.ptx);
+      auto kernel = LoadedKernel::load(set.kernels.find(key)->second,
+                                       "'" + launch.kernel + "' [" +
+                                           launch.signature() + "]");
       stats.loadSeconds += std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - loadStart)
                                .count();
-      if (!module)
-        return backendError("loading kernel '" + launch.kernel + "' [" +
-                            launch.signature() +
-                            "]: " + llvm::toString(module.takeError()));
-      auto function = module->getFunction(kernel.name);
-      if (!function)
-        return function.takeError();
-      modules.emplace(key, std::move(*module));
-      functions.emplace(key, std::move(*function));
+      if (!kernel)
+        return kernel.takeError();
+      found = loaded.emplace(key, std::move(*kernel)).first;
     }
-    const CompiledKernel &kernel = *set.kernels.find(key)->second;
+    const CompiledKernel &kernel = *found->second.kernel;
     ReadyLaunch r;
-    r.function = &functions.find(key)->second;
+    r.function = &found->second.function;
     r.label = graph.values[graph.nodes[launch.node].result].name;
     // A node's FLOPs go to its first launch that is not auxiliary (a
     // split-K convolution's partial-sum GEMM, not its epilogue launch; the

@@ -189,7 +189,7 @@ void KernelCache::writeEntry(llvm::StringRef key,
 llvm::Expected<std::shared_ptr<const CompiledKernel>> KernelCache::getOrCompile(
     llvm::StringRef key, llvm::StringRef description,
     llvm::function_ref<llvm::Expected<CompiledKernel>()> compile,
-    CacheSource *source) {
+    CacheSource *source, CacheScope scope) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = memory.find(key);
@@ -203,7 +203,7 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>> KernelCache::getOrCompile(
     }
   }
 
-  bool disk = diskUsable();
+  bool disk = scope == CacheScope::MemoryAndDisk && diskUsable();
   if (disk) {
     if (std::shared_ptr<const CompiledKernel> kernel = readEntry(key)) {
       std::lock_guard<std::mutex> lock(mutex);

@@ -1,8 +1,10 @@
 //===- CompileKernel.cpp - one kernel from source text to PTX -------------===//
 //
-// This file implements compileKernel (parse, MLIRGen, target-independent
-// passes, then optionally GPU passes, LLVM IR and PTX, each timed) and
-// getKernelParams, the parameter list a JIT checks launches against.
+// This file implements runStages (the stages after the front end, shared by
+// compileKernel and mgpc), compileKernel (parse, MLIRGen, then runStages:
+// target-independent passes, optionally GPU passes, LLVM IR and PTX, each
+// timed) and getKernelParams, the parameter list a JIT checks launches
+// against.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/pipeline/CompileKernel.h"
@@ -120,6 +122,50 @@ static int64_t moduleIntAttr(mlir::ModuleOp module, llvm::StringRef name) {
   return 0;
 }
 
+llvm::Expected<LoweredModule>
+mgp::runStages(mlir::ModuleOp module, const CompileOptions &options,
+               Stage first, Stage last,
+               llvm::function_ref<void(llvm::StringRef, double)> onStage) {
+  auto runs = [&](Stage stage) { return first <= stage && stage <= last; };
+  auto timed = [&](llvm::StringRef name, auto &&fn) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = fn();
+    if (onStage)
+      onStage(name, std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+    return result;
+  };
+  LoweredModule lowered;
+  if (runs(Stage::MLIR))
+    if (llvm::Error err = timed("target-independent", [&] {
+          return runTargetIndependentPasses(module, options);
+        }))
+      return std::move(err);
+  if (runs(Stage::MLIRGPU))
+    if (llvm::Error err =
+            timed("gpu", [&] { return runGPUPasses(module, options); }))
+      return std::move(err);
+  if (runs(Stage::LLVM)) {
+    lowered.llvmContext = std::make_unique<llvm::LLVMContext>();
+    auto llvmModule = timed("llvm", [&] {
+      return lowerToLLVMIR(module, *lowered.llvmContext, options);
+    });
+    if (!llvmModule)
+      return llvmModule.takeError();
+    lowered.llvmModule = std::move(*llvmModule);
+  }
+  if (runs(Stage::PTX)) {
+    assert(lowered.llvmModule && "PTX is emitted from the LLVM stage's module");
+    auto ptx =
+        timed("ptx", [&] { return emitPTX(*lowered.llvmModule, options); });
+    if (!ptx)
+      return ptx.takeError();
+    lowered.ptx = std::move(*ptx);
+  }
+  return std::move(lowered);
+}
+
 llvm::Expected<KernelCompileResult>
 mgp::compileKernel(const KernelCompileInput &input) {
   KernelCompileResult result;
@@ -152,12 +198,21 @@ mgp::compileKernel(const KernelCompileInput &input) {
   if (input.precision == DotPrecision::IEEE)
     result.module->walk(
         [](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
-  {
-    StageTimer timer(result.times.targetIndependent);
-    if (llvm::Error err =
-            runTargetIndependentPasses(*result.module, input.options))
-      return std::move(err);
-  }
+  StageTimes &times = result.times;
+  auto onStage = [&times](llvm::StringRef stage, double ms) {
+    if (stage == "target-independent")
+      times.targetIndependent = ms;
+    else if (stage == "gpu")
+      times.gpu = ms;
+    else if (stage == "llvm")
+      times.llvm = ms;
+    else
+      times.ptx = ms;
+  };
+  if (auto lowered = runStages(*result.module, input.options, Stage::MLIR,
+                               Stage::MLIR, onStage);
+      !lowered)
+    return lowered.takeError();
   for (auto func : result.module->getOps<mlir::func::FuncOp>())
     if (func.getSymName() == input.kernelName)
       result.kernel = func;
@@ -171,31 +226,15 @@ mgp::compileKernel(const KernelCompileInput &input) {
 
   // The GPU stages work on a copy: `module` stays block-level.
   mlir::OwningOpRef<mlir::ModuleOp> gpuModule = result.module->clone();
-  {
-    StageTimer timer(result.times.gpu);
-    if (llvm::Error err = runGPUPasses(*gpuModule, input.options))
-      return std::move(err);
-  }
+  auto lowered =
+      runStages(*gpuModule, input.options, Stage::MLIRGPU, Stage::PTX, onStage);
+  if (!lowered)
+    return lowered.takeError();
   result.sharedBytes =
       static_cast<unsigned>(moduleIntAttr(*gpuModule, kSharedAttrName));
   if (int64_t warps = moduleIntAttr(*gpuModule, kNumWarpsAttrName))
     result.numWarps = static_cast<int>(warps);
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule;
-  {
-    StageTimer timer(result.times.llvm);
-    auto lowered = lowerToLLVMIR(*gpuModule, llvmContext, input.options);
-    if (!lowered)
-      return lowered.takeError();
-    llvmModule = std::move(*lowered);
-  }
-  result.symbolName = findEntryName(*llvmModule, input.kernelName);
-  {
-    StageTimer timer(result.times.ptx);
-    auto ptx = emitPTX(*llvmModule, input.options);
-    if (!ptx)
-      return ptx.takeError();
-    result.ptx = std::move(*ptx);
-  }
+  result.symbolName = findEntryName(*lowered->llvmModule, input.kernelName);
+  result.ptx = std::move(lowered->ptx);
   return result;
 }

@@ -1,13 +1,12 @@
 //===- CompileKernel.h - one kernel from source text to PTX -----*- C++ -*-===//
 //
-// This file implements the one compile function every JIT user shares (the
-// C++ API, mgp-run's one-kernel runs, the runtime's KernelCompileFn): source
+// This file implements the compiler behind every compiled kernel: the cached
+// entry every caller uses (getCompiledKernel, runtime/jit/KernelCompiler.h)
+// compiles through it on a miss. Source
 // text, a kernel name, a Signature and options in; out come the block-level
 // mgp module after the target-independent passes (what the CPU interpreter
 // runs) and, when asked for, the PTX with its entry name, the dynamic shared
-// memory and the warps a launch needs. Every stage is timed. It also holds
-// the normalization of a kernel's source for the cache key (the kernel's
-// text plus every top-level function and constant it names, transitively).
+// memory and the warps a launch needs. Every stage is timed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_PIPELINE_COMPILEKERNEL_H
@@ -86,19 +85,6 @@ struct KernelParamInfo {
 llvm::Expected<std::vector<KernelParamInfo>>
 getKernelParams(llvm::StringRef source, llvm::StringRef fileName,
                 llvm::StringRef kernelName);
-
-/// The text the cache key covers for \p kernelName (see docs/runtime.md,
-/// "Source normalization"): the file is cut into top-level chunks (a chunk
-/// starts at a line at column 0 that is not blank, a comment or a
-/// continuation of a decorator; decorators belong to the def they precede);
-/// a chunk `def NAME` or `NAME = ...` is named NAME. The result is the
-/// kernel's chunk, then every chunk whose name occurs as a word in an
-/// included chunk (transitively), sorted by name, then every `import` /
-/// `from` chunk in file order (so the text compiles on its own); each chunk with trailing
-/// whitespace stripped from every line, "\r\n" read as "\n", chunks joined by
-/// "\n\n". Empty when \p kernelName has no chunk.
-std::string normalizeKernelSource(llvm::StringRef source,
-                                  llvm::StringRef kernelName);
 
 } // namespace mgp
 

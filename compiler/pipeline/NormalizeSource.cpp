@@ -9,7 +9,7 @@
 // also counts: that can only make the key change more often, never less.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/CompileKernel.h"
+#include "compiler/pipeline/NormalizeSource.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

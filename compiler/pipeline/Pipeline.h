@@ -10,6 +10,7 @@
 #define MGP_PIPELINE_PIPELINE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -27,7 +28,7 @@ struct CompileOptions {
   bool timePasses = false;    ///< print the time of each pass (mgpc --time)
 };
 
-/// The stages a driver can stop after (mgpc -emit=...).
+/// The stages, in order; a driver can stop after any of them (mgpc -emit=...).
 enum class Stage { AST, MLIR, MLIRGPU, LLVM, PTX };
 
 /// Registers every dialect the pipeline produces or consumes.
@@ -49,6 +50,25 @@ lowerToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
 
 /// Runs LLVM's NVPTX backend on an LLVM module and returns the PTX text.
 llvm::Expected<std::string> emitPTX(llvm::Module &module, const CompileOptions &options);
+
+/// What runStages produced.
+struct LoweredModule {
+  std::unique_ptr<llvm::LLVMContext> llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule; ///< after Stage::LLVM
+  std::string ptx;                          ///< after Stage::PTX
+};
+
+/// The stages after the front end, the one sequence every compile runs (the
+/// JIT's compileKernel and mgpc alike): from `first` to `last` of
+/// Stage::MLIR (the target-independent passes), Stage::MLIRGPU (the GPU
+/// passes), Stage::LLVM (lowering to LLVM IR) and Stage::PTX. `module` is
+/// transformed in place by the first two. `onStage`, when given, receives
+/// each stage's name (`target-independent`, `gpu`, `llvm`, `ptx`) and wall
+/// time in milliseconds as it finishes.
+llvm::Expected<LoweredModule>
+runStages(mlir::ModuleOp module, const CompileOptions &options, Stage first,
+          Stage last,
+          llvm::function_ref<void(llvm::StringRef, double)> onStage = {});
 
 /// Checks that `arch` names a GPU architecture mgp generates code for
 /// (sm_80, sm_86, sm_89, sm_90, sm_90a). (compiler/codegen/llvm)

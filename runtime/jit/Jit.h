@@ -13,9 +13,10 @@
 // keywords, and, against the parameter types - declared in
 // JitOptions::signature or taken from the arguments as Triton does - pointer
 // or scalar, dtype, range), and the kernel is specialized on them
-// (deriveSpecialization). GPU kernels come from the memory cache, then the
-// disk cache (KernelCache), then the compiler; a CPU device runs the same
-// kernel on the interpreter. MGP_DEBUG=1 reports compiled vs cached.
+// (deriveSpecialization). Kernels come from getCompiledKernel
+// (runtime/jit/KernelCompiler.h): the memory cache, then the disk cache
+// (KernelCache), then the compiler; a CPU device runs the same kernel on the
+// interpreter (memory cache only). MGP_DEBUG=1 reports compiled vs cached.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_RUNTIME_JIT_JIT_H
@@ -135,14 +136,6 @@ template <typename T>
 LaunchArg kw(llvm::StringRef name, T value) {
   return kw(name, toLaunchArg(value));
 }
-
-/// Lookups answered by the interpreter's in-memory kernel cache (the GPU's
-/// are KernelCache::global().stats()).
-struct CpuCacheStats {
-  unsigned memoryHits = 0;
-  unsigned compiles = 0;
-};
-CpuCacheStats cpuCacheStats();
 
 /// A JIT kernel: compiled per specialization on first use.
 class Kernel {

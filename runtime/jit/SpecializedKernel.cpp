@@ -1,17 +1,19 @@
 //===- SpecializedKernel.cpp - one specialization, compiled up front ------===//
 //
 // This file implements SpecializedKernel: the signature parsed and turned
-// into the runtime's Specialization (so the cache key is the C++ API's), the
-// compile through getCompiledKernel / getInterpKernel, loading into the
-// device's context, and the checked launch.
+// into the runtime's Specialization (so the request is the C++ API's), the
+// compile through getCompiledKernel (the one compile entry, for the GPU and
+// the interpreter), loading into the device's context (LoadedKernel), and the
+// checked launch.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/jit/SpecializedKernel.h"
 
 #include "runtime/HalfFloat.h"
-#include "runtime/jit/CompileFn.h"
+#include "runtime/interp/Interpreter.h"
 #include "runtime/jit/JitError.h"
 #include "runtime/jit/JitImpl.h"
+#include "runtime/jit/KernelCompiler.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -135,33 +137,29 @@ SpecializedKernel::create(const Kernel &kernel, llvm::StringRef signature) {
   Specialization spec = makeSpecialization(result->parameters);
   result->signatureText = spec.str();
 
-  if (impl.options.device == DeviceKind::CPU) {
-    auto interp = getInterpKernel(impl, spec);
-    if (!interp)
-      return withJitErrorKind(JitErrorKind::Compile, interp.takeError());
-    result->interp = std::move(*interp);
-    return std::move(result);
-  }
-  auto compiled = getCompiledKernel(
-      KernelCache::global(), makeKernelCompileFn(impl.source, impl.fileName),
-      impl.normalized, impl.kernelName, impl.kernelOptions, spec);
+  // The request mgp::jit makes for the same arguments (a CPU device's
+  // kernelOptions compile for the interpreter).
+  llvm::Expected<Signature> specialized = parseSignature(spec.str());
+  if (!specialized)
+    return withJitErrorKind(JitErrorKind::Compile, specialized.takeError());
+  KernelRequest request;
+  request.source = impl.source;
+  request.fileName = impl.fileName;
+  request.kernelName = impl.kernelName;
+  request.signature = std::move(*specialized);
+  request.options = impl.kernelOptions;
+  auto compiled = getCompiledKernel(request);
   if (!compiled)
     return withJitErrorKind(JitErrorKind::Compile, compiled.takeError());
   result->compiled = std::move(*compiled);
-  if (!impl.device)
-    return std::move(result); // compile only
+  if (impl.options.device == DeviceKind::CPU || !impl.device)
+    return std::move(result); // the interpreter, or compile only
   auto load = [&]() -> llvm::Error {
-    llvm::Expected<Module> module = Module::loadPTX(result->compiled->ptx);
-    if (!module)
-      return llvm::createStringError(
-          llvm::formatv("loading kernel '{0}': {1}", impl.kernelName,
-                        llvm::toString(module.takeError())));
-    llvm::Expected<Function> function =
-        module->getFunction(result->compiled->name);
-    if (!function)
-      return function.takeError();
-    result->module = std::make_unique<Module>(std::move(*module));
-    result->function = std::make_unique<Function>(std::move(*function));
+    auto loaded =
+        LoadedKernel::load(result->compiled, "'" + impl.kernelName + "'");
+    if (!loaded)
+      return loaded.takeError();
+    result->loaded.emplace(std::move(*loaded));
     return llvm::Error::success();
   };
   if (llvm::Error err = runInContext(impl.device->context(), load))
@@ -176,7 +174,7 @@ DeviceKind SpecializedKernel::device() const {
   return kernel.impl->options.device;
 }
 bool SpecializedKernel::launchable() const {
-  return device() == DeviceKind::CPU || function != nullptr;
+  return device() == DeviceKind::CPU || loaded.has_value();
 }
 llvm::StringRef SpecializedKernel::arch() const {
   return kernel.impl->kernelOptions.arch;
@@ -191,7 +189,8 @@ unsigned SpecializedKernel::sharedBytes() const {
   return compiled ? compiled->sharedBytes : 0;
 }
 llvm::StringRef SpecializedKernel::entryName() const {
-  return compiled ? llvm::StringRef(compiled->name) : llvm::StringRef();
+  return compiled && !compiled->interp ? llvm::StringRef(compiled->name)
+                                       : llvm::StringRef();
 }
 llvm::StringRef SpecializedKernel::ptx() const {
   return compiled ? llvm::StringRef(compiled->ptx) : llvm::StringRef();
@@ -416,15 +415,11 @@ llvm::Error SpecializedKernel::launchGPU(Grid grid, CUstream stream,
   for (uint64_t &slot : slots)
     pointers.push_back(&slot);
 
-  LaunchConfig config;
-  config.grid = grid.dims;
-  config.numWarps = compiled->numWarps;
-  config.sharedBytes = compiled->sharedBytes;
-  config.stream = stream;
   // The module lives in the device's primary context; the caller's current
   // context is given back afterwards.
   return runInContext(kernel.impl->device->context(), [&] {
-    return function->launch(config, pointers.data());
+    return loaded->function.launch(loaded->launchConfig(grid.dims, stream),
+                                   pointers.data());
   });
 }
 
@@ -452,7 +447,7 @@ llvm::Error SpecializedKernel::launchCPU(Grid grid,
   std::array<int, 3> dims{static_cast<int>(grid.dims[0]),
                           static_cast<int>(grid.dims[1]),
                           static_cast<int>(grid.dims[2])};
-  return interp->kernel->run(dims, values, options);
+  return compiled->interp->run(dims, values, options);
 }
 
 llvm::Error SpecializedKernel::launch(Grid grid, CUstream stream,

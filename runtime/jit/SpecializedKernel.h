@@ -23,6 +23,7 @@
 
 #include "compiler/pipeline/Signature.h"
 #include "runtime/CompiledKernel.h"
+#include "runtime/LoadedKernel.h"
 #include "runtime/jit/Jit.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -36,9 +37,6 @@
 
 namespace mgp {
 
-struct InterpEntry;
-class Module;
-class Function;
 
 /// One launch argument of a SpecializedKernel.
 struct LaunchValue {
@@ -117,10 +115,9 @@ private:
   std::vector<Param> parameters;
   unsigned launchCount = 0;
   std::string signatureText;
-  std::shared_ptr<const CompiledKernel> compiled; ///< GPU and compile-only
-  std::unique_ptr<Module> module;
-  std::unique_ptr<Function> function;
-  std::shared_ptr<InterpEntry> interp; ///< CPU
+  /// GPU, compile-only, and CPU (its `interp`).
+  std::shared_ptr<const CompiledKernel> compiled;
+  std::optional<LoadedKernel> loaded; ///< GPU: loaded in the device's context
 };
 
 } // namespace mgp

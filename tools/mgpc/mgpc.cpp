@@ -1,10 +1,10 @@
-//===- mgpc.cpp - the mgp ahead-of-time compiler
-//---------------------------===//
+//===- mgpc.cpp - the mgp ahead-of-time compiler --------------------------===//
 //
 // This file implements `mgpc`, which compiles the @jit kernels of a .mgp/.py
 // file (or a .mlir module) to PTX, dumping any stage on request. The stages
 // are those of compiler/pipeline/Pipeline.h: source -> mgp module
-// (buildModuleFromSource, or a parsed .mlir file) -> target-independent passes
+// (buildModuleFromSource, or a parsed .mlir file), then runStages - the same
+// sequence the JIT's compileKernel runs - target-independent passes
 // (-emit=mlir) -> GPU passes (-emit=mlir-gpu) -> LLVM IR (-emit=llvm) -> PTX.
 // A .mlir input re-enters where it stands: a module whose tensors already
 // carry layout encodings skips the passes before lowering.
@@ -49,19 +49,16 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::init("-"),
                                            cl::cat(mgpcCategory));
 
-namespace {
-/// The stage `-emit=` stops at and writes out.
-enum class EmitKind { AST, MLIR, MLIRGPU, LLVM, PTX };
-} // namespace
+using mgp::Stage;
 
-static cl::opt<EmitKind> emitKind(
-    "emit", cl::desc("The stage to write out"), cl::init(EmitKind::PTX),
-    cl::values(
-        clEnumValN(EmitKind::AST, "ast", "the parsed syntax tree"),
-        clEnumValN(EmitKind::MLIR, "mlir", "the mgp dialect (block level)"),
-        clEnumValN(EmitKind::MLIRGPU, "mlir-gpu", "mgp with layout encodings"),
-        clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
-        clEnumValN(EmitKind::PTX, "ptx", "PTX assembly")),
+static cl::opt<Stage> emitKind(
+    "emit", cl::desc("The stage to write out"), cl::init(Stage::PTX),
+    cl::values(clEnumValN(Stage::AST, "ast", "the parsed syntax tree"),
+               clEnumValN(Stage::MLIR, "mlir", "the mgp dialect (block level)"),
+               clEnumValN(Stage::MLIRGPU, "mlir-gpu",
+                          "mgp with layout encodings"),
+               clEnumValN(Stage::LLVM, "llvm", "LLVM IR"),
+               clEnumValN(Stage::PTX, "ptx", "PTX assembly")),
     cl::cat(mgpcCategory));
 
 static cl::opt<std::string> kernelName("k",
@@ -133,14 +130,17 @@ public:
   template <typename Fn> auto run(StringRef stage, Fn &&fn) {
     auto start = std::chrono::steady_clock::now();
     auto result = fn();
-    if (timeStages) {
-      std::chrono::duration<double, std::milli> ms =
-          std::chrono::steady_clock::now() - start;
-      total += ms.count();
-      errs() << format("mgpc: %-20s %8.2f ms\n", stage.str().c_str(),
-                       ms.count());
-    }
+    record(stage, std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count());
     return result;
+  }
+  /// A stage that took \p ms (runStages reports its own).
+  void record(StringRef stage, double ms) {
+    if (!timeStages)
+      return;
+    total += ms;
+    errs() << format("mgpc: %-20s %8.2f ms\n", stage.str().c_str(), ms);
   }
   void printTotal() const {
     if (timeStages)
@@ -273,36 +273,27 @@ static Expected<std::string> compile(const mgp::CompileOptions &options,
     return module.takeError();
   mlir::ModuleOp op = **module;
 
-  if (!hasLayouts(op)) {
-    if (Error err = timer.run("target-independent", [&]() {
-          return mgp::runTargetIndependentPasses(op, options);
-        }))
-      return std::move(err);
-    if (emitKind == EmitKind::MLIR)
-      return printModule(op);
-    if (Error err =
-            timer.run("gpu", [&]() { return mgp::runGPUPasses(op, options); }))
-      return std::move(err);
-  } else if (emitKind == EmitKind::MLIR) {
-    return makeError("-emit=mlir: " + inputFilename +
-                     " already has layout encodings (use -emit=mlir-gpu)");
+  Stage first = Stage::MLIR;
+  if (hasLayouts(op)) {
+    if (emitKind == Stage::MLIR)
+      return makeError("-emit=mlir: " + inputFilename +
+                       " already has layout encodings (use -emit=mlir-gpu)");
+    first = Stage::LLVM;
   }
-  if (emitKind == EmitKind::MLIRGPU)
+  Expected<mgp::LoweredModule> lowered = mgp::runStages(
+      op, options, first, emitKind,
+      [&](StringRef stage, double ms) { timer.record(stage, ms); });
+  if (!lowered)
+    return lowered.takeError();
+  if (emitKind == Stage::MLIR || emitKind == Stage::MLIRGPU)
     return printModule(op);
-
-  LLVMContext llvmContext;
-  Expected<std::unique_ptr<Module>> llvmModule = timer.run(
-      "llvm", [&]() { return mgp::lowerToLLVMIR(op, llvmContext, options); });
-  if (!llvmModule)
-    return llvmModule.takeError();
-  if (emitKind == EmitKind::LLVM) {
+  if (emitKind == Stage::LLVM) {
     std::string text;
     raw_string_ostream os(text);
-    (*llvmModule)->print(os, nullptr);
+    lowered->llvmModule->print(os, nullptr);
     return text;
   }
-  return timer.run("ptx",
-                   [&]() { return mgp::emitPTX(**llvmModule, options); });
+  return std::move(lowered->ptx);
 }
 
 int main(int argc, char **argv) {
@@ -317,7 +308,7 @@ int main(int argc, char **argv) {
       option->setHiddenFlag(cl::Hidden);
   cl::ParseCommandLineOptions(argc, argv,
                               "mgp ahead-of-time kernel compiler\n");
-  if (emitKind == EmitKind::AST) {
+  if (emitKind == Stage::AST) {
     if (Error err = mgp::emitAST(inputFilename, outputFilename))
       return reportError(std::move(err));
     return 0;
