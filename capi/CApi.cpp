@@ -160,22 +160,22 @@ const char *mgp_status_name(mgp_status status) {
   return "MGP_ERROR_UNKNOWN";
 }
 
-/// mgp_dtype <-> the signature's scalar types (MGP_I1 = 1 ... MGP_FP64 = 13
-/// in ScalarType's order).
-static std::optional<ScalarType> scalarTypeOf(int dtype) {
+/// mgp_dtype <-> DType (MGP_I1 = 1 ... MGP_FP64 = 13 in DType's order,
+/// compiler/api/DType.h).
+static std::optional<DType> dtypeOfC(int dtype) {
   if (dtype < MGP_I1 || dtype > MGP_FP64)
     return std::nullopt;
-  return static_cast<ScalarType>(dtype - MGP_I1);
+  return static_cast<DType>(dtype - MGP_I1);
 }
-static mgp_dtype dtypeOf(ScalarType type) {
+static mgp_dtype dtypeOf(DType type) {
   return static_cast<mgp_dtype>(static_cast<int>(type) + MGP_I1);
 }
-static_assert(static_cast<int>(ScalarType::F64) + MGP_I1 == MGP_FP64,
-              "mgp_dtype follows ScalarType");
+static_assert(static_cast<int>(DType::F64) + MGP_I1 == MGP_FP64,
+              "mgp_dtype follows DType");
 
 const char *mgp_dtype_name(mgp_dtype dtype) {
-  std::optional<ScalarType> type = scalarTypeOf(dtype);
-  return type ? getScalarTypeName(*type).data() : "";
+  std::optional<DType> type = dtypeOfC(dtype);
+  return type ? dtypeName(*type).data() : "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -456,7 +456,7 @@ mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
       value.kind = arg.kind == MGP_ARG_HOST_POINTER
                        ? LaunchValue::Kind::HostPointer
                        : LaunchValue::Kind::DevicePointer;
-      value.dtype = scalarTypeOf(arg.dtype);
+      value.dtype = dtypeOfC(arg.dtype);
       value.bits = arg.value.address;
       value.bytes = arg.bytes;
       break;

@@ -239,13 +239,13 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   std::map<int, ConvConfig> chosen;
   std::map<std::string, Problem> problems;
   bool tf32 = options.launch.tf32;
-  std::vector<StorageType> types = planStorageTypes(graph, options.activation);
+  std::vector<DType> types = planStorageTypes(graph, options.activation);
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i) {
     if (!isConvNode(graph, i))
       continue;
     std::string key = convTuneKey(graph, i, options.deviceName, tf32);
-    if (options.activation != StorageType::F32)
-      key += ("|" + storageTypeName(options.activation)).str();
+    if (options.activation != DType::F32)
+      key += ("|" + dtypeName(options.activation)).str();
     auto [it, inserted] = problems.try_emplace(key);
     it->second.nodes.push_back(i);
     if (!inserted)
@@ -265,7 +265,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     std::set<std::string> seen;
     // wgmma: a tensor-core dot on sm_90a (fp32 stays on FMA).
     bool wgmma = options.compile.arch == "sm_90a" &&
-                 (tf32 || options.activation != StorageType::F32);
+                 (tf32 || options.activation != DType::F32);
     for (const ConvConfig &config : convTuneCandidates(wgmma)) {
       std::vector<KernelLaunch> launches =
           planConvLaunches(graph, problem.node, config, options.launch);

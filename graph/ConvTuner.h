@@ -29,7 +29,7 @@ struct ConvTunerOptions {
   LaunchOptions launch; ///< tf32 and numSMs as the real plan has them
   /// The activations' type (fp16/bf16 under --precision fp16|bf16): the
   /// candidates are timed with 16-bit buffers, under keys ending `|fp16`.
-  StorageType activation = StorageType::F32;
+  DType activation = DType::F32;
   llvm::raw_ostream *log = nullptr; ///< progress and warnings; may be null
 };
 

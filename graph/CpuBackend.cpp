@@ -46,7 +46,7 @@ private:
   Model model;
   std::vector<KernelLaunch> launches;
   std::vector<bool> nhwc;         ///< by value: stored NHWC
-  std::vector<StorageType> types; ///< by value: fp32, or fp16/bf16
+  std::vector<DType> types;       ///< by value: fp32, or fp16/bf16
   /// The parameters' buffers, converted once (by value index).
   std::vector<std::shared_ptr<HostBuffer>> params;
   /// The compiled kernels by KernelLaunch::key(); each holds its
@@ -90,7 +90,7 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
   for (int param : model.graph.params) {
     Tensor &weight = model.weights.find(model.graph.values[param].name)->second;
     auto buffer = std::make_shared<HostBuffer>();
-    if (types[param] == StorageType::F32)
+    if (types[param] == DType::F32)
       buffer->f32 = std::move(weight.data); // kernels only read parameters
     else
       *buffer = HostBuffer::fromF32(weight.data, types[param]);
@@ -169,20 +169,14 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
         switch (p.kind) {
         case LaunchParam::Kind::Workspace:
           // fp32 elements; a 16-bit workspace uses the first half.
-          args.push_back(InterpArg::buffer(
-              static_cast<void *>(workspace.data()),
-              workspace.size() * sizeof(float),
-              p.type == StorageType::F32   ? DType::F32
-              : p.type == StorageType::F16 ? DType::F16
-                                           : DType::BF16));
+          args.push_back(
+              InterpArg::buffer(static_cast<void *>(workspace.data()),
+                                workspace.size() * sizeof(float), p.type));
           break;
         case LaunchParam::Kind::Buffer: {
           HostBuffer &data = *buffers[p.value];
           args.push_back(InterpArg::buffer(
-              data.data(), data.size() * storageBytes(data.type),
-              data.type == StorageType::F32   ? DType::F32
-              : data.type == StorageType::F16 ? DType::F16
-                                              : DType::BF16));
+              data.data(), data.size() * dtypeBytes(data.type), data.type));
           break;
         }
         case LaunchParam::Kind::Int:

@@ -131,7 +131,7 @@ private:
   GpuCompileStats stats;
   std::optional<DeviceBuffer> weightBuffer, arena;
   std::vector<bool> nhwc;                ///< by value: stored NHWC
-  std::vector<StorageType> types;        ///< by value: fp32 or fp16/bf16
+  std::vector<DType> types;              ///< by value: fp32 or fp16/bf16
   std::optional<DeviceBuffer> workspace; ///< split-K partial sums
   std::optional<Stream> stream;
   std::map<std::string, LoadedKernel> loaded; ///< by KernelLaunch::key()
@@ -197,7 +197,7 @@ void GpuBackendImpl::packWeights(const WeightMap &weights) {
   for (int param : graph.params) {
     offsetOf[param] = total;
     total += static_cast<int64_t>(llvm::alignTo(
-        numElements(graph.values[param].shape) * storageBytes(types[param]),
+        numElements(graph.values[param].shape) * dtypeBytes(types[param]),
         kArenaAlignment));
   }
   packedBytes = total;
@@ -207,8 +207,8 @@ void GpuBackendImpl::packWeights(const WeightMap &weights) {
     int param = graph.params[i];
     const Tensor &weight = weights.find(graph.values[param].name)->second;
     char *at = host + offsetOf[param];
-    size_t bytes = weight.data.size() * storageBytes(types[param]);
-    if (types[param] == StorageType::F32)
+    size_t bytes = weight.data.size() * dtypeBytes(types[param]);
+    if (types[param] == DType::F32)
       std::memcpy(at, weight.data.data(), bytes);
     else // converted once, here (round to nearest even)
       convertFromF32(weight.data, types[param],

@@ -27,7 +27,7 @@ std::string KernelLaunch::signature() const {
     switch (p.kind) {
     case LaunchParam::Kind::Buffer:
     case LaunchParam::Kind::Workspace:
-      entries.push_back(("*" + storageTypeName(p.type) + ":16").str());
+      entries.push_back(("*" + dtypeName(p.type) + ":16").str());
       break;
     case LaunchParam::Kind::Int:
       entries.push_back(p.intValue == 1        ? "i32:1"

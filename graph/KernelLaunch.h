@@ -44,7 +44,7 @@ struct LaunchParam {
   /// Kind::Buffer and Kind::Workspace: the element type of the buffer
   /// (fp16/bf16 activations under --precision fp16|bf16;
   /// graph/StorageTypes.h).
-  StorageType type = StorageType::F32;
+  DType type = DType::F32;
 };
 
 /// How one node runs.

@@ -63,7 +63,7 @@ std::string mgp::computeCacheKey(const KernelRequest &request,
   h.number('T', request.signature.params.size());
   for (const SignatureParam &param : request.signature.params) {
     h.number('k', static_cast<uint64_t>(param.kind));
-    h.text('t', getScalarTypeName(param.type));
+    h.text('t', dtypeName(param.type));
     h.number('d', static_cast<uint64_t>(param.divisibility));
     h.number('o', param.equalsOne);
     h.number('f', param.isFloat);

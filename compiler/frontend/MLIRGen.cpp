@@ -318,22 +318,22 @@ static SemaValue toSemaValue(mlir::MLIRContext &ctx, const ConstValue &c) {
 }
 
 /// The MLIR type of a signature scalar type (unsigned types are signless).
-static mlir::Type getSignatureType(mlir::MLIRContext &ctx, ScalarType t) {
+static mlir::Type getSignatureType(mlir::MLIRContext &ctx, DType t) {
   switch (t) {
-  case ScalarType::F16:
+  case DType::F16:
     return mlir::Float16Type::get(&ctx);
-  case ScalarType::BF16:
+  case DType::BF16:
     return mlir::BFloat16Type::get(&ctx);
-  case ScalarType::F32:
+  case DType::F32:
     return mlir::Float32Type::get(&ctx);
-  case ScalarType::F64:
+  case DType::F64:
     return mlir::Float64Type::get(&ctx);
-  case ScalarType::F8E4NV:
+  case DType::F8E4NV:
     return mlir::Float8E4M3FNType::get(&ctx);
-  case ScalarType::F8E5:
+  case DType::F8E5:
     return mlir::Float8E5M2Type::get(&ctx);
   default:
-    return mlir::IntegerType::get(&ctx, getScalarTypeBitWidth(t));
+    return mlir::IntegerType::get(&ctx, dtypeBits(t));
   }
 }
 
@@ -419,7 +419,7 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
                        "' needs a value: give a number, a string or a dtype "
                        "in the signature (got '" +
                        (sig->isPointer() ? "*" : "") +
-                       getScalarTypeName(sig->type) + "') or -D " + p.name +
+                       dtypeName(sig->type) + "') or -D " + p.name +
                        "=...",
                    p.location.getRange());
     }

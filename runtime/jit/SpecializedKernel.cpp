@@ -25,9 +25,7 @@ using namespace mgp;
 
 SpecializedKernel::~SpecializedKernel() = default;
 
-static std::string typeName(ScalarType type) {
-  return getScalarTypeName(type).str();
-}
+static std::string typeName(DType type) { return dtypeName(type).str(); }
 
 /// The signature entry of \p param ("*fp32:16", "i32:1", "1024").
 static std::string entryText(const SignatureParam &param) {
@@ -37,32 +35,19 @@ static std::string entryText(const SignatureParam &param) {
 }
 
 /// The interpreter's element type of \p type (unsigned types are signless).
-static DType signlessDType(ScalarType type) {
+static DType signlessDType(DType type) {
   switch (type) {
-  case ScalarType::I1:
-    return DType::I1;
-  case ScalarType::I8:
-  case ScalarType::U8:
+  case DType::U8:
     return DType::I8;
-  case ScalarType::I16:
-  case ScalarType::U16:
+  case DType::U16:
     return DType::I16;
-  case ScalarType::I32:
-  case ScalarType::U32:
+  case DType::U32:
     return DType::I32;
-  case ScalarType::I64:
-  case ScalarType::U64:
+  case DType::U64:
     return DType::I64;
-  case ScalarType::F16:
-    return DType::F16;
-  case ScalarType::BF16:
-    return DType::BF16;
-  case ScalarType::F32:
-    return DType::F32;
-  case ScalarType::F64:
-    return DType::F64;
+  default:
+    return type;
   }
-  llvm_unreachable("unknown scalar type");
 }
 
 /// The runtime's Specialization of \p params, as deriveSpecialization would
@@ -222,20 +207,20 @@ static std::string describe(const LaunchValue &value) {
 }
 
 /// Whether the integer \p bits is a value of \p type.
-static bool fitsInteger(ScalarType type, uint64_t bits) {
+static bool fitsInteger(DType type, uint64_t bits) {
   int64_t value = static_cast<int64_t>(bits);
-  unsigned width = getScalarTypeBitWidth(type);
+  unsigned width = dtypeBits(type);
   switch (type) {
-  case ScalarType::I1:
+  case DType::I1:
     return bits <= 1;
-  case ScalarType::I8:
-  case ScalarType::I16:
-  case ScalarType::I32:
+  case DType::I8:
+  case DType::I16:
+  case DType::I32:
     return value >= -(int64_t(1) << (width - 1)) &&
            value < (int64_t(1) << (width - 1));
-  case ScalarType::U8:
-  case ScalarType::U16:
-  case ScalarType::U32:
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
     return bits < (uint64_t(1) << width);
   default:
     return true; // i64, u64: every bit pattern
@@ -279,7 +264,7 @@ static void checkValue(const SpecializedKernel::Param &param, unsigned index,
                   "interpreter checks every access)");
     return;
   }
-  if (isFloatScalarType(type.type)) {
+  if (isFloatDType(type.type)) {
     if (value.kind != LaunchValue::Kind::Float)
       fail("expected " + expected() + ", got " + describe(value));
     return;
@@ -386,17 +371,17 @@ SpecializedKernel::checkArgs(llvm::ArrayRef<LaunchValue> args,
 /// The 8-byte cuLaunchKernel slot of \p value for a parameter of \p type:
 /// the value in the parameter's width, little-endian from the start.
 static uint64_t packSlot(const SignatureParam &type, const LaunchValue &value) {
-  if (type.isPointer() || !isFloatScalarType(type.type))
+  if (type.isPointer() || !isFloatDType(type.type))
     return value.bits;
   switch (type.type) {
-  case ScalarType::F64: {
+  case DType::F64: {
     uint64_t bits;
     std::memcpy(&bits, &value.value, sizeof(bits));
     return bits;
   }
-  case ScalarType::F16:
+  case DType::F16:
     return floatToHalfBits(static_cast<float>(value.value));
-  case ScalarType::BF16:
+  case DType::BF16:
     return floatToBF16Bits(static_cast<float>(value.value));
   default:
     return floatBits(static_cast<float>(value.value));
@@ -436,7 +421,7 @@ llvm::Error SpecializedKernel::launchCPU(Grid grid,
       values.push_back(InterpArg::buffer(reinterpret_cast<void *>(value.bits),
                                          value.bytes,
                                          signlessDType(param.type.type)));
-    else if (isFloatScalarType(param.type.type))
+    else if (isFloatDType(param.type.type))
       values.push_back(InterpArg::floating(value.value));
     else
       values.push_back(InterpArg::integer(static_cast<int64_t>(value.bits)));

@@ -44,7 +44,7 @@ struct LaunchValue {
   Kind kind = Kind::None;
   /// A pointer's element type (unset: unknown, which a pointer parameter
   /// refuses).
-  std::optional<ScalarType> dtype;
+  std::optional<DType> dtype;
   uint64_t bits = 0;  ///< an address, or an integer's two's complement bits
   double value = 0;   ///< Kind::Float
   uint64_t bytes = 0; ///< host pointers: bytes valid from the address on

@@ -214,7 +214,7 @@ void LanguageGpu::expectGpuMatchesInterpreter(const Case &c) {
     if (a.buffer >= 0) {
       addresses[runtimeIndex] = buffers[a.buffer].address();
       params.push_back(&addresses[runtimeIndex]);
-    } else if (getScalarTypeName(p.type) == "i64") {
+    } else if (dtypeName(p.type) == "i64") {
       scalars64[runtimeIndex] = a.value;
       params.push_back(&scalars64[runtimeIndex]);
     } else {

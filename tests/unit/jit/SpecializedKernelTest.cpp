@@ -64,7 +64,7 @@ struct Floats {
 LaunchValue hostValue(float *data, size_t count) {
   LaunchValue value;
   value.kind = LaunchValue::Kind::HostPointer;
-  value.dtype = ScalarType::F32;
+  value.dtype = DType::F32;
   value.bits = reinterpret_cast<uintptr_t>(data);
   value.bytes = count * sizeof(float);
   return value;
@@ -138,7 +138,7 @@ TEST(SpecializedKernel, ParamsOfASignature) {
   ASSERT_EQ(params.size(), 5u);
   EXPECT_EQ(specialized->numLaunchArgs(), 3u);
   EXPECT_EQ(params[1].entry, "*fp32:16");
-  EXPECT_EQ(params[2].type.type, ScalarType::I1);
+  EXPECT_EQ(params[2].type.type, DType::I1);
   EXPECT_EQ(params[3].launchIndex, -1); // an unannotated constexpr 1
   EXPECT_FALSE(params[3].annotatedConstexpr);
   EXPECT_TRUE(params[4].annotatedConstexpr);

@@ -62,7 +62,7 @@ TEST(GpuBackendArenaTest, HalfActivationsHalveTheArena) {
   PlannedResNet net = planResNet18(2, 64, false);
   const Graph &graph = net.graph;
   ArenaPlan fp32 = planArena(graph, net.launches);
-  std::vector<StorageType> types = planStorageTypes(graph, StorageType::F16);
+  std::vector<DType> types = planStorageTypes(graph, DType::F16);
   ArenaPlan fp16 = planArena(graph, net.launches, elementBytes(types));
   for (size_t v = 0; v < graph.values.size(); ++v) {
     if (graph.values[v].kind == ValueKind::Param)
@@ -70,7 +70,7 @@ TEST(GpuBackendArenaTest, HalfActivationsHalveTheArena) {
     ASSERT_GE(fp16.offsetOf[v], 0) << graph.values[v].name;
     EXPECT_EQ(fp16.offsetOf[v] % kArenaAlignment, 0);
     EXPECT_LE(fp16.offsetOf[v] +
-                  numElements(graph.values[v].shape) * storageBytes(types[v]),
+                  numElements(graph.values[v].shape) * dtypeBytes(types[v]),
               fp16.bytes);
   }
   // Every activation but the fp32 logits takes 2 bytes an element.
