@@ -220,7 +220,14 @@ mgp_status mgp_context_create(mgp_device_kind kind, int ordinal,
     result->kind = DeviceKind::GPU;
     result->device = std::move(*device);
     result->name = result->device->properties().name;
-    result->arch = result->device->properties().arch;
+    // What mgp::jit compiles for on it (getDeviceTarget); an older GPU
+    // reports its own arch, and its kernels fail to compile.
+    if (auto target = getDeviceTarget(result->device->properties()))
+      result->arch = target->arch().str();
+    else {
+      llvm::consumeError(target.takeError());
+      result->arch = result->device->properties().arch;
+    }
   } else {
     return fail(MGP_ERROR_INVALID_ARGUMENT,
                 llvm::formatv("mgp_context_create: unknown device kind {0}",
@@ -283,23 +290,22 @@ makeJitOptions(const mgp_context_st *context, const char *fileName,
   result.fileName = fileName && *fileName ? fileName : "<source>";
   mgp_compile_options defaults{};
   const mgp_compile_options &given = options ? *options : defaults;
-  result.numWarps = given.num_warps ? given.num_warps : 4;
-  result.numStages = given.num_stages ? given.num_stages : 3;
-  if (result.numWarps < 1 || result.numWarps > 32 ||
-      (result.numWarps & (result.numWarps - 1)))
+  // 0 / null: KernelOptions' defaults (compiler/api/KernelOptions.h).
+  if (given.num_warps)
+    result.numWarps = given.num_warps;
+  if (given.num_stages)
+    result.numStages = given.num_stages;
+  if (llvm::Error err = result.verify())
     return makeJitError(JitErrorKind::InvalidArgument,
-                        llvm::formatv("num_warps must be a power of two in "
-                                      "1..32, got {0}",
-                                      given.num_warps));
-  if (result.numStages < 1)
-    return makeJitError(JitErrorKind::InvalidArgument,
-                        llvm::formatv("num_stages must be at least 1, got {0}",
-                                      given.num_stages));
-  result.precision = given.precision ? given.precision : "tf32";
-  if (result.precision != "tf32" && result.precision != "ieee")
-    return makeJitError(JitErrorKind::InvalidArgument,
-                        "unknown precision '" + result.precision +
-                            "': expected tf32 or ieee");
+                        llvm::toString(std::move(err)));
+  if (given.precision) {
+    llvm::Expected<DotPrecision> precision =
+        parseDotPrecision(given.precision);
+    if (!precision)
+      return makeJitError(JitErrorKind::InvalidArgument,
+                          llvm::toString(precision.takeError()));
+    result.precision = *precision;
+  }
   result.cpuThreads = given.cpu_threads;
   result.arch = given.arch ? given.arch : "";
   if (!context) {

@@ -184,16 +184,16 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("BLOCK_K", blockK)
       .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN)));
-  launches.back().numWarps = config.numWarps;
-  launches.back().numStages = config.numStages;
+  launches.back().options.numWarps = config.numWarps;
+  launches.back().options.numStages = config.numStages;
   launches.back().workspace = workspace;
   return launches;
 }
 
-std::vector<KernelLaunch>
-mgp::graph::planConvLaunches(const Graph &graph, int index,
-                             const ConvConfig &config,
-                             const LaunchOptions &options) {
+/// planConvLaunches before the precision is set.
+static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
+                                          const ConvConfig &config,
+                                          const LaunchOptions &options) {
   const Node &node = graph.nodes[index];
   const Shape &x = graph.values[node.operands[0]].shape;
   const Shape &w = graph.values[node.operands[1]].shape;
@@ -270,8 +270,8 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
       .constexpr_("ROUND_TF32", options.roundTF32);
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
-  launches.back().numWarps = config.numWarps;
-  launches.back().numStages = config.numStages;
+  launches.back().options.numWarps = config.numWarps;
+  launches.back().options.numStages = config.numStages;
   if (!splitK)
     return launches;
 
@@ -298,5 +298,16 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
       .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(e.grid(cdiv(m, epilogueM), cdiv(k, epilogueN)));
   launches.back().workspace = workspace;
+  return launches;
+}
+
+std::vector<KernelLaunch>
+mgp::graph::planConvLaunches(const Graph &graph, int index,
+                             const ConvConfig &config,
+                             const LaunchOptions &options) {
+  std::vector<KernelLaunch> launches = planConv(graph, index, config, options);
+  for (KernelLaunch &launch : launches)
+    launch.options.precision =
+        options.tf32 ? DotPrecision::TF32 : DotPrecision::IEEE;
   return launches;
 }

@@ -264,7 +264,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     }
     std::set<std::string> seen;
     // wgmma: a tensor-core dot on sm_90a (fp32 stays on FMA).
-    bool wgmma = options.compile.arch == "sm_90a" &&
+    bool wgmma = options.compile.target.hasWgmma() &&
                  (tf32 || options.activation != DType::F32);
     for (const ConvConfig &config : convTuneCandidates(wgmma)) {
       std::vector<KernelLaunch> launches =
@@ -359,13 +359,14 @@ mgp::graph::gpuInfoLaunchOptions(const Graph &graph, bool tf32) {
   options.tf32 = tf32;
   options.numSMs = device->properties().smCount;
   if (convTuningEnabled()) {
+    auto target = getDeviceTarget(device->properties());
+    if (!target)
+      return target.takeError();
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
-    options.nodeConv =
-        cachedConvConfigs(graph,
-                          convTuneDevice(device->properties().name,
-                                         device->properties().arch),
-                          tf32, cache);
+    options.nodeConv = cachedConvConfigs(
+        graph, convTuneDevice(device->properties().name, target->arch()), tf32,
+        cache);
   }
   return options;
 }

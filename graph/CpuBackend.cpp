@@ -112,8 +112,7 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
       *progress << "\rcompiling " << (i + 1) << "/" << distinct.size()
                 << " kernels (" << launch.kernel << ")" << std::string(16, ' ');
     // The same request the gpu backend makes, for the interpreter ("cpu").
-    auto request =
-        getLaunchRequest(launch, "cpu", launchOptions.tf32 ? "tf32" : "ieee");
+    auto request = getLaunchRequest(launch, Target::cpu());
     if (!request)
       return request.takeError();
     auto kernel = getCompiledKernel(*request);

@@ -26,8 +26,6 @@
 #include "graph/StorageTypes.h"
 #include "graph/Tf32Rounding.h"
 
-#include "compiler/pipeline/Pipeline.h"
-
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
@@ -102,7 +100,7 @@ public:
   std::vector<KernelProfileEntry> layerProfile() const override;
   double lastKernelMs() const override { return kernelMs; }
   const GpuCompileStats &compileStats() const override { return stats; }
-  llvm::StringRef arch() const override { return targetArch; }
+  llvm::StringRef arch() const override { return target.arch(); }
   const std::vector<GpuPrepareStep> &prepareSteps() const override {
     return steps;
   }
@@ -124,7 +122,7 @@ private:
   std::shared_ptr<GpuDeviceOpening> opening;
   std::vector<GpuPrepareStep> steps;
   std::chrono::steady_clock::time_point stepStart;
-  std::string targetArch;
+  Target target; ///< getDeviceTarget's
   Model model;
   std::vector<KernelLaunch> launches;
   ArenaPlan arenaPlan;
@@ -172,17 +170,10 @@ llvm::Error GpuBackendImpl::joinDevice() {
 }
 
 llvm::Error GpuBackendImpl::chooseArch() {
-  const DeviceProperties &props = device->properties();
-  targetArch = props.arch;
-  if (llvm::Error e = checkArch(targetArch)) {
-    // PTX for sm_90 runs on newer GPUs through the driver's JIT.
-    if (props.computeMajor < 9)
-      return backendError(props.name + " (" + props.arch +
-                          ") is not a GPU mgp generates code for: " +
-                          llvm::toString(std::move(e)));
-    llvm::consumeError(std::move(e));
-    targetArch = "sm_90";
-  }
+  llvm::Expected<Target> chosen = getDeviceTarget(device->properties());
+  if (!chosen)
+    return chosen.takeError();
+  target = std::move(*chosen);
   return llvm::Error::success();
 }
 
@@ -390,9 +381,8 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     if (llvm::Error e = device->makeCurrent())
       return e;
     ConvTunerOptions tuner;
-    tuner.deviceName = convTuneDevice(device->properties().name, targetArch);
-    tuner.compile.arch = targetArch;
-    tuner.compile.tf32 = launchOptions.tf32;
+    tuner.deviceName = convTuneDevice(device->properties().name, target.arch());
+    tuner.compile.target = target;
     tuner.launch = launchOptions;
     tuner.activation = activationType(options.precision);
     tuner.log = options.progress;
@@ -413,8 +403,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   endStep("plan tuned launches and arena");
 
   GpuCompileOptions compileOptions;
-  compileOptions.arch = targetArch;
-  compileOptions.tf32 = launchOptions.tf32;
+  compileOptions.target = target;
   compileOptions.progress = options.progress;
   auto set = compileGpuKernels(launches, compileOptions);
   if (!set)

@@ -3,7 +3,8 @@
 // This file implements the `gpu` backend's compile phase: each distinct
 // specialization is one llvm::ThreadPool task that asks getCompiledKernel
 // for its kernels_dsl kernel (the kernel cache, else compileKernel with its
-// own MLIRContext and LLVMContext; dots forced to "ieee" in fp32).
+// own MLIRContext and LLVMContext; each launch's options, whose precision
+// forces every dot to "ieee" in fp32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +45,6 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
   set.stats.kernels = static_cast<unsigned>(distinct.size());
 
   KernelCache &cache = options.cache ? *options.cache : KernelCache::global();
-  llvm::StringRef precision = options.tf32 ? "tf32" : "ieee";
   llvm::raw_ostream *progress =
       options.progress && options.progress->is_displayed() ? options.progress
                                                            : nullptr;
@@ -54,7 +54,7 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
     for (const KernelLaunch *launch : distinct) {
       pool.async([&, launch] {
         CacheSource source = CacheSource::Memory;
-        auto request = getLaunchRequest(*launch, options.arch, precision);
+        auto request = getLaunchRequest(*launch, options.target);
         auto kernel =
             request ? getCompiledKernel(*request, cache, &source)
                     : llvm::Expected<std::shared_ptr<const CompiledKernel>>(
@@ -90,8 +90,8 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
     *options.progress << llvm::formatv(
         "gpu: {0} kernel specializations for {1} in {2:F2} s ({3} compiled, "
         "{4} from the disk cache, {5} in memory)\n",
-        set.stats.kernels, options.arch, set.stats.seconds, set.stats.compiled,
-        set.stats.fromDisk,
+        set.stats.kernels, options.target.arch(), set.stats.seconds,
+        set.stats.compiled, set.stats.fromDisk,
         set.stats.kernels - set.stats.compiled - set.stats.fromDisk);
   return std::move(set);
 }

@@ -14,6 +14,7 @@
 
 #include "graph/KernelLaunch.h"
 
+#include "compiler/api/Target.h"
 #include "runtime/CompiledKernel.h"
 #include "runtime/KernelCache.h"
 
@@ -24,11 +25,11 @@
 
 namespace mgp::graph {
 
-/// How the kernels of a plan are compiled.
+/// How the kernels of a plan are compiled: for `target`, each with its
+/// launch's KernelOptions.
 struct GpuCompileOptions {
-  std::string arch = "sm_90"; ///< the device's sm_XY
-  bool tf32 = false;          ///< dot inputs in tf32, else every dot "ieee"
-  unsigned threads = 0;       ///< parallel compiles; 0: the hardware's
+  Target target;        ///< the device's (getDeviceTarget)
+  unsigned threads = 0; ///< parallel compiles; 0: the hardware's
   /// Progress ("\rcompiling 3/20 kernels ...") goes here when it is a
   /// terminal; a summary line whenever it is set. May be null.
   llvm::raw_ostream *progress = nullptr;

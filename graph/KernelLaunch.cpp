@@ -233,5 +233,8 @@ mgp::graph::planLaunches(const Graph &graph, const LaunchOptions &options) {
     for (KernelLaunch &launch : planConvLaunches(graph, i, config, resolved))
       launches.push_back(std::move(launch));
   }
+  for (KernelLaunch &launch : launches)
+    launch.options.precision =
+        options.tf32 ? DotPrecision::TF32 : DotPrecision::IEEE;
   return std::move(launches);
 }

@@ -14,8 +14,7 @@ using namespace mgp;
 using namespace mgp::graph;
 
 llvm::Expected<KernelRequest>
-mgp::graph::getLaunchRequest(const KernelLaunch &launch, llvm::StringRef arch,
-                             llvm::StringRef precision) {
+mgp::graph::getLaunchRequest(const KernelLaunch &launch, const Target &target) {
   std::optional<llvm::StringRef> text = findKernelSource(launch.file);
   if (!text) {
     std::vector<std::string> known;
@@ -32,9 +31,7 @@ mgp::graph::getLaunchRequest(const KernelLaunch &launch, llvm::StringRef arch,
   request.fileName = "kernels_dsl/" + launch.file;
   request.kernelName = launch.kernel;
   request.signature = std::move(*signature);
-  request.options.arch = arch.str();
-  request.options.numWarps = launch.numWarps;
-  request.options.numStages = launch.numStages;
-  request.options.precision = precision.str();
+  request.options = launch.options;
+  request.target = target;
   return std::move(request);
 }

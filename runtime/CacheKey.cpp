@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/CacheKey.h"
 
+#include "compiler/api/NormalizeSource.h"
+#include "compiler/api/Version.h"
 #include "compiler/pipeline/CompilerHash.h"
-#include "compiler/pipeline/NormalizeSource.h"
-#include "compiler/pipeline/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
@@ -52,10 +52,10 @@ std::string mgp::computeCacheKey(const KernelRequest &request,
                                  llvm::StringRef compilerVersion) {
   KeyHasher h;
   h.text('V', compilerVersion);
-  h.text('A', request.options.arch);
+  h.text('A', request.target.arch());
   h.number('W', static_cast<uint64_t>(request.options.numWarps));
   h.number('S', static_cast<uint64_t>(request.options.numStages));
-  h.text('P', request.options.precision);
+  h.text('P', dotPrecisionName(request.options.precision));
   h.text('K', request.kernelName);
   // The kernel and every function and constant it names, so that an edit
   // elsewhere in the file keeps the key.

@@ -48,6 +48,19 @@ std::string mgp::getTargetArch(int major, int minor, const char *noWgmma) {
   return llvm::formatv("sm_{0}{1}{2}", major, minor, wgmma ? "a" : "").str();
 }
 
+llvm::Expected<Target> mgp::getDeviceTarget(const DeviceProperties &props) {
+  llvm::Expected<Target> target = Target::parse(props.arch);
+  if (target || props.computeMajor < 9)
+    return target ? std::move(target)
+                  : llvm::createStringError(
+                        props.name + " (" + props.arch +
+                        ") is not a GPU mgp generates code for: " +
+                        llvm::toString(target.takeError()));
+  // PTX for sm_90 runs on newer GPUs through the driver's JIT.
+  llvm::consumeError(target.takeError());
+  return Target::parse("sm_90");
+}
+
 llvm::Expected<Device> Device::open(int ordinal) {
   llvm::Expected<int> count = getDeviceCount();
   if (!count)

@@ -10,6 +10,7 @@
 #ifndef MGP_RUNTIME_DEVICE_H
 #define MGP_RUNTIME_DEVICE_H
 
+#include "compiler/api/Target.h"
 #include "runtime/CudaDriver.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -43,6 +44,11 @@ std::string getTargetArch(int major, int minor, const char *noWgmma);
 /// PyTorch keeps its device); \p body's error comes first.
 llvm::Error runInContext(CUcontext context,
                          llvm::function_ref<llvm::Error()> body);
+
+/// The target mgp compiles for on a device with \p props: its arch when mgp
+/// generates code for it, sm_90 (PTX the driver JIT-compiles) on newer GPUs.
+/// The JIT and the gpu backend both ask here. Errors: older GPUs, named.
+llvm::Expected<Target> getDeviceTarget(const DeviceProperties &props);
 
 /// Number of CUDA devices; an error when there is no driver or no device.
 llvm::Expected<int> getDeviceCount();

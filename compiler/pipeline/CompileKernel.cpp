@@ -22,15 +22,6 @@
 
 using namespace mgp;
 
-llvm::Expected<DotPrecision> mgp::parseDotPrecision(llvm::StringRef text) {
-  if (text == "tf32")
-    return DotPrecision::Kernel;
-  if (text == "ieee" || text == "fp32")
-    return DotPrecision::IEEE;
-  return llvm::createStringError("unknown precision '" + text +
-                                 "': expected tf32 or ieee");
-}
-
 namespace {
 /// Times one stage into a StageTimes field.
 class StageTimer {
@@ -123,8 +114,8 @@ static int64_t moduleIntAttr(mlir::ModuleOp module, llvm::StringRef name) {
 }
 
 llvm::Expected<LoweredModule>
-mgp::runStages(mlir::ModuleOp module, const CompileOptions &options,
-               Stage first, Stage last,
+mgp::runStages(mlir::ModuleOp module, const KernelOptions &options,
+               const Target &target, Stage first, Stage last,
                llvm::function_ref<void(llvm::StringRef, double)> onStage) {
   auto runs = [&](Stage stage) { return first <= stage && stage <= last; };
   auto timed = [&](llvm::StringRef name, auto &&fn) {
@@ -137,19 +128,23 @@ mgp::runStages(mlir::ModuleOp module, const CompileOptions &options,
     return result;
   };
   LoweredModule lowered;
-  if (runs(Stage::MLIR))
+  if (runs(Stage::MLIR)) {
+    if (options.precision == DotPrecision::IEEE)
+      module->walk(
+          [](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
     if (llvm::Error err = timed("target-independent", [&] {
-          return runTargetIndependentPasses(module, options);
+          return runTargetIndependentPasses(module);
         }))
       return std::move(err);
+  }
   if (runs(Stage::MLIRGPU))
     if (llvm::Error err =
-            timed("gpu", [&] { return runGPUPasses(module, options); }))
+            timed("gpu", [&] { return runGPUPasses(module, options, target); }))
       return std::move(err);
   if (runs(Stage::LLVM)) {
     lowered.llvmContext = std::make_unique<llvm::LLVMContext>();
     auto llvmModule = timed("llvm", [&] {
-      return lowerToLLVMIR(module, *lowered.llvmContext, options);
+      return lowerToLLVMIR(module, *lowered.llvmContext, target);
     });
     if (!llvmModule)
       return llvmModule.takeError();
@@ -158,7 +153,7 @@ mgp::runStages(mlir::ModuleOp module, const CompileOptions &options,
   if (runs(Stage::PTX)) {
     assert(lowered.llvmModule && "PTX is emitted from the LLVM stage's module");
     auto ptx =
-        timed("ptx", [&] { return emitPTX(*lowered.llvmModule, options); });
+        timed("ptx", [&] { return emitPTX(*lowered.llvmModule, target); });
     if (!ptx)
       return ptx.takeError();
     lowered.ptx = std::move(*ptx);
@@ -167,15 +162,15 @@ mgp::runStages(mlir::ModuleOp module, const CompileOptions &options,
 }
 
 llvm::Expected<KernelCompileResult>
-mgp::compileKernel(const KernelCompileInput &input) {
+mgp::compileKernel(const KernelRequest &request) {
   KernelCompileResult result;
   ParsedFile file;
   {
     StageTimer timer(result.times.parse);
-    if (llvm::Error err = parseFile(file, input.source, input.fileName))
+    if (llvm::Error err = parseFile(file, request.source, request.fileName))
       return std::move(err);
   }
-  if (auto def = findKernel(*file.module, input.fileName, input.kernelName);
+  if (auto def = findKernel(*file.module, request.fileName, request.kernelName);
       !def)
     return def.takeError();
 
@@ -186,18 +181,15 @@ mgp::compileKernel(const KernelCompileInput &input) {
   {
     StageTimer timer(result.times.mlirgen);
     KernelGenOptions genOptions;
-    genOptions.importPaths = input.importPaths;
-    genOptions.numWarps = input.options.numWarps;
+    genOptions.numWarps = request.options.numWarps;
     auto module =
         generateKernelModule(*result.context, file.sourceMgr, *file.module,
-                             input.kernelName, input.signature, {}, genOptions);
+                             request.kernelName, request.signature, {},
+                             genOptions);
     if (!module)
       return module.takeError();
     result.module = std::move(*module);
   }
-  if (input.precision == DotPrecision::IEEE)
-    result.module->walk(
-        [](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
   StageTimes &times = result.times;
   auto onStage = [&times](llvm::StringRef stage, double ms) {
     if (stage == "target-independent")
@@ -209,32 +201,32 @@ mgp::compileKernel(const KernelCompileInput &input) {
     else
       times.ptx = ms;
   };
-  if (auto lowered = runStages(*result.module, input.options, Stage::MLIR,
-                               Stage::MLIR, onStage);
+  if (auto lowered = runStages(*result.module, request.options, request.target,
+                               Stage::MLIR, Stage::MLIR, onStage);
       !lowered)
     return lowered.takeError();
   for (auto func : result.module->getOps<mlir::func::FuncOp>())
-    if (func.getSymName() == input.kernelName)
+    if (func.getSymName() == request.kernelName)
       result.kernel = func;
   if (!result.kernel)
-    return llvm::createStringError("kernel '" + input.kernelName +
+    return llvm::createStringError("kernel '" + request.kernelName +
                                    "' vanished in the passes");
-  result.symbolName = input.kernelName.str();
-  result.numWarps = input.options.numWarps;
-  if (!input.emitPTX)
+  result.symbolName = request.kernelName;
+  result.numWarps = request.options.numWarps;
+  if (request.target.isCPU())
     return result;
 
   // The GPU stages work on a copy: `module` stays block-level.
   mlir::OwningOpRef<mlir::ModuleOp> gpuModule = result.module->clone();
-  auto lowered =
-      runStages(*gpuModule, input.options, Stage::MLIRGPU, Stage::PTX, onStage);
+  auto lowered = runStages(*gpuModule, request.options, request.target,
+                           Stage::MLIRGPU, Stage::PTX, onStage);
   if (!lowered)
     return lowered.takeError();
   result.sharedBytes =
       static_cast<unsigned>(moduleIntAttr(*gpuModule, kSharedAttrName));
   if (int64_t warps = moduleIntAttr(*gpuModule, kNumWarpsAttrName))
     result.numWarps = static_cast<int>(warps);
-  result.symbolName = findEntryName(*lowered->llvmModule, input.kernelName);
+  result.symbolName = findEntryName(*lowered->llvmModule, request.kernelName);
   result.ptx = std::move(lowered->ptx);
   return result;
 }

@@ -46,12 +46,13 @@ Kernel::Impl::entryFor(llvm::ArrayRef<KernelArg> bound) {
   request.fileName = fileName;
   request.kernelName = kernelName;
   request.signature = std::move(*specialized);
-  request.options = kernelOptions;
+  request.options = options; // the KernelOptions part of the JitOptions
+  request.target = target;
   if (options.device == DeviceKind::GPU && !device)
     return llvm::createStringError(llvm::formatv(
         "kernel '{0}' is compiled for {1} without a device "
         "(JitOptions::deviceOrdinal < 0); it cannot be launched",
-        kernelName, kernelOptions.arch));
+        kernelName, target.arch()));
   auto compiled = getCompiledKernel(request);
   if (!compiled)
     return compiled.takeError();
@@ -219,33 +220,29 @@ llvm::Expected<Kernel> mgp::jit(llvm::StringRef source, llvm::StringRef name,
     for (auto [info, param] : llvm::zip_equal(impl->params, impl->declared))
       info.isConstexpr = param.kind == ParamKind::Constexpr;
   }
-  if (options.numWarps < 1 || options.numWarps > 32 ||
-      (options.numWarps & (options.numWarps - 1)))
-    return llvm::createStringError(llvm::formatv(
-        "num_warps must be a power of two in 1..32, got {0}",
-        options.numWarps));
-  if (options.numStages < 1)
-    return llvm::createStringError(llvm::formatv(
-        "num_stages must be at least 1, got {0}", options.numStages));
-  if (llvm::Error err = parseDotPrecision(options.precision).takeError())
+  if (llvm::Error err = options.verify())
     return std::move(err);
-  impl->kernelOptions.numWarps = options.numWarps;
-  impl->kernelOptions.numStages = options.numStages;
-  impl->kernelOptions.precision = options.precision;
   if (options.device == DeviceKind::GPU && options.deviceOrdinal < 0) {
     if (options.arch.empty()) // compile only
       return llvm::createStringError(
           "compiling without a device needs the target arch (e.g. sm_90)");
-    impl->kernelOptions.arch = options.arch;
+    auto target = Target::parse(options.arch);
+    if (!target)
+      return target.takeError();
+    impl->target = std::move(*target);
   } else if (options.device == DeviceKind::GPU) {
     auto device = getSharedDevice(options.deviceOrdinal);
     if (!device)
       return device.takeError();
     impl->device = std::move(*device);
-    impl->kernelOptions.arch =
-        options.arch.empty() ? impl->device->properties().arch : options.arch;
+    auto target = options.arch.empty()
+                      ? getDeviceTarget(impl->device->properties())
+                      : Target::parse(options.arch);
+    if (!target)
+      return target.takeError();
+    impl->target = std::move(*target);
   } else {
-    impl->kernelOptions.arch = "cpu";
+    impl->target = Target::cpu();
   }
   return Kernel(std::move(impl));
 }

@@ -22,6 +22,7 @@
 #ifndef MGP_RUNTIME_JIT_JIT_H
 #define MGP_RUNTIME_JIT_JIT_H
 
+#include "compiler/api/KernelOptions.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/KernelSignature.h"
 
@@ -43,11 +44,10 @@ class Device;
 /// Where a kernel runs.
 enum class DeviceKind { GPU, CPU };
 
-/// How mgp::jit compiles and runs a kernel.
-struct JitOptions {
-  int numWarps = 4;
-  int numStages = 3;
-  std::string precision = "tf32"; ///< tf32 (each dot's own choice) or ieee
+/// How mgp::jit compiles and runs a kernel: the kernel options every launch's
+/// KernelRequest forwards (numWarps, numStages, precision:
+/// compiler/api/KernelOptions.h), and where and how it runs.
+struct JitOptions : KernelOptions {
   DeviceKind device = DeviceKind::GPU;
   /// Optional parameter types, comma-separated, one per parameter: `*fp32`,
   /// `i32`, `i64`, `fp32`, `constexpr`. Empty: types come from the arguments

@@ -42,7 +42,7 @@ public:
   /// the arguments decide.
   std::vector<KernelParam> declared;
   JitOptions options;
-  KernelOptions kernelOptions; ///< arch from the device, or "cpu"
+  Target target; ///< the device's (getDeviceTarget), or Target::cpu()
   std::shared_ptr<Device> device;
 
   std::mutex mutex; ///< guards entries

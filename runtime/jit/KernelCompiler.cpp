@@ -20,8 +20,9 @@ using namespace mgp;
 std::string mgp::describeRequest(const KernelRequest &request) {
   const KernelOptions &options = request.options;
   return llvm::formatv("{0}[{1}] {2} w{3} s{4} {5}", request.kernelName,
-                       request.signature.str(), options.arch, options.numWarps,
-                       options.numStages, options.precision)
+                       request.signature.str(), request.target.arch(),
+                       options.numWarps, options.numStages,
+                       dotPrecisionName(options.precision))
       .str();
 }
 
@@ -40,22 +41,7 @@ struct InterpEntry {
 
 /// Compiles \p request (the cache missed).
 static llvm::Expected<CompiledKernel> compile(const KernelRequest &request) {
-  const KernelOptions &options = request.options;
-  bool interpreter = options.arch == "cpu";
-  KernelCompileInput input;
-  input.source = request.source;
-  input.fileName = request.fileName;
-  input.kernelName = request.kernelName;
-  input.signature = request.signature;
-  input.options.arch = options.arch;
-  input.options.numWarps = options.numWarps;
-  input.options.numStages = options.numStages;
-  llvm::Expected<DotPrecision> precision = parseDotPrecision(options.precision);
-  if (!precision)
-    return precision.takeError();
-  input.precision = *precision;
-  input.emitPTX = !interpreter;
-  llvm::Expected<KernelCompileResult> result = compileKernel(input);
+  llvm::Expected<KernelCompileResult> result = compileKernel(request);
   if (!result)
     return result.takeError();
   if (debugEnabled()) {
@@ -70,9 +56,9 @@ static llvm::Expected<CompiledKernel> compile(const KernelRequest &request) {
   kernel.name = result->symbolName;
   kernel.sharedBytes = result->sharedBytes;
   kernel.numWarps = result->numWarps;
-  kernel.numStages = options.numStages;
-  kernel.arch = options.arch;
-  if (!interpreter) {
+  kernel.numStages = request.options.numStages;
+  kernel.arch = request.target.arch().str();
+  if (!request.target.isCPU()) {
     kernel.ptx = std::move(result->ptx);
     return kernel;
   }
@@ -103,6 +89,5 @@ mgp::getCompiledKernel(const KernelRequest &request, KernelCache &cache,
         return compiled;
       },
       source,
-      request.options.arch == "cpu" ? CacheScope::Memory
-                                    : CacheScope::MemoryAndDisk);
+      request.target.isCPU() ? CacheScope::Memory : CacheScope::MemoryAndDisk);
 }

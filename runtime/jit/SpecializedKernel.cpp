@@ -123,7 +123,7 @@ SpecializedKernel::create(const Kernel &kernel, llvm::StringRef signature) {
   result->signatureText = spec.str();
 
   // The request mgp::jit makes for the same arguments (a CPU device's
-  // kernelOptions compile for the interpreter).
+  // target is the interpreter).
   llvm::Expected<Signature> specialized = parseSignature(spec.str());
   if (!specialized)
     return withJitErrorKind(JitErrorKind::Compile, specialized.takeError());
@@ -132,7 +132,8 @@ SpecializedKernel::create(const Kernel &kernel, llvm::StringRef signature) {
   request.fileName = impl.fileName;
   request.kernelName = impl.kernelName;
   request.signature = std::move(*specialized);
-  request.options = impl.kernelOptions;
+  request.options = impl.options; // the KernelOptions part of the JitOptions
+  request.target = impl.target;
   auto compiled = getCompiledKernel(request);
   if (!compiled)
     return withJitErrorKind(JitErrorKind::Compile, compiled.takeError());
@@ -162,13 +163,13 @@ bool SpecializedKernel::launchable() const {
   return device() == DeviceKind::CPU || loaded.has_value();
 }
 llvm::StringRef SpecializedKernel::arch() const {
-  return kernel.impl->kernelOptions.arch;
+  return kernel.impl->target.arch();
 }
 int SpecializedKernel::numWarps() const {
-  return compiled ? compiled->numWarps : kernel.impl->kernelOptions.numWarps;
+  return compiled ? compiled->numWarps : kernel.impl->options.numWarps;
 }
 int SpecializedKernel::numStages() const {
-  return compiled ? compiled->numStages : kernel.impl->kernelOptions.numStages;
+  return compiled ? compiled->numStages : kernel.impl->options.numStages;
 }
 unsigned SpecializedKernel::sharedBytes() const {
   return compiled ? compiled->sharedBytes : 0;

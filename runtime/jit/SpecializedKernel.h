@@ -21,7 +21,7 @@
 #ifndef MGP_RUNTIME_JIT_SPECIALIZEDKERNEL_H
 #define MGP_RUNTIME_JIT_SPECIALIZEDKERNEL_H
 
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 #include "runtime/CompiledKernel.h"
 #include "runtime/LoadedKernel.h"
 #include "runtime/jit/Jit.h"

@@ -187,7 +187,7 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   EXPECT_EQ(stem.kernel, "conv2d_stem_kernel");
   EXPECT_EQ(stem.node, pack.node);
   EXPECT_EQ(stem.workspace, pack.workspace);
-  EXPECT_EQ(stem.numWarps, 8);
+  EXPECT_EQ(stem.options.numWarps, 8);
   EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{196, 1, 1}));
   EXPECT_EQ(stem.signature(),
             "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32,"
@@ -225,14 +225,14 @@ TEST(LaunchRequestTest, UnknownFileAndKernel) {
   KernelLaunch launch;
   launch.file = "nope.mgp";
   launch.kernel = "k";
-  auto missingFile = getLaunchRequest(launch, "cpu", "tf32");
+  auto missingFile = getLaunchRequest(launch, Target::cpu());
   ASSERT_FALSE(bool(missingFile));
   EXPECT_NE(llvm::toString(missingFile.takeError())
                 .find("no kernel file kernels_dsl/nope.mgp (have: add.mgp"),
             std::string::npos);
   launch.file = "relu.mgp";
   launch.kernel = "gelu_kernel";
-  auto request = getLaunchRequest(launch, "cpu", "tf32");
+  auto request = getLaunchRequest(launch, Target::cpu());
   ASSERT_TRUE(bool(request)) << llvm::toString(request.takeError());
   auto missingKernel = getCompiledKernel(*request);
   ASSERT_FALSE(bool(missingKernel));
@@ -252,7 +252,7 @@ TEST(LaunchRequestTest, OneInterpreterKernelPerSpecialization) {
     request.fileName = "kernels_dsl/relu.mgp";
     request.kernelName = "relu_kernel";
     request.signature = std::move(*parseSignature(signature));
-    request.options.arch = "cpu";
+    request.target = Target::cpu();
     auto kernel = getCompiledKernel(request, cache);
     EXPECT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
     return kernel ? *kernel : nullptr;

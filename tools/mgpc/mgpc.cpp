@@ -10,9 +10,11 @@
 // carry layout encodings skips the passes before lowering.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/api/KernelOptions.h"
+#include "compiler/api/Signature.h"
+#include "compiler/api/Target.h"
+#include "compiler/api/Version.h"
 #include "compiler/pipeline/Pipeline.h"
-#include "compiler/pipeline/Signature.h"
-#include "compiler/pipeline/Version.h"
 #include "tools/mgpc/EmitAST.h"
 #include "tools/mgpc/OutputFile.h"
 #include "tools/mgpc/SourceInput.h"
@@ -21,6 +23,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -79,13 +82,23 @@ static cl::list<std::string>
                          "imports helpers from (before the file's own folder "
                          "and its parents)"),
                 cl::value_desc("DIR"), cl::Prefix, cl::cat(mgpcCategory));
-static cl::opt<std::string> arch("arch", cl::desc("GPU architecture"),
-                                 cl::init("sm_90"), cl::cat(mgpcCategory));
+static cl::opt<std::string> arch("arch",
+                                 cl::desc("GPU architecture: sm_80, sm_86, "
+                                          "sm_89, sm_90 or sm_90a"),
+                                 cl::init(mgp::Target().arch().str()),
+                                 cl::cat(mgpcCategory));
 static cl::opt<int> numWarps("num-warps", cl::desc("Warps per program"),
-                             cl::init(4), cl::cat(mgpcCategory));
+                             cl::init(mgp::KernelOptions().numWarps),
+                             cl::cat(mgpcCategory));
 static cl::opt<int> numStages("num-stages",
                               cl::desc("Software pipelining stages"),
-                              cl::init(3), cl::cat(mgpcCategory));
+                              cl::init(mgp::KernelOptions().numStages),
+                              cl::cat(mgpcCategory));
+static cl::opt<std::string>
+    precision("precision",
+              cl::desc("Dot input precision: tf32 (each dot's own, Triton's "
+                       "default) or ieee (every f32 dot exact)"),
+              cl::init("tf32"), cl::cat(mgpcCategory));
 static cl::opt<bool>
     debugMode("debug",
               cl::desc("Compile tl.device_assert checks (Triton's debug mode)"),
@@ -151,22 +164,24 @@ private:
   double total = 0;
 };
 
-/// The command line's options, checked before any work is done.
-static Expected<mgp::CompileOptions> getCompileOptions() {
-  if (Error err = mgp::checkArch(arch))
-    return std::move(err);
-  if (numWarps < 1 || numWarps > 32 || !isPowerOf2_32(numWarps))
-    return makeError("invalid --num-warps " + Twine(numWarps) +
-                     ": expected a power of two from 1 to 32");
-  if (numStages < 1)
-    return makeError("invalid --num-stages " + Twine(numStages) +
-                     ": expected at least 1");
-  mgp::CompileOptions options;
-  options.arch = arch;
+/// The command line's kernel options and target, checked before any work is
+/// done.
+static Error getCompileOptions(mgp::KernelOptions &options,
+                               mgp::Target &target) {
+  Expected<mgp::Target> parsed = mgp::Target::parse(arch);
+  if (!parsed)
+    return parsed.takeError();
+  if (parsed->isCPU())
+    return makeError("--arch cpu: mgpc writes GPU code; the interpreter runs "
+                     "kernels through mgp-run --device cpu");
+  target = *parsed;
   options.numWarps = numWarps;
   options.numStages = numStages;
-  options.timePasses = false;
-  return options;
+  Expected<mgp::DotPrecision> dots = mgp::parseDotPrecision(precision);
+  if (!dots)
+    return dots.takeError();
+  options.precision = *dots;
+  return options.verify();
 }
 
 static Expected<mgp::SourceOptions> getSourceOptions() {
@@ -248,7 +263,8 @@ static std::string printModule(mlir::ModuleOp module) {
 }
 
 /// Runs the pipeline up to -emit and returns the text to write.
-static Expected<std::string> compile(const mgp::CompileOptions &options,
+static Expected<std::string> compile(const mgp::KernelOptions &options,
+                                     const mgp::Target &target,
                                      StageTimer &timer) {
   mlir::DialectRegistry registry;
   mgp::registerAllDialects(registry);
@@ -281,7 +297,7 @@ static Expected<std::string> compile(const mgp::CompileOptions &options,
     first = Stage::LLVM;
   }
   Expected<mgp::LoweredModule> lowered = mgp::runStages(
-      op, options, first, emitKind,
+      op, options, target, first, emitKind,
       [&](StringRef stage, double ms) { timer.record(stage, ms); });
   if (!lowered)
     return lowered.takeError();
@@ -300,6 +316,9 @@ int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   cl::SetVersionPrinter(
       [](raw_ostream &os) { os << "mgpc " << mgp::kVersion << "\n"; });
+  // --mlir-timing, --mlir-print-ir-after-all, ... for every stage's passes
+  // (hidden below: --help-hidden lists them).
+  mlir::registerPassManagerCLOptions();
   // --help lists mgpc's options only; --help-hidden adds LLVM's.
   for (auto &[name, option] : cl::getRegisteredOptions())
     if (!llvm::is_contained(option->Categories, &mgpcCategory) &&
@@ -313,9 +332,10 @@ int main(int argc, char **argv) {
       return reportError(std::move(err));
     return 0;
   }
-  Expected<mgp::CompileOptions> options = getCompileOptions();
-  if (!options)
-    return reportError(options.takeError());
+  mgp::KernelOptions options;
+  mgp::Target target;
+  if (Error err = getCompileOptions(options, target))
+    return reportError(std::move(err));
   if (signatureText.getNumOccurrences())
     if (Expected<mgp::Signature> signature = mgp::parseSignature(signatureText);
         !signature)
@@ -325,7 +345,7 @@ int main(int argc, char **argv) {
                                  "': no such file"));
 
   StageTimer timer;
-  Expected<std::string> output = compile(*options, timer);
+  Expected<std::string> output = compile(options, target, timer);
   if (!output)
     return reportError(output.takeError());
   if (Error err = timer.run("write", [&]() {

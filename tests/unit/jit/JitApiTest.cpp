@@ -10,7 +10,7 @@
 // covers.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/NormalizeSource.h"
+#include "compiler/api/NormalizeSource.h"
 #include "runtime/interp/Interpreter.h"
 #include "runtime/jit/Jit.h"
 #include "runtime/jit/KernelCompiler.h"
@@ -81,10 +81,6 @@ TEST(JitApi, BadOptions) {
   EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
             "num_warps must be a power of two in 1..32, got 3");
   options.numWarps = 4;
-  options.precision = "fp8";
-  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
-            "unknown precision 'fp8': expected tf32 or ieee");
-  options.precision = "tf32";
   options.numStages = 0;
   EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
             "num_stages must be at least 1, got 0");
@@ -251,7 +247,7 @@ reluRequest(llvm::StringRef arch,
   request.fileName = "relu.py";
   request.kernelName = "relu_kernel";
   request.signature = std::move(*parseSignature(signature));
-  request.options.arch = arch.str();
+  request.target = *Target::parse(arch);
   return request;
 }
 
@@ -338,13 +334,13 @@ TEST(KernelCompiler, InterpreterKernelsStayInMemory) {
 
 TEST(KernelCompiler, ErrorsNameTheKernelAndSpecialization) {
   KernelRequest request = reluRequest("sm_80");
-  request.options.precision = "fp8";
+  request.kernelName = "gelu_kernel";
   auto compiled = getCompiledKernel(request);
   ASSERT_FALSE(bool(compiled));
   EXPECT_EQ(
       errorText(compiled.takeError()),
-      "compiling kernel 'relu_kernel' for *fp32:16,*fp32:16,i32:16,1024:\n"
-      "unknown precision 'fp8': expected tf32 or ieee");
+      "compiling kernel 'gelu_kernel' for *fp32:16,*fp32:16,i32:16,1024:\n"
+      "relu.py: no @jit kernel 'gelu_kernel' (kernels: relu_kernel)");
   EXPECT_EQ(describeRequest(reluRequest("sm_80")),
             "relu_kernel[*fp32:16,*fp32:16,i32:16,1024] sm_80 w4 s3 tf32");
 }

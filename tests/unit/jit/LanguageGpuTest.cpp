@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/pipeline/CompileKernel.h"
 #include "compiler/pipeline/Pipeline.h"
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Function.h"
@@ -127,11 +127,9 @@ protected:
     auto opened = Device::open(0);
     ASSERT_TRUE(!!opened) << errorText(opened);
     device.emplace(std::move(*opened));
-    arch = device->properties().arch;
-    if (llvm::Error err = checkArch(arch)) {
-      llvm::consumeError(std::move(err));
-      arch = "sm_90"; // a newer GPU runs sm_90 PTX
-    }
+    auto chosen = getDeviceTarget(device->properties());
+    ASSERT_TRUE(!!chosen) << errorText(chosen);
+    target = *chosen;
   }
 
   void expectGpuMatchesInterpreter(const Case &c);
@@ -144,7 +142,7 @@ protected:
   }
 
   std::optional<Device> device;
-  std::string arch = "sm_90";
+  Target target; // sm_90
 };
 
 void LanguageGpu::expectGpuMatchesInterpreter(const Case &c) {
@@ -153,14 +151,14 @@ void LanguageGpu::expectGpuMatchesInterpreter(const Case &c) {
   ASSERT_FALSE(source.empty()) << c.file;
   auto signature = parseSignature(c.signature);
   ASSERT_TRUE(!!signature) << errorText(signature);
-  KernelCompileInput input;
-  input.source = source;
-  input.fileName = c.file;
-  input.kernelName = c.kernel;
-  input.signature = *signature;
-  input.options.arch = arch;
-  input.options.numWarps = c.numWarps;
-  auto compiled = compileKernel(input);
+  KernelRequest request;
+  request.source = source;
+  request.fileName = c.file;
+  request.kernelName = c.kernel;
+  request.signature = *signature;
+  request.target = target;
+  request.options.numWarps = c.numWarps;
+  auto compiled = compileKernel(request);
   ASSERT_TRUE(!!compiled) << errorText(compiled);
 
   std::vector<std::vector<unsigned char>> cpu, gpu;

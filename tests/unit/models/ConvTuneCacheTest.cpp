@@ -220,8 +220,8 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   for (const KernelLaunch &launch : *launches) {
     if (launch.node != node)
       continue;
-    EXPECT_EQ(launch.numWarps, 2);
-    EXPECT_EQ(launch.numStages, 2);
+    EXPECT_EQ(launch.options.numWarps, 2);
+    EXPECT_EQ(launch.options.numStages, 2);
     EXPECT_NE(launch.specialization().find("BLOCK_M=32 BLOCK_N=32 BLOCK_K=32"),
               std::string::npos)
         << launch.specialization();
@@ -231,7 +231,7 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   ASSERT_TRUE(bool(forced));
   for (const KernelLaunch &launch : *forced) {
     if (launch.node == node) {
-      EXPECT_EQ(launch.numWarps, 4) << "an override wins over tuning";
+      EXPECT_EQ(launch.options.numWarps, 4) << "an override wins over tuning";
     }
   }
   llvm::sys::fs::remove_directories(dir);

@@ -19,6 +19,8 @@
 #include "graph/StorageTypes.h"
 #include "graph/WeightInit.h"
 
+#include "runtime/CacheKey.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -148,20 +150,24 @@ TEST(GpuBackendArenaTest, ResNet18LiveValuesNeverOverlap) {
 
 TEST(GpuBackendCompileTest, LaunchRequestsCarryTheSignature) {
   PlannedResNet net = planResNet18(2, 64, true);
+  Target sm90 = *Target::parse("sm_90");
   for (const KernelLaunch &launch : net.launches) {
     if (launch.aliasOf < 0) {
-      auto request = getLaunchRequest(launch, "sm_90", "tf32");
+      auto request = getLaunchRequest(launch, sm90);
       ASSERT_TRUE(bool(request)) << llvm::toString(request.takeError());
       EXPECT_EQ(request->signature.str(), launch.signature()) << launch.kernel;
       EXPECT_EQ(request->fileName, "kernels_dsl/" + launch.file);
-      EXPECT_EQ(request->options.numWarps, launch.numWarps);
-      EXPECT_EQ(request->options.numStages, launch.numStages);
+      EXPECT_EQ(request->options.numWarps, launch.options.numWarps);
+      EXPECT_EQ(request->options.numStages, launch.options.numStages);
+      EXPECT_EQ(request->options.precision, DotPrecision::TF32);
+      EXPECT_EQ(request->target, sm90);
     }
   }
   // The key covers the options: fp32 and tf32 never share an entry.
-  const KernelLaunch &first = net.launches.front();
-  EXPECT_NE(computeCacheKey(*getLaunchRequest(first, "sm_90", "ieee")),
-            computeCacheKey(*getLaunchRequest(first, "sm_90", "tf32")));
+  KernelLaunch ieee = net.launches.front();
+  ieee.options.precision = DotPrecision::IEEE;
+  EXPECT_NE(computeCacheKey(*getLaunchRequest(ieee, sm90)),
+            computeCacheKey(*getLaunchRequest(net.launches.front(), sm90)));
 }
 
 /// A fresh directory for a private disk cache.
@@ -182,7 +188,7 @@ TEST(GpuBackendCompileTest, ResNet18CompilesToPTXColdThenFromDisk) {
   llvm::raw_string_ostream progress(progressText);
 
   GpuCompileOptions options;
-  options.arch = "sm_90";
+  options.target = *Target::parse("sm_90");
   options.progress = &progress;
   KernelCache cold(config, logStream);
   options.cache = &cold;

@@ -5,7 +5,7 @@
 // signatures.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 
 #include "gtest/gtest.h"
 

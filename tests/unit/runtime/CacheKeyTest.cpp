@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/CacheKey.h"
 
-#include "compiler/pipeline/Version.h"
+#include "compiler/api/Version.h"
 
 #include "gtest/gtest.h"
 
@@ -87,11 +87,17 @@ TEST(CacheKey, EveryComponentChangesTheKey) {
   };
   std::vector<std::pair<const char *, std::function<void(KernelRequest &)>>>
       changes = {
-          {"arch", [](KernelRequest &in) { in.options.arch = "sm_80"; }},
+          {"arch",
+           [](KernelRequest &in) { in.target = *Target::parse("sm_80"); }},
+          {"wgmma",
+           [](KernelRequest &in) { in.target = *Target::parse("sm_90a"); }},
+          {"interpreter", [](KernelRequest &in) { in.target = Target::cpu(); }},
           {"num_warps", [](KernelRequest &in) { in.options.numWarps = 8; }},
           {"num_stages", [](KernelRequest &in) { in.options.numStages = 2; }},
           {"precision",
-           [](KernelRequest &in) { in.options.precision = "ieee"; }},
+           [](KernelRequest &in) {
+             in.options.precision = DotPrecision::IEEE;
+           }},
           {"kernel text", [&](KernelRequest &in) { in.source = otherKernel; }},
           {"helper text", [&](KernelRequest &in) { in.source = otherHelper; }},
           {"kernel name", [](KernelRequest &in) { in.kernelName = "other"; }},
@@ -128,13 +134,13 @@ TEST(CacheKey, EditsTheKernelDoesNotSeeKeepTheKey) {
 }
 
 TEST(CacheKey, FieldBoundariesAreUnambiguous) {
-  // Text moved from the arch into the precision must change the key.
-  EXPECT_NE(keyAfter([](KernelRequest &in) {
-              in.options.arch = "sm_90t";
-              in.options.precision = "f32";
-            }),
-            keyAfter([](KernelRequest &in) {
-              in.options.arch = "sm_90";
-              in.options.precision = "tf32";
-            }));
+  // Text moved from the kernel name into the source must change the key.
+  KernelRequest a = baseRequest(), b = baseRequest();
+  std::string sourceA = "@jit\ndef ab():\n    c\n",
+              sourceB = "@jit\ndef a():\n    bc\n";
+  a.kernelName = "ab";
+  a.source = sourceA;
+  b.kernelName = "a";
+  b.source = sourceB;
+  EXPECT_NE(computeCacheKey(a), computeCacheKey(b));
 }

@@ -4,7 +4,7 @@
 // `*fp32:16,*fp32,i32,1024` -> four SignatureParams.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
