@@ -14,6 +14,8 @@
 
 #include "graph/LaunchBuilder.h"
 
+#include "compiler/api/Environment.h"
+
 #include <algorithm>
 #include "graph/NhwcLayout.h"
 
@@ -63,10 +65,10 @@ llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
 
 llvm::Expected<std::optional<ConvConfig>>
 mgp::graph::convConfigFromEnvironment() {
-  const char *env = std::getenv("MGP_CONV_CONFIG");
+  std::optional<std::string> env = readEnv(EnvVar::ConvConfig);
   if (!env)
     return std::nullopt;
-  auto config = parseConvConfig(env);
+  auto config = parseConvConfig(*env);
   if (!config)
     return llvm::createStringError("MGP_CONV_CONFIG: " +
                                    llvm::toString(config.takeError()));

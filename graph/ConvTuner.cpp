@@ -10,6 +10,7 @@
 
 #include "graph/ConvTuner.h"
 
+#include "compiler/api/Environment.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
@@ -32,13 +33,7 @@ using namespace mgp::graph;
 static constexpr int kTimedRuns = 5;
 
 bool mgp::graph::convTuningEnabled() {
-  if (std::getenv("MGP_CONV_CONFIG"))
-    return false;
-  const char *env = std::getenv("MGP_TUNE");
-  if (!env)
-    return true;
-  std::string lower = llvm::StringRef(env).trim().lower();
-  return !(lower == "off" || lower == "0" || lower == "false" || lower == "no");
+  return !readEnv(EnvVar::ConvConfig) && !isEnvOff(EnvVar::Tune);
 }
 
 llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {

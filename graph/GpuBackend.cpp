@@ -26,6 +26,7 @@
 #include "graph/StorageTypes.h"
 #include "graph/Tf32Rounding.h"
 
+#include "compiler/api/Environment.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
@@ -54,10 +55,7 @@ static llvm::Error backendError(const llvm::Twine &msg) {
 /// stderr when MGP_DEBUG is set to something other than "" and "0", else
 /// null: where a fallback the user would not otherwise see is noted.
 static llvm::raw_ostream *debugNotes() {
-  const char *debug = std::getenv("MGP_DEBUG");
-  if (!debug || !*debug || llvm::StringRef(debug) == "0")
-    return nullptr;
-  return &llvm::errs();
+  return isEnvOn(EnvVar::Debug) ? &llvm::errs() : nullptr;
 }
 
 namespace {

@@ -8,6 +8,8 @@
 
 #include "graph/GpuBackendStaging.h"
 
+#include "compiler/api/Environment.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Parallel.h"
 
@@ -18,15 +20,8 @@
 using namespace mgp;
 using namespace mgp::graph;
 
-bool mgp::graph::pinnedStagingAllowed(const char *value) {
-  if (!value)
-    return true;
-  std::string lower = llvm::StringRef(value).trim().lower();
-  return !(lower == "off" || lower == "0" || lower == "false" || lower == "no");
-}
-
 bool mgp::graph::pinnedStagingAllowedByEnvironment() {
-  return pinnedStagingAllowed(std::getenv("MGP_PINNED"));
+  return !isEnvOff(EnvVar::Pinned);
 }
 
 llvm::Error mgp::graph::stageInChunks(

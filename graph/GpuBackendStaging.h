@@ -31,11 +31,8 @@ namespace mgp::graph {
 /// Bytes of an input filled before their copy to the device is queued.
 inline constexpr size_t kStagingChunkBytes = size_t(4) << 20;
 
-/// Whether the value of MGP_PINNED (null: unset) allows pinned staging:
-/// anything but off, 0, false or no (any case, surrounding spaces ignored).
-bool pinnedStagingAllowed(const char *value);
-
-/// pinnedStagingAllowed(getenv("MGP_PINNED")).
+/// Whether MGP_PINNED allows pinned staging: unless it is off, 0, false or no
+/// (isEnvOff, compiler/api/Environment.h).
 bool pinnedStagingAllowedByEnvironment();
 
 /// Writes `values` stored as `type` (copied when fp32, converted when

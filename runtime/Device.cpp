@@ -8,9 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
 
+#include "compiler/api/Environment.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cstdlib>
 
 using namespace mgp;
 
@@ -42,9 +43,8 @@ static llvm::Error queryAttribute(CudaDriver &driver, CUdevice device,
                       "cuDeviceGetAttribute");
 }
 
-std::string mgp::getTargetArch(int major, int minor, const char *noWgmma) {
-  bool wgmma = major == 9 && minor == 0 &&
-               !(noWgmma && *noWgmma && llvm::StringRef(noWgmma) != "0");
+std::string mgp::getTargetArch(int major, int minor, bool noWgmma) {
+  bool wgmma = major == 9 && minor == 0 && !noWgmma;
   return llvm::formatv("sm_{0}{1}{2}", major, minor, wgmma ? "a" : "").str();
 }
 
@@ -99,7 +99,7 @@ llvm::Expected<Device> Device::open(int ordinal) {
             queryAttribute(driver, handle, query.attribute, *query.value))
       return std::move(err);
   props.arch = getTargetArch(props.computeMajor, props.computeMinor,
-                             std::getenv("MGP_NO_WGMMA"));
+                             isEnvOn(EnvVar::NoWgmma));
   if (llvm::Error err =
           driver.check(driver.cuDeviceTotalMem(&props.totalMemory, handle),
                        "cuDeviceTotalMem"))

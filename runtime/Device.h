@@ -34,10 +34,10 @@ struct DeviceProperties {
 
 /// The architecture mgp compiles for on a device of compute capability
 /// major.minor: "sm_" + major + minor, except that 9.0 gets "sm_90a" (wgmma;
-/// PTX for sm_90a loads on exactly 9.0) unless `noWgmma` (the environment
-/// variable MGP_NO_WGMMA, set to anything but "" or "0") asks for plain sm_90
-/// and mma.sync.
-std::string getTargetArch(int major, int minor, const char *noWgmma);
+/// PTX for sm_90a loads on exactly 9.0) unless `noWgmma` (Device::open passes
+/// the environment variable MGP_NO_WGMMA: isEnvOn, compiler/api/Environment.h)
+/// asks for plain sm_90 and mma.sync.
+std::string getTargetArch(int major, int minor, bool noWgmma);
 
 /// Runs \p body with \p context current on the calling thread, then makes
 /// the context that was current before current again (so a caller such as

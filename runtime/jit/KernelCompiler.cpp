@@ -7,13 +7,13 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/jit/KernelCompiler.h"
 
+#include "compiler/api/Environment.h"
 #include "compiler/pipeline/CompileKernel.h"
 #include "runtime/interp/Interpreter.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 
 using namespace mgp;
 
@@ -24,11 +24,6 @@ std::string mgp::describeRequest(const KernelRequest &request) {
                        options.numWarps, options.numStages,
                        dotPrecisionName(options.precision))
       .str();
-}
-
-static bool debugEnabled() {
-  const char *value = std::getenv("MGP_DEBUG");
-  return value && *value && llvm::StringRef(value) != "0";
 }
 
 namespace {
@@ -44,7 +39,7 @@ static llvm::Expected<CompiledKernel> compile(const KernelRequest &request) {
   llvm::Expected<KernelCompileResult> result = compileKernel(request);
   if (!result)
     return result.takeError();
-  if (debugEnabled()) {
+  if (isEnvOn(EnvVar::Debug)) {
     const StageTimes &t = result->times;
     llvm::errs() << llvm::formatv(
         "mgp: stages of {0}: parse {1:f1} ms, mlirgen {2:f1}, passes "

@@ -17,6 +17,7 @@
 #include "tools/mgp-run/ModelReport.h"
 #include "tools/mgp-run/PhaseTimer.h"
 
+#include "compiler/api/Environment.h"
 #include "graph/Backend.h"
 #ifdef MGP_HAVE_CPU_BACKEND
 #include "graph/CpuBackend.h"
@@ -53,6 +54,9 @@ using llvm::Error;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("mgp-run options");
+/// --help ends with the MGP_* variables (compiler/api/Environment.h).
+static const std::string environmentText = describeEnvironment();
+static cl::extrahelp environmentHelp(environmentText);
 static cl::opt<std::string> graphPath(cl::Positional, cl::Required,
                                       cl::desc("<model.graph>"),
                                       cl::cat(category));

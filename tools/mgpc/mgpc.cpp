@@ -10,6 +10,7 @@
 // carry layout encodings skips the passes before lowering.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/api/Environment.h"
 #include "compiler/api/KernelOptions.h"
 #include "compiler/api/Signature.h"
 #include "compiler/api/Target.h"
@@ -106,6 +107,9 @@ static cl::opt<bool>
 static cl::opt<bool> timeStages("time",
                                 cl::desc("Print the wall time of each stage"),
                                 cl::cat(mgpcCategory));
+/// --help ends with the MGP_* variables (compiler/api/Environment.h).
+static const std::string environmentText = mgp::describeEnvironment();
+static cl::extrahelp environmentHelp(environmentText);
 
 /// True if `message` starts with `FILE:LINE:COL: error: `.
 static bool isLocatedDiagnostic(StringRef message) {

@@ -110,12 +110,17 @@ TEST(GpuBackendStaging, EmptyInputQueuesNothing) {
 }
 
 TEST(GpuBackendStaging, PinnedSwitch) {
-  EXPECT_TRUE(pinnedStagingAllowed(nullptr));
-  EXPECT_TRUE(pinnedStagingAllowed("on"));
-  EXPECT_TRUE(pinnedStagingAllowed("1"));
-  EXPECT_TRUE(pinnedStagingAllowed(""));
-  for (const char *off : {"off", "OFF", " Off ", "0", "false", "no", "No"})
-    EXPECT_FALSE(pinnedStagingAllowed(off)) << off;
+  unsetenv("MGP_PINNED");
+  EXPECT_TRUE(pinnedStagingAllowedByEnvironment());
+  for (const char *on : {"on", "1", ""}) {
+    setenv("MGP_PINNED", on, 1);
+    EXPECT_TRUE(pinnedStagingAllowedByEnvironment()) << on;
+  }
+  for (const char *off : {"off", "OFF", " Off ", "0", "false", "no", "No"}) {
+    setenv("MGP_PINNED", off, 1);
+    EXPECT_FALSE(pinnedStagingAllowedByEnvironment()) << off;
+  }
+  unsetenv("MGP_PINNED");
 }
 
 } // namespace
