@@ -65,13 +65,36 @@ llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {
   return candidates;
 }
 
-std::map<int, ConvConfig>
-mgp::graph::cachedConvConfigs(const Graph &graph, llvm::StringRef deviceName,
-                              bool tf32, ConvTuneCache &cache) {
+/// The cache key of convolution `node`'s problem: convTuneKey, and the
+/// activation type when it is 16-bit.
+static std::string problemKey(const Graph &graph, int node,
+                              const ConvTunerOptions &options) {
+  std::string key =
+      convTuneKey(graph, node, options.deviceName, options.launch.tf32);
+  if (options.activation != DType::F32)
+    key += ("|" + dtypeName(options.activation)).str();
+  return key;
+}
+
+ConvTunerOptions mgp::graph::getConvTunerOptions(const DeviceProperties &props,
+                                                 const Target &target,
+                                                 const PlanOptions &plan,
+                                                 llvm::raw_ostream *log) {
+  ConvTunerOptions tuner;
+  tuner.deviceName = convTuneDevice(props.name, target.arch());
+  tuner.compile.target = target;
+  tuner.launch = getLaunchOptions(plan);
+  tuner.activation = activationType(plan.precision);
+  tuner.log = log;
+  return tuner;
+}
+
+std::map<int, ConvConfig> mgp::graph::cachedConvConfigs(
+    const Graph &graph, const ConvTunerOptions &options, ConvTuneCache &cache) {
   std::map<int, ConvConfig> configs;
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
     if (isConvNode(graph, i))
-      if (auto config = cache.lookup(convTuneKey(graph, i, deviceName, tf32)))
+      if (auto config = cache.lookup(problemKey(graph, i, options)))
         configs[i] = *config;
   return configs;
 }
@@ -238,9 +261,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i) {
     if (!isConvNode(graph, i))
       continue;
-    std::string key = convTuneKey(graph, i, options.deviceName, tf32);
-    if (options.activation != DType::F32)
-      key += ("|" + dtypeName(options.activation)).str();
+    std::string key = problemKey(graph, i, options);
     auto [it, inserted] = problems.try_emplace(key);
     it->second.nodes.push_back(i);
     if (!inserted)
@@ -345,23 +366,26 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   return std::move(chosen);
 }
 
-llvm::Expected<LaunchOptions>
-mgp::graph::gpuInfoLaunchOptions(const Graph &graph, bool tf32) {
+llvm::Expected<ModelPlan>
+mgp::graph::planGpuModelFromCache(const Graph &graph, Precision precision) {
+  PlanOptions plan;
+  plan.precision = precision;
+  plan.gpu = true;
   auto device = Device::open(0);
-  if (!device)
-    return device.takeError();
-  LaunchOptions options;
-  options.tf32 = tf32;
-  options.numSMs = device->properties().smCount;
+  if (!device) {
+    llvm::consumeError(device.takeError()); // no GPU: no split-K, no tuning
+    return planModel(graph, plan);
+  }
+  const DeviceProperties &props = device->properties();
+  plan.numSMs = props.smCount;
   if (convTuningEnabled()) {
-    auto target = getDeviceTarget(device->properties());
+    auto target = getDeviceTarget(props);
     if (!target)
       return target.takeError();
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
-    options.nodeConv = cachedConvConfigs(
-        graph, convTuneDevice(device->properties().name, target->arch()), tf32,
-        cache);
+    plan.tuned = cachedConvConfigs(
+        graph, getConvTunerOptions(props, *target, plan), cache);
   }
-  return options;
+  return planModel(graph, plan);
 }

@@ -1,12 +1,12 @@
 //===- CpuBackend.cpp - The `cpu` device: mgp kernels on the interpreter --===//
 //
 // This file implements the interpreter backend. prepare() optionally folds and
-// fuses the graph, plans the launches, compiles every distinct specialization
-// once (printing progress), and binds the weights; run() allocates each
-// activation when its node runs, launches the kernel over its grid on the
-// interpreter, and frees activations after their last use. Kernels come
-// from getCompiledKernel (runtime/jit/KernelCompiler.h), as the gpu
-// backend's do, compiled for the interpreter.
+// fuses the graph, plans the launches (graph/ModelPlan.h), compiles every
+// distinct specialization once (printing progress), and binds the weights;
+// run() allocates each activation when its node runs, launches the kernel over
+// its grid on the interpreter, and frees activations after their last use.
+// Kernels come from getCompiledKernel (runtime/jit/KernelCompiler.h), as the
+// gpu backend's do, compiled for the interpreter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "graph/FuseEpilogue.h"
 #include "graph/KernelLaunch.h"
 #include "graph/LaunchRequest.h"
+#include "graph/ModelPlan.h"
 #include "graph/NhwcLayout.h"
 #include "graph/StorageTypes.h"
 
@@ -38,15 +39,15 @@ public:
   llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
   llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) override;
+  const ModelPlan *plan() const override { return &modelPlan; }
 
 private:
   BackendOptions options;
   bool optimizeGraph;
   int numSMs;
   Model model;
-  std::vector<KernelLaunch> launches;
-  std::vector<bool> nhwc;         ///< by value: stored NHWC
-  std::vector<DType> types;       ///< by value: fp32, or fp16/bf16
+  ModelPlan modelPlan; ///< the launches; the types by value: fp32, or fp16/bf16
+  std::vector<bool> nhwc; ///< by value: stored NHWC
   /// The parameters' buffers, converted once (by value index).
   std::vector<std::shared_ptr<HostBuffer>> params;
   /// The compiled kernels by KernelLaunch::key(); each holds its
@@ -72,34 +73,30 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
   }
   repackConvWeights(model);
   nhwc = planNhwcValues(model.graph);
-  LaunchOptions launchOptions;
-  // fp32 dots take tf32 in every mode but fp32: in fp16/bf16 the only fp32
-  // dot is the stem's (its packing kernel widens the 16-bit input), and tf32
-  // keeps fp16's 10-bit mantissa while running on the tensor cores.
-  launchOptions.tf32 = options.precision != Precision::FP32;
-  launchOptions.numSMs = numSMs;
-  auto planned = planLaunches(model.graph, launchOptions);
+  // The plan --info prints for --device cpu (graph/ModelPlan.h).
+  PlanOptions planOptions;
+  planOptions.precision = options.precision;
+  planOptions.numSMs = numSMs;
+  auto planned = planModel(model.graph, planOptions);
   if (!planned)
     return planned.takeError();
-  launches = std::move(*planned);
+  modelPlan = std::move(*planned);
   // fp16/bf16: activations and weights in the 16-bit type (StorageTypes.h),
   // the weights converted here, once.
-  types = planStorageTypes(model.graph, activationType(options.precision));
-  assignBufferTypes(launches, types);
   params.assign(model.graph.values.size(), nullptr);
   for (int param : model.graph.params) {
     Tensor &weight = model.weights.find(model.graph.values[param].name)->second;
     auto buffer = std::make_shared<HostBuffer>();
-    if (types[param] == DType::F32)
+    if (modelPlan.types[param] == DType::F32)
       buffer->f32 = std::move(weight.data); // kernels only read parameters
     else
-      *buffer = HostBuffer::fromF32(weight.data, types[param]);
+      *buffer = HostBuffer::fromF32(weight.data, modelPlan.types[param]);
     params[param] = std::move(buffer);
   }
 
   std::vector<const KernelLaunch *> distinct;
   llvm::StringMap<bool> seen;
-  for (const KernelLaunch &launch : launches)
+  for (const KernelLaunch &launch : modelPlan.launches)
     if (launch.aliasOf < 0 && seen.try_emplace(launch.key(), true).second)
       distinct.push_back(&launch);
   // A progress line on a terminal; a log gets the summary only.
@@ -143,7 +140,7 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
                           formatShape(inputs[i].shape) + ", expected " +
                           formatShape(input.shape));
     buffers[graph.inputs[i]] = std::make_shared<HostBuffer>(
-        HostBuffer::fromF32(inputs[i].data, types[graph.inputs[i]]));
+        HostBuffer::fromF32(inputs[i].data, modelPlan.types[graph.inputs[i]]));
   }
   for (int param : graph.params)
     buffers[param] = params[param];
@@ -153,14 +150,15 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
   std::vector<int> remaining = graph.useCounts();
   // Split-K partial sums, shared by the launches of one node.
   std::vector<float> workspace;
-  for (const KernelLaunch &launch : launches) {
+  for (const KernelLaunch &launch : modelPlan.launches) {
     const Node &node = graph.nodes[launch.node];
     if (launch.aliasOf >= 0) {
       buffers[node.result] = buffers[launch.aliasOf];
     } else {
       if (!buffers[node.result])
         buffers[node.result] = std::make_shared<HostBuffer>(
-            types[node.result], numElements(graph.values[node.result].shape));
+            modelPlan.types[node.result],
+            numElements(graph.values[node.result].shape));
       if (launch.workspace > int64_t(workspace.size()))
         workspace.resize(launch.workspace);
       std::vector<InterpArg> args;

@@ -98,6 +98,7 @@ public:
   std::vector<KernelProfileEntry> layerProfile() const override;
   double lastKernelMs() const override { return kernelMs; }
   const GpuCompileStats &compileStats() const override { return stats; }
+  const ModelPlan *plan() const override { return &modelPlan; }
   llvm::StringRef arch() const override { return target.arch(); }
   const std::vector<GpuPrepareStep> &prepareSteps() const override {
     return steps;
@@ -122,7 +123,7 @@ private:
   std::chrono::steady_clock::time_point stepStart;
   Target target; ///< getDeviceTarget's
   Model model;
-  std::vector<KernelLaunch> launches;
+  ModelPlan modelPlan; ///< the launches (graph/ModelPlan.h)
   ArenaPlan arenaPlan;
   GpuCompileStats stats;
   std::optional<DeviceBuffer> weightBuffer, arena;
@@ -246,7 +247,7 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
   std::vector<double> flopsOf(graph.nodes.size(), 0);
   for (const LayerStats &layer : computeStats(graph).layers)
     flopsOf[layer.node] = 2.0 * double(layer.macs);
-  for (const KernelLaunch &launch : launches) {
+  for (const KernelLaunch &launch : modelPlan.launches) {
     if (launch.aliasOf >= 0)
       continue;
     std::string key = launch.key();
@@ -358,52 +359,49 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   endStep("wait for the device");
   if (llvm::Error e = chooseArch())
     return e;
-  LaunchOptions launchOptions;
-  // fp32 dots take tf32 in every mode but fp32: in fp16/bf16 the only fp32
-  // dot is the stem's (its packing kernel widens the 16-bit input), and tf32
-  // keeps fp16's 10-bit mantissa while running on the tensor cores.
-  launchOptions.tf32 = options.precision != Precision::FP32;
-  launchOptions.roundTF32 = options.precision == Precision::TF32;
-  launchOptions.numSMs = device->properties().smCount;
+  // The plan --info prints for --device gpu (graph/ModelPlan.h,
+  // planGpuModelFromCache): its SM count and tuned configurations.
+  PlanOptions planOptions;
+  planOptions.precision = options.precision;
+  planOptions.gpu = true;
+  planOptions.numSMs = device->properties().smCount;
   // Sizes the kernels cannot index (a huge --batch) are errors before the
   // tuner runs any kernel on them.
-  auto checked = planLaunches(model.graph, launchOptions);
+  auto checked = planModel(model.graph, planOptions);
   if (!checked)
     return checked.takeError();
   // tf32 on any graph: refused where a dot would read an unrounded value.
-  if (launchOptions.roundTF32)
-    if (llvm::Error e = checkTF32Rounding(model.graph, *checked))
+  if (getLaunchOptions(planOptions).roundTF32)
+    if (llvm::Error e = checkTF32Rounding(model.graph, checked->launches))
       return e;
   endStep("plan launches");
   if (convTuningEnabled()) {
     if (llvm::Error e = device->makeCurrent())
       return e;
-    ConvTunerOptions tuner;
-    tuner.deviceName = convTuneDevice(device->properties().name, target.arch());
-    tuner.compile.target = target;
-    tuner.launch = launchOptions;
-    tuner.activation = activationType(options.precision);
-    tuner.log = options.progress;
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
-    auto tuned = tuneConvolutions(model.graph, tuner, cache);
+    auto tuned =
+        tuneConvolutions(model.graph,
+                         getConvTunerOptions(device->properties(), target,
+                                             planOptions, options.progress),
+                         cache);
     if (!tuned)
       return tuned.takeError();
-    launchOptions.nodeConv = std::move(*tuned);
+    planOptions.tuned = std::move(*tuned);
     endStep("conv tuner (tune cache)");
   }
-  auto planned = planLaunches(model.graph, launchOptions);
+  auto planned = planModel(model.graph, planOptions);
   if (!planned)
     return planned.takeError();
-  launches = std::move(*planned);
-  assignBufferTypes(launches, types);
-  arenaPlan = planArena(model.graph, launches, elementBytes(types));
+  modelPlan = std::move(*planned);
+  assert(modelPlan.types == types && "the plan stores values as packed");
+  arenaPlan = planArena(model.graph, modelPlan.launches, elementBytes(types));
   endStep("plan tuned launches and arena");
 
   GpuCompileOptions compileOptions;
   compileOptions.target = target;
   compileOptions.progress = options.progress;
-  auto set = compileGpuKernels(launches, compileOptions);
+  auto set = compileGpuKernels(modelPlan.launches, compileOptions);
   if (!set)
     return set.takeError();
   stats = set->stats;
@@ -420,7 +418,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     return arenaBuffer.takeError();
   arena.emplace(std::move(*arenaBuffer));
   int64_t workspaceFloats = 1;
-  for (const KernelLaunch &launch : launches)
+  for (const KernelLaunch &launch : modelPlan.launches)
     workspaceFloats = std::max(workspaceFloats, launch.workspace);
   auto workspaceBuffer =
       DeviceBuffer::allocate(workspaceFloats * int64_t(sizeof(float)));

@@ -31,6 +31,7 @@
 #include "graph/FuseEpilogue.h"
 #include "graph/GraphParser.h"
 #include "graph/MemoryPlan.h"
+#include "graph/ModelPlan.h"
 #include "graph/Npy.h"
 #include "graph/Safetensors.h"
 #include "graph/StorageTypes.h"
@@ -139,6 +140,12 @@ static cl::opt<bool> listKernels(
     "list-kernels",
     cl::desc("Print each kernel specialization the folded and fused graph "
              "needs (file, kernel, signature, warps), then exit"),
+    cl::cat(category));
+static cl::opt<bool> listPreparedKernels(
+    "list-prepared-kernels",
+    cl::desc("Prepare the --device's backend (compile, tune) and print the "
+             "kernel specializations of the plan it runs, as --list-kernels "
+             "does, then exit (tests compare the two)"),
     cl::cat(category));
 static cl::opt<bool>
     check("check",
@@ -322,6 +329,19 @@ static Error runTimings(Backend &backend, void *gpuHandle, const Tensor &x,
   return Error::success();
 }
 
+/// The plan --info and --list-kernels print: the one --device's backend makes.
+static llvm::Expected<ModelPlan> planForInfo(const Graph &fused,
+                                             Precision precision) {
+#ifdef MGP_HAVE_GPU_BACKEND
+  if (device == "gpu")
+    return planGpuModelFromCache(fused, precision);
+#endif
+  PlanOptions options;
+  options.precision = precision;
+  options.gpu = device == "gpu";
+  return planModel(fused, options);
+}
+
 static Error runTool() {
   // Without --device: the GPU when there is one, else the mgp kernels on the
   // interpreter (the reference executor where that backend is not built),
@@ -426,32 +446,17 @@ static Error runTool() {
   if (info || listKernels) {
     Model folded = foldBatchNorm(graph, weights);
     Graph fused = fuseEpilogues(folded.graph);
-    LaunchOptions launchOptions;
-    launchOptions.tf32 = options.precision == Precision::TF32;
-    // The gpu device stores tf32 activations rounded (LaunchOptions).
-    launchOptions.roundTF32 = launchOptions.tf32 && device == "gpu";
-#ifdef MGP_HAVE_GPU_BACKEND
-    // The gpu device's plan: its SM count (split-K) and tuned configs.
-    if (device == "gpu" && isGpuAvailable()) {
-      auto gpuOptions = gpuInfoLaunchOptions(fused, launchOptions.tf32);
-      if (!gpuOptions)
-        return gpuOptions.takeError();
-      gpuOptions->roundTF32 = launchOptions.roundTF32;
-      launchOptions = std::move(*gpuOptions);
-    }
-#endif
-    auto launches = planLaunches(fused, launchOptions);
-    if (!launches)
-      return launches.takeError();
-    // fp16/bf16 buffers as the kernel backends store them (*fp16:16, ...).
-    assignBufferTypes(
-        *launches, planStorageTypes(fused, activationType(options.precision)));
+    // The plan the device's backend makes (graph/ModelPlan.h): on the gpu
+    // with its SM count (split-K) and stored tuned configs.
+    auto plan = planForInfo(fused, options.precision);
+    if (!plan)
+      return plan.takeError();
     if (listKernels) {
-      run::printKernelList(*launches, llvm::outs());
+      run::printKernelList(plan->launches, llvm::outs());
       return Error::success();
     }
     run::printInfo(graph, fused, llvm::outs());
-    run::printLaunches(fused, *launches, precisionName(options.precision),
+    run::printLaunches(fused, plan->launches, precisionName(options.precision),
                        llvm::outs());
     return Error::success();
   }
@@ -513,6 +518,13 @@ static Error runTool() {
   if (Error e = (*backend)->prepare(model.graph, model.weights))
     return e;
   timer.mark("prepare");
+  if (listPreparedKernels) {
+    const ModelPlan *plan = (*backend)->plan();
+    if (!plan)
+      return toolError("the " + device + " device runs no kernels_dsl kernels");
+    run::printKernelList(plan->launches, llvm::outs());
+    return Error::success();
+  }
 #ifdef MGP_HAVE_GPU_BACKEND
   if (gpu && timer.isEnabled()) {
     const GpuCompileStats &stats =

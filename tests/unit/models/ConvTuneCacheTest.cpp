@@ -205,12 +205,24 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   tuned.numStages = 2;
   ASSERT_FALSE(
       bool(cache.store(convTuneKey(graph, node, "GPU X", true), tuned)));
-  std::map<int, ConvConfig> configs =
-      cachedConvConfigs(graph, "GPU X", true, cache);
+  ConvTunerOptions tuner;
+  tuner.deviceName = "GPU X";
+  tuner.launch.tf32 = true;
+  std::map<int, ConvConfig> configs = cachedConvConfigs(graph, tuner, cache);
   // layer1's two 3x3 convolutions without a residual share the problem.
   EXPECT_EQ(configs.size(), 2u);
   ASSERT_TRUE(configs.count(node));
-  EXPECT_TRUE(cachedConvConfigs(graph, "GPU Y", true, cache).empty());
+  // Another device, or fp16 activations (their keys end |fp16): not tuned.
+  ConvTunerOptions other = tuner;
+  other.deviceName = "GPU Y";
+  EXPECT_TRUE(cachedConvConfigs(graph, other, cache).empty());
+  other = tuner;
+  other.activation = DType::F16;
+  EXPECT_TRUE(cachedConvConfigs(graph, other, cache).empty());
+  ASSERT_FALSE(bool(
+      cache.store(convTuneKey(graph, node, "GPU X", true) + "|fp16", tuned)));
+  EXPECT_EQ(cachedConvConfigs(graph, other, cache).size(), 2u)
+      << "the keys the tuner stores fp16 problems under";
 
   LaunchOptions options;
   options.tf32 = true;
