@@ -71,6 +71,8 @@ std::string mgp::computeCacheKey(const KernelRequest &request,
     if (param.isFloat)
       std::memcpy(&bits, &param.floatValue, sizeof(bits));
     h.number('v', bits);
+    h.text('s', param.isString ? llvm::StringRef(param.stringValue) : "");
+    h.number('q', param.isString);
   }
   return h.hex();
 }

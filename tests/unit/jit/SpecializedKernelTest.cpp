@@ -119,7 +119,7 @@ TEST(SpecializedKernel, SharesTheKernelCacheForPTX) {
   request.kernelName = "add_kernel";
   request.signature =
       std::move(*parseSignature("*fp32:16,*fp32:16,*fp32:16,i32:16,1024"));
-  request.options.arch = "sm_90";
+  request.target = *Target::parse("sm_90");
   KernelCache::Stats before = KernelCache::global().stats();
   CacheSource source = CacheSource::Compiled;
   auto compiled = getCompiledKernel(request, KernelCache::global(), &source);

@@ -105,6 +105,8 @@ TEST(CacheKey, EveryComponentChangesTheKey) {
           {"int width", signature("*fp32:16,*fp32:16,i64:1,1024")},
           {"constexpr value", signature("*fp32:16,*fp32:16,i32:1,512")},
           {"constexpr float", signature("*fp32:16,*fp32:16,i32:1,1024.0")},
+          {"constexpr string", signature("*fp32:16,*fp32:16,i32:1,'gelu'")},
+          {"another string", signature("*fp32:16,*fp32:16,i32:1,'relu'")},
           {"divisible by 16", signature("*fp32:16,*fp32,i32:1,1024")},
           {"divisible by 16 moved", signature("*fp32,*fp32:16,i32:1,1024")},
           {"equal to one", signature("*fp32:16,*fp32:16,i32,1024")},
