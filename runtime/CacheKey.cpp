@@ -73,6 +73,7 @@ std::string mgp::computeCacheKey(const KernelRequest &request,
     h.number('v', bits);
     h.text('s', param.isString ? llvm::StringRef(param.stringValue) : "");
     h.number('q', param.isString);
+    h.number('z', param.isNone);
   }
   return h.hex();
 }

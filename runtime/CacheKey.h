@@ -25,9 +25,9 @@ llvm::StringRef compilerIdentity();
 /// The cache key of \p request: 64 lowercase hex digits of SHA-256 over a
 /// length-prefixed, field-tagged encoding of the compiler identity
 /// (\p compilerVersion), the options, the target, the kernel name, the
-/// kernel's normalized source and the signature (constexpr numbers and
-/// strings included), so no two different requests encode the same way
-/// (docs/runtime.md, "The cache key").
+/// kernel's normalized source and the signature (constexpr numbers,
+/// strings and None included), so no two different requests encode the same
+/// way (docs/runtime.md, "The cache key").
 std::string
 computeCacheKey(const KernelRequest &request,
                 llvm::StringRef compilerVersion = compilerIdentity());

@@ -41,6 +41,10 @@ Expected<SignatureParam> parseConstexpr(size_t index, StringRef entry) {
     param.intValue = entry == "True";
     return param;
   }
+  if (entry == "None") {
+    param.isNone = true;
+    return param;
+  }
   // A string: quoted, or a bare word (identifier characters only).
   if (entry.size() >= 2 && (entry.front() == '\'' || entry.front() == '"') &&
       entry.back() == entry.front()) {
@@ -129,7 +133,9 @@ std::string Signature::str() const {
     if (index)
       os << ',';
     if (param.isConstexpr()) {
-      if (param.isString) {
+      if (param.isNone) {
+        os << "None";
+      } else if (param.isString) {
         os << '\'' << param.stringValue << '\'';
       } else if (param.isFloat) {
         // Shortest text that parses back to the same double, and as a float.

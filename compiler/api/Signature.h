@@ -37,11 +37,13 @@ struct SignatureParam {
   int divisibility = 1;
   /// The `:1` hint: an integer known to equal 1.
   bool equalsOne = false;
-  /// The constexpr value (Kind::Constexpr); `isFloat` / `isString` say
-  /// which one is set (a string: `'gelu'`, or a bare word that names no
-  /// type, such as `gelu`).
+  /// The constexpr value (Kind::Constexpr); `isFloat` / `isString` /
+  /// `isNone` say which one is set (a string: `'gelu'`, or a bare word that
+  /// names no type, such as `gelu`; `None`: Triton's specialization of an
+  /// argument passed as None, such as an absent bias pointer).
   bool isFloat = false;
   bool isString = false;
+  bool isNone = false;
   int64_t intValue = 0;
   double floatValue = 0.0;
   std::string stringValue;

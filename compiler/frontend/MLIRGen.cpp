@@ -307,6 +307,8 @@ static SemaValue toSemaValue(mlir::MLIRContext &ctx, const ConstValue &c) {
     return SemaValue::getBool(c.intValue != 0);
   case ConstValue::Kind::String:
     return SemaValue::getString(c.text);
+  case ConstValue::Kind::None:
+    return SemaValue::getNone();
   case ConstValue::Kind::DType: {
     llvm::StringRef name = c.text;
     name.consume_front("tl.");
@@ -407,9 +409,10 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
     if (def != defines.end()) {
       role.constant = toSemaValue(context, def->second);
     } else if (sig->isConstexpr()) {
-      role.constant = sig->isString  ? SemaValue::getString(sig->stringValue)
-                      : sig->isFloat ? SemaValue::getFloat(sig->floatValue)
-                                     : SemaValue::getInt(sig->intValue);
+      role.constant = sig->isNone     ? SemaValue::getNone()
+                      : sig->isString ? SemaValue::getString(sig->stringValue)
+                      : sig->isFloat  ? SemaValue::getFloat(sig->floatValue)
+                                      : SemaValue::getInt(sig->intValue);
     } else if (annotated && !sig->isPointer()) {
       // A dtype constexpr: `X_dtype: tl.constexpr` given `bf16`.
       role.constant = SemaValue::getDType(getSignatureType(context, sig->type));
@@ -494,6 +497,8 @@ Expected<ConstValue> mgp::parseConstValue(llvm::StringRef text) {
     return ConstValue::getBool(true);
   if (text == "False" || text == "false")
     return ConstValue::getBool(false);
+  if (text == "None") // an absent optional argument: `if Bias is not None:`
+    return ConstValue::getNone();
   int64_t i;
   if (!text.getAsInteger(0, i))
     return ConstValue::getInt(i);

@@ -35,7 +35,7 @@ namespace mgp {
 
 /// A compile-time value given from outside the source (`mgpc -D NAME=VALUE`).
 struct ConstValue {
-  enum class Kind { Int, Float, Bool, String, DType };
+  enum class Kind { Int, Float, Bool, String, DType, None };
   Kind kind = Kind::Int;
   int64_t intValue = 0;
   double floatValue = 0.0;
@@ -48,6 +48,7 @@ struct ConstValue {
   static ConstValue getString(llvm::StringRef s) {
     return {Kind::String, 0, 0.0, s.str()};
   }
+  static ConstValue getNone() { return {Kind::None, 0, 0.0, {}}; }
   static ConstValue getDType(llvm::StringRef name) {
     return {Kind::DType, 0, 0.0, name.str()};
   }

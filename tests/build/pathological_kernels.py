@@ -78,6 +78,7 @@ CASES = [
     ("helpers-2000", many_helpers(2000), "*fp32", 120),
     ("call-chain-500", deep_call_chain(500), "*fp32", 60),
     ("block-2^16", huge_block(16), "*fp32", 60),
+    ("block-2^26", huge_block(26), "*fp32", 60),
     ("host-code-20000-lines", host_code(20000), "*fp32", 60),
 ]
 

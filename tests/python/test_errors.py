@@ -96,10 +96,10 @@ class ArgumentErrors(unittest.TestCase):
             K.add_kernel[(1,)](complex_input, self.y, self.out, 64, BLOCK=64)
         self.assertIn("kernel 'add_kernel', argument 'x_ptr': unsupported",
                       str(caught.exception))
-        fp8 = FakeTensor("torch.float8_e4m3fn", 0x1000, device=-1)
+        fnuz = FakeTensor("torch.float8_e4m3fnuz", 0x1000, device=-1)
         with self.assertRaises(TypeError) as caught:
-            K.add_kernel[(1,)](self.x, fp8, self.out, 64, BLOCK=64)
-        self.assertIn("argument 'y_ptr': unsupported dtype fp8e4nv",
+            K.add_kernel[(1,)](self.x, fnuz, self.out, 64, BLOCK=64)
+        self.assertIn("argument 'y_ptr': unsupported dtype fp8e4b8",
                       str(caught.exception))
 
     def test_unsupported_constexprs(self):

@@ -50,8 +50,10 @@ TABLE = [
     (FakeTensor("torch.int64", 0x7F0000001008), ("*i64", ""), "*i64"),
     (FakeTensor("torch.float64", 0x7F0000001000), ("*fp64", "D"), "*fp64:16"),
     (FakeTensor("torch.float8_e4m3fn", 0x7F0000001000), ("*fp8e4nv", "D"),
+     "*fp8e4nv:16"),
+    (FakeTensor("torch.float8_e5m2", 0x7F0000001001), ("*fp8e5", ""), "*fp8e5"),
+    (FakeTensor("torch.float8_e4m3fnuz", 0x7F0000001000), ("*fp8e4b8", "D"),
      TypeError),
-    (FakeTensor("torch.float8_e5m2", 0x7F0000001001), ("*fp8e5", ""), TypeError),
     (mgp.constexpr(5), ("constexpr", mgp.constexpr(5)), "5"),
     (mgp.constexpr(0.25), ("constexpr", mgp.constexpr(0.25)), "0.25"),
 ]

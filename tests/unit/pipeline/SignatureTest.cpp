@@ -110,4 +110,15 @@ TEST(SignatureTest, BareWordsAreStringConstexprs) {
   }
 }
 
+TEST(SignatureTest, NoneIsAConstexprAndPrintsBack) {
+  // An absent optional argument, as Triton specializes None.
+  llvm::Expected<Signature> signature = parseSignature("*fp32:16,None,i32");
+  ASSERT_TRUE(static_cast<bool>(signature)) << toString(signature.takeError());
+  ASSERT_EQ(signature->params.size(), 3u);
+  EXPECT_TRUE(signature->params[1].isConstexpr());
+  EXPECT_TRUE(signature->params[1].isNone);
+  EXPECT_FALSE(signature->params[1].isString);
+  EXPECT_EQ(signature->str(), "*fp32:16,None,i32");
+}
+
 } // namespace
