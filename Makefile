@@ -137,6 +137,7 @@ portable: $(PORTABLE_BUILD)/deps.stamp
 	  strip -o $(PORTABLE_PACK)/bin/$$t $(PORTABLE_BUILD)/bin/$$t || exit 1; done
 	strip --strip-unneeded -o $(PORTABLE_PACK)/lib/libmgp.so $(PORTABLE_BUILD)/lib/libmgp.so
 	cp include/mgp/mgp.h $(PORTABLE_PACK)/include/mgp/
+	git rev-parse --short HEAD > $(PORTABLE_PACK)/COMMIT 2>/dev/null || echo unknown > $(PORTABLE_PACK)/COMMIT
 	git ls-files -z kernels_dsl models python | xargs -0 -r cp --parents -t $(PORTABLE_PACK)
 	XZ_OPT='$(PORTABLE_XZ)' tar -C $(PORTABLE_BUILD)/pack -cJf $(DIST)/mgp-portable.tar.xz mgp-portable
 	@ls -l $(DIST)/mgp-portable.tar.xz

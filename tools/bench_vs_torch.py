@@ -520,7 +520,15 @@ class Results:
             self.records.append(rec)
 
 
-def git_commit():
+def git_commit(mgp_run=None):
+    """The commit mgp was built from: the portable archive's COMMIT file
+    (beside bin/mgp-run; `make portable` writes it), else this checkout's."""
+    if mgp_run:
+        stamp = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(mgp_run))),
+                             "COMMIT")
+        if os.path.isfile(stamp):
+            with open(stamp) as f:
+                return f.read().strip() or None
     try:
         proc = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, timeout=10)
@@ -609,7 +617,7 @@ def main(argv=None):
     results.write({
         "kind": "meta", "time": datetime.datetime.now().isoformat(timespec="seconds"),
         "device": device, "torch": torch.__version__, "torchvision": torchvision.__version__,
-        "triton": triton_version, "cuda": torch.version.cuda, "git": git_commit(),
+        "triton": triton_version, "cuda": torch.version.cuda, "git": git_commit(args.mgp_run),
         "mgp_run": args.mgp_run, "size": args.size, "seed": args.seed, "runs": args.runs,
         "warmup": args.warmup, "cap_s": args.cap, "deadline_s": args.deadline,
         "batches": args.batches, "precisions": args.precisions, "systems": args.systems,

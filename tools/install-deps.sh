@@ -37,9 +37,10 @@ aptPackages+=(${MGP_DEPS_EXTRA_APT:-})
 # version must then match, a local suffix such as +cu130 aside).
 # numpy below 2.4: Triton 3.6's interpreter converts one-element arrays with
 # int(), which NumPy 2.4 refuses.
-# matplotlib draws the benchmark's plot (tools/bench_report.py, its lit test).
+# matplotlib draws the benchmark's plot (tools/bench_report.py, its lit test);
+# pytest runs Triton's own language tests (tests/triton_lang).
 pipModules=(numpy==2.3.5 onnx onnxruntime safetensors torch==2.11.0 triton==3.6.0
-            matplotlib)
+            matplotlib pytest)
 # shellcheck disable=SC2206
 pipModules+=(${MGP_DEPS_EXTRA_PIP:-})
 python=${MGP_PYTHON:-python3}

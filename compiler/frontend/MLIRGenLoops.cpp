@@ -53,8 +53,13 @@ static std::vector<LoopVar> getLoopVars(Generator &g, const ast::StmtList &body,
   std::vector<LoopVar> vars;
   auto add = [&](llvm::StringRef name, const SemaValue &v,
                  std::vector<int> path, const SemaValue &whole) {
+    // A block pointer's block_shape and order stay constants (yieldValues
+    // checks that the body leaves them as they were).
+    bool fixed = !path.empty() && isConstexprField(whole.getTag(), path[0]);
     LoopVar lv{name.str(), v, mlir::Type(), false, {}, std::move(path), whole};
-    if (v.isRuntime()) {
+    if (fixed) {
+      // not carried: lv.type stays null
+    } else if (v.isRuntime()) {
       lv.type = v.getType();
       lv.logical = g.getLogicalShape(v.getValue());
     } else if (v.isConstNumber()) {

@@ -100,6 +100,21 @@ mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l) {
   llvm::ArrayRef<int64_t> shape = getShapeOf(v.getType());
   mlir::Type result = withShape(to, shape);
   namespace arith = mlir::arith;
+  // Pointers convert through their 64-bit address, as Triton's
+  // int_to_ptr / ptr_to_int / pointer bitcast: `x.to(tl.pointer_type(T))`.
+  if (llvm::isa<PointerType>(to)) {
+    mlir::Type i64 = builder.getI64Type();
+    mlir::Value address =
+        llvm::isa<PointerType>(from)
+            ? PtrToIntOp::create(builder, l, withShape(i64, shape), v)
+            : castTo(v, i64, l);
+    return IntToPtrOp::create(builder, l, result, address);
+  }
+  if (llvm::isa<PointerType>(from)) {
+    mlir::Value address = PtrToIntOp::create(
+        builder, l, withShape(builder.getI64Type(), shape), v);
+    return castTo(address, to, l);
+  }
   // fp8 converts only to and from f16 (exactly) and f32 (rounding to
   // nearest even, saturating, as Triton's fp_to_fp); other types go through
   // them.

@@ -31,6 +31,10 @@ public:
   /// The deepest expression nesting accepted (parentheses, unary operators,
   /// `**` chains, conditional expressions), so no input exhausts the stack.
   static constexpr unsigned kMaxExprDepth = 100;
+  /// Operators in one chain of a binary operator level (`a + b + ...`): each
+  /// one nests the tree a level deeper (left-associative), and the passes
+  /// after the parser recurse on it.
+  static constexpr unsigned kMaxBinaryChain = 1000;
 
   Parser(llvm::SourceMgr &sourceMgr, unsigned bufferId);
 

@@ -237,11 +237,16 @@ static unsigned getBinaryPrecedence(TokenKind kind, BinaryOp &op) {
 Parser::ExprPtr Parser::parseBinary(unsigned minPrecedence) {
   Token start = tok;
   ExprPtr lhs = parseFactor();
+  unsigned chain = 0;
   while (lhs) {
     BinaryOp op;
     unsigned precedence = getBinaryPrecedence(tok.kind, op);
     if (precedence == 0 || precedence < minPrecedence)
       break;
+    if (++chain > kMaxBinaryChain)
+      return emitError(tok, "more than " + llvm::Twine(kMaxBinaryChain) +
+                                " binary operators in one chain; split the "
+                                "expression with intermediate variables");
     SourceLocation opLoc = startLocation(tok);
     consume();
     ExprPtr rhs = parseBinary(precedence + 1);

@@ -25,6 +25,16 @@ namespace mgp {
 /// The tags of compound values.
 inline constexpr llvm::StringLiteral kBlockPtrTag = "block_ptr";
 inline constexpr llvm::StringLiteral kTensorDescTag = "tensor_descriptor";
+/// Whether field \p index of a compound value of kind \p tag is a constexpr
+/// of Triton's (a block pointer's block_shape and order, a descriptor's
+/// block_shape and padding): it never changes, not even inside a loop.
+inline bool isConstexprField(llvm::StringRef tag, size_t index) {
+  if (tag == kBlockPtrTag)
+    return index == 4 || index == 5;
+  if (tag == kTensorDescTag)
+    return index == 3 || index == 4;
+  return false;
+}
 
 /// One value of the kernel language, compile-time or runtime.
 class SemaValue {

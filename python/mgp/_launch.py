@@ -33,6 +33,17 @@ def _tensor_kv(a):
     return (a.dtype, a.get_device(), not p & 15), p
 
 
+def _wrapped_kv(a):
+    p = a.data_ptr()
+    return (a.dtype, _types.storage_owner(a).get_device(), not p & 15), p
+
+
+def _maybe_wrapped_kv(a):
+    if hasattr(a, "base") and hasattr(a, "dtype"):
+        return _wrapped_kv(a)
+    return ("unsupported", type(a)), a
+
+
 def _cai_kv(a):
     cai = a.__cuda_array_interface__
     p = cai["data"][0]
@@ -55,6 +66,8 @@ _handlers = {bool: lambda a: ("u1", a), type(None): lambda a: ("none", a)}
 def _find_handler(t):
     if hasattr(t, "data_ptr") and hasattr(t, "get_device"):
         handler = _tensor_kv
+    elif hasattr(t, "data_ptr"):
+        handler = _maybe_wrapped_kv  # triton's TensorWrapper (base, dtype: per instance)
     elif hasattr(t, "__cuda_array_interface__"):
         handler = _cai_kv
     elif hasattr(t, "__array_interface__"):
@@ -146,8 +159,9 @@ class _NoTensor:
 def host_extent(a):
     """(address, bytes valid from it) of host memory: a NumPy array or a CPU
     tensor (its storage from the element on)."""
-    if hasattr(a, "untyped_storage"):
-        storage = a.untyped_storage()
+    owner = _types.storage_owner(a)
+    if hasattr(owner, "untyped_storage"):
+        storage = owner.untyped_storage()
         address = a.data_ptr()
         return address, storage.data_ptr() + storage.nbytes() - address
     ai = a.__array_interface__

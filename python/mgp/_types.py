@@ -128,6 +128,17 @@ def pointer_type(obj):
     return None
 
 
+def storage_owner(obj):
+    """The tensor that owns ``obj``'s memory: ``obj`` itself, or the
+    ``base`` of a wrapper that reinterprets a tensor as another dtype
+    (Triton's ``TensorWrapper``, made by ``triton.reinterpret``)."""
+    if not hasattr(obj, "get_device") and not hasattr(obj, "__array_interface__"):
+        base = getattr(obj, "base", None)
+        if base is not None and hasattr(base, "data_ptr"):
+            return base
+    return obj
+
+
 def specialize(value, specialize_value=True, align=True):
     """Triton's (type, key) for one non-constexpr argument."""
     if value is None:
@@ -163,6 +174,13 @@ def constexpr_value(value):
     while _is_constexpr_object(value):
         value = value.value
     return value
+
+
+def is_number(value):
+    """Whether a constexpr is a number (bool, int, float), which signatures
+    carry; other constexprs are baked into the kernel's text."""
+    value = constexpr_value(value)
+    return isinstance(value, (bool, int, float))
 
 
 def format_number(value):

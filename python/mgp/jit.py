@@ -13,9 +13,8 @@ cache of the C++ JIT) and remembers the result.
 import ctypes
 import inspect
 import operator
-import textwrap
 
-from . import _launch, _lib, _types, runtime
+from . import _launch, _lib, _source, _tuples, _types, runtime
 from .compiler import CompiledKernel, compile_options
 
 _OPTIONS = {"num_warps", "num_stages", "num_ctas", "precision", "debug",
@@ -56,8 +55,9 @@ class JITFunction:
     """A kernel: ``kernel[grid](*args, **kwargs)``, ``kernel.warmup``."""
 
     def __init__(self, fn, do_not_specialize=None,
-                 do_not_specialize_on_alignment=None, **_ignored):
+                 do_not_specialize_on_alignment=None, src=None, **_ignored):
         self.fn = fn
+        self.src = src  # Triton's replaced source text of the kernel, if any
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
@@ -71,7 +71,9 @@ class JITFunction:
         self.arg_names = [p.name for p in self.params]
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
         self._file = inspect.getsourcefile(fn) or f"<{fn.__name__}>"
-        self._source = None
+        self._sources = {}
+        self._text_of = None  # a tuple variant's text (mgp/_tuples.py)
+        self._tuple_variants = {}
         self._cache = {}
         self._binder = self._make_binder()
         self._key_fn = None  # made at the first launch, for the device used
@@ -149,6 +151,9 @@ class JITFunction:
                     f"kernel '{self.__name__}': keyword argument(s) "
                     f"{', '.join(sorted(options.keys() - _OPTIONS))} specified "
                     f"but not recognised (parameters: {', '.join(self.arg_names)})")
+            if _tuples.has_tuples(self, values):
+                variant, flat = _tuples.variant(self, values)
+                return variant.run(*flat, grid=grid, warmup=warmup, **options)
             entry = self._compile(values, options, key)
         if warmup:
             return entry.kernel
@@ -213,15 +218,26 @@ class JITFunction:
     # -- compiling a specialization ------------------------------------------
 
     def source(self):
-        """The text mgp compiles: the kernel's whole file (helpers and module
-        constants included), or the function alone when there is no file."""
-        if self._source is None:
-            try:
-                with open(self._file, encoding="utf-8") as f:
-                    self._source = f.read()
-            except OSError:
-                self._source = textwrap.dedent(inspect.getsource(self.fn))
-        return self._source
+        """The text mgp compiles for this kernel (see source_and_name)."""
+        return self.source_and_name()[0]
+
+    def source_and_name(self, baked=None):
+        """(text, kernel name) mgp compiles: the kernel's whole file
+        (helpers and module constants included), with the kernel's own
+        definition and closure appended when it is defined inside a function
+        or its ``src`` was replaced, and a wrapper kernel that bakes in the
+        ``baked`` constexprs (name -> value: strings, None, dtypes, jit
+        functions), which signatures cannot carry (mgp/_source.py)."""
+        key = tuple(sorted((k, repr(v)) for k, v in (baked or {}).items()))
+        found = self._sources.get(key)
+        if found is None:
+            if self._text_of is not None:
+                found = self._text_of(baked)
+            else:
+                found = _source.kernel_text(self.fn, self._file, self.src,
+                                            self.params, baked)
+            self._sources[key] = found
+        return found
 
     def specialization(self, *args, **kwargs):
         """Triton's (type, key) pairs of these arguments, one per parameter
@@ -255,8 +271,11 @@ class JITFunction:
             device = None
         else:
             device = self._launch_device(values, pairs)
+        baked = {p.name: _types.constexpr_value(pair[1])
+                 for p, pair in zip(self.params, pairs)
+                 if pair[0] == "constexpr" and not _types.is_number(pair[1])}
         entries = [_types.signature_entry(pair, p.name)
-                   for pair, p in zip(pairs, self.params)]
+                   for pair, p in zip(pairs, self.params) if p.name not in baked]
         kinds = []
         for p, pair in zip(self.params, pairs):
             kind = pair[0]
@@ -269,7 +288,8 @@ class JITFunction:
                 kinds.append((p.num, "float", 0))
             else:
                 kinds.append((p.num, "uint" if kind == "u64" else "int", 0))
-        kernel = self._compile_signature(",".join(entries), options, device)
+        kernel = self._compile_signature(",".join(entries), options, device,
+                                         baked)
         entry = _Entry(kernel, _launch.make_packer(kinds, interpreter),
                        len(kinds), device)
         if device is not None and self._streams is None:
@@ -278,20 +298,20 @@ class JITFunction:
             self._cache[key] = entry
         return entry
 
-    def _compile_signature(self, signature, options, device):
+    def _compile_signature(self, signature, options, device, baked=None):
         opts = compile_options(options)
         ctx = runtime.context(device)
         try:
-            return CompiledKernel.compile(ctx, self.source(), self._file,
-                                          self.__name__, signature, opts)
-        except _lib.KernelNotFoundError:
-            # A kernel defined inside a function: compile its own text.
-            if "<locals>" not in self.__qualname__:
-                raise
-            own = textwrap.dedent(inspect.getsource(self.fn))
-            self._source = own
-            return CompiledKernel.compile(ctx, own, self._file, self.__name__,
-                                          signature, opts)
+            text, name = self.source_and_name(baked)
+        except _source.Unspellable as e:
+            param = next(k for k, v in baked.items()
+                         if _source.is_unspellable(v))
+            raise TypeError(f"kernel '{self.__name__}', argument '{param}': a "
+                            f"constexpr {e} is not supported by mgp (constexpr "
+                            "values are numbers, strings, None, dtypes, jit "
+                            "functions and tuples of these)") from None
+        return CompiledKernel.compile(ctx, text, self._file, name, signature,
+                                      opts)
 
     def _launch_device(self, values, pairs):
         """The GPU the launch runs on: its tensors', which must all be CUDA
@@ -300,7 +320,9 @@ class JITFunction:
         for p, pair in zip(self.params, pairs):
             if not pair[0].startswith("*") or p.is_constexpr:
                 continue
-            obj = values[p.num]
+            obj = _types.storage_owner(values[p.num])
+            if type(obj).__name__ == "MockTensor":
+                continue  # Triton's warmup stand-in for a tensor: no memory
             where = f"kernel '{self.__name__}', argument '{p.name}'"
             if hasattr(obj, "get_device"):
                 index = obj.get_device()
@@ -321,7 +343,7 @@ class JITFunction:
 
     def _check_interpreter_args(self, values, pairs):
         for p, pair in zip(self.params, pairs):
-            obj = values[p.num]
+            obj = _types.storage_owner(values[p.num])
             if not pair[0].startswith("*") or p.is_constexpr:
                 continue
             if hasattr(obj, "get_device"):  # torch: CUDA tensors have an index
@@ -379,10 +401,26 @@ def jit(fn=None, *, do_not_specialize=None, do_not_specialize_on_alignment=None,
         if hasattr(f, "fn") and hasattr(f, "arg_names"):  # triton.jit
             dns = dns or getattr(f, "do_not_specialize", None)
             dnsa = dnsa or getattr(f, "do_not_specialize_on_alignment", None)
+            src = _triton_replaced_src(f)
             f = f.fn
+            kwargs.setdefault("src", src)
         return JITFunction(f, do_not_specialize=dns,
                            do_not_specialize_on_alignment=dnsa, **kwargs)
     if fn is None:
         return wrap
     return wrap(fn)
 
+
+
+def _triton_replaced_src(triton_fn):
+    """A triton.jit object's ``src`` when it differs from its function's
+    definition (replaced with ``_unsafe_update_src``), else None."""
+    src = getattr(triton_fn, "src", None)
+    if not isinstance(src, str):
+        return None
+    try:
+        if src == _source.def_text(triton_fn.fn):
+            return None
+    except (OSError, TypeError):
+        pass
+    return src

@@ -74,6 +74,7 @@ def host_code(lines):
 CASES = [
     ("nested-ifs-100", nested_ifs(100), "*fp32,i32", 60),
     ("unary-chain-20000", unary_chain(20000), "*fp32", 60),
+    ("long-sum-1000", long_sum(1000), "*fp32", 60),
     ("long-sum-5000", long_sum(5000), "*fp32", 60),
     ("helpers-2000", many_helpers(2000), "*fp32", 120),
     ("call-chain-500", deep_call_chain(500), "*fp32", 60),

@@ -121,5 +121,22 @@ def broken_kernel(x_ptr, BLOCK: tl.constexpr):
     tl.store(x_ptr + offs, not_defined_anywhere)
 
 
+@mgp.jit
+def bias_act_kernel(x_ptr, b_ptr, out_ptr, n, ACTIVATION: tl.constexpr,
+                    OUT_DTYPE: tl.constexpr, BLOCK: tl.constexpr):
+    # An optional pointer (None folds the branch away), a string and a dtype
+    # constexpr, as Triton kernels take them.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    if b_ptr is not None:
+        x += tl.load(b_ptr + offs, mask=mask)
+    if ACTIVATION == "relu":
+        x = tl.maximum(x, 0.0)
+    elif ACTIVATION == "square":
+        x = x * x
+    tl.store(out_ptr + offs, x.to(OUT_DTYPE), mask=mask)
+
+
 if __name__ == "__main__":
     print("host code: mgp compiles only the kernels")

@@ -103,14 +103,25 @@ class ArgumentErrors(unittest.TestCase):
                       str(caught.exception))
 
     def test_unsupported_constexprs(self):
+        # None, strings and dtypes are baked into the kernel's text; what has
+        # no spelling in a kernel (a list, an arbitrary object) is refused.
         with self.assertRaises(TypeError) as caught:
+            K.add_kernel[(1,)](self.x, self.y, self.out, 64, BLOCK=[64])
+        self.assertIn("argument 'BLOCK': a constexpr list [64] is not supported",
+                      str(caught.exception))
+        with self.assertRaises(TypeError) as caught:
+            K.add_kernel[(1,)](self.x, self.y, self.out, 64, BLOCK=object())
+        self.assertIn("argument 'BLOCK': a constexpr object", str(caught.exception))
+
+    def test_constexprs_the_kernel_cannot_use(self):
+        # A None pointer and a string block size reach the compiler, which
+        # says where the kernel cannot use them (Triton fails there too).
+        with self.assertRaises(mgp.CompileError) as caught:
             K.add_kernel[(1,)](self.x, None, self.out, 64, BLOCK=64)
-        self.assertIn("argument 'y_ptr': a constexpr None is not supported",
-                      str(caught.exception))
-        with self.assertRaises(TypeError) as caught:
+        self.assertIn("mgp_kernels.py", str(caught.exception))
+        with self.assertRaises(mgp.CompileError) as caught:
             K.add_kernel[(1,)](self.x, self.y, self.out, 64, BLOCK="64")
-        self.assertIn("argument 'BLOCK': a constexpr str '64' is not supported",
-                      str(caught.exception))
+        self.assertIn("arange", str(caught.exception))
 
     def test_integer_too_large(self):
         with self.assertRaises(OverflowError) as caught:

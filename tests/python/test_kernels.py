@@ -161,6 +161,30 @@ class Numerics(unittest.TestCase):
         np.testing.assert_array_equal(out, x[::3][:100])
 
 
+class ConstexprKinds(unittest.TestCase):
+    """None for an optional pointer, string and dtype constexprs: each value
+    is its own specialization, checked against NumPy."""
+
+    def test_none_string_and_dtype(self):
+        rng = np.random.default_rng(11)
+        n = 1000
+        x = rng.standard_normal(n).astype(np.float32)
+        b = rng.standard_normal(n).astype(np.float32)
+        grid = (mgp.cdiv(n, 256),)
+        out = np.full(n, np.nan, np.float32)
+        K.bias_act_kernel[grid](x, None, out, n, ACTIVATION="relu",
+                                OUT_DTYPE=mgp.float32, BLOCK=256)
+        np.testing.assert_array_equal(out, np.maximum(x, 0))
+        half = np.full(n, np.nan, np.float16)
+        K.bias_act_kernel[grid](x, b, half, n, ACTIVATION="square",
+                                OUT_DTYPE=mgp.float16, BLOCK=256)
+        np.testing.assert_array_equal(half, ((x + b) * (x + b)).astype(np.float16))
+        same = np.full(n, np.nan, np.float32)
+        K.bias_act_kernel[grid](x, b, same, n, ACTIVATION="none",
+                                OUT_DTYPE=mgp.float32, BLOCK=256)
+        np.testing.assert_array_equal(same, x + b)
+
+
 class Tuning(unittest.TestCase):
     def setUp(self):
         self.cache = tempfile.TemporaryDirectory()

@@ -2,7 +2,7 @@
 """The Triton kernel suite on one launcher, against NumPy/PyTorch references.
 
     run_suite.py [--launcher triton-interp|triton|mgp] [-k REGEX] [--list] [-v]
-                 [--save DIR] [--against DIR]
+                 [--save DIR] [--against DIR] [--bench N [--bench-json FILE]]
 
 The launcher also comes from TRITON_SUITE_LAUNCHER (default triton-interp):
   triton-interp  Triton's interpreter (TRITON_INTERPRET=1), CPU tensors
@@ -11,8 +11,13 @@ The launcher also comes from TRITON_SUITE_LAUNCHER (default triton-interp):
                  (mgp is imported from MGP_PYTHONPATH or <repo>/python)
 Prints one row per (case, shape) and exits 1 when any fails. --save DIR keeps
 the outputs; --against DIR compares them with another launcher's (e.g. mgp
-against Triton on the same seeded inputs) besides the reference. A launcher that
-cannot run here (no GPU, mgp not importable) skips every case with the reason.
+against Triton on the same seeded inputs) besides the reference. --bench N
+times every passing shape's host launcher on the same inputs (warm-up, then
+the median of N calls; CUDA events on the GPU, suite/bench.py) and writes
+--bench-json (default DIR/bench.json of --save, else bench-<launcher>.json);
+tests/triton/bench_table.py joins a Triton and an mgp file into a table. A
+launcher that cannot run here (no GPU, mgp not importable) skips every case
+with the reason.
 """
 
 import argparse
@@ -40,6 +45,11 @@ def parse_args(argv=None):
                         help="cases known to fail on this launcher, one `case  reason` per "
                              "line: their failures are counted apart, and a listed case "
                              "whose every shape passes is an error (shorten the list)")
+    parser.add_argument("--bench", type=int, default=0, metavar="N",
+                        help="time every passing shape: median of N calls of its host "
+                             "launcher (warm-up first; CUDA events on the GPU)")
+    parser.add_argument("--bench-json", metavar="FILE",
+                        help="where --bench writes its medians (JSON)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="time per row and tracebacks of failures")
     return parser.parse_args(argv)
@@ -79,8 +89,18 @@ def main(argv=None):
     from suite.harness import run
     if args.save:
         os.makedirs(args.save, exist_ok=True)
-    failed, rows = run(selected, make_launcher(args.launcher), verbose=args.verbose,
-                       save=args.save, against=args.against)
+    launcher = make_launcher(args.launcher)
+    times, on_row = {}, None
+    if args.bench:
+        from suite.bench import write_json
+        path = args.bench_json or (os.path.join(args.save, "bench.json") if args.save
+                                   else f"bench-{args.launcher}.json")
+        # rewritten after every row: a run cut short by a time limit keeps its rows
+        on_row = lambda rows: write_json(path, launcher, args.bench, rows, times)  # noqa: E731
+    failed, rows = run(selected, launcher, verbose=args.verbose, save=args.save,
+                       against=args.against, bench=args.bench, times=times, on_row=on_row)
+    if args.bench:
+        print(f"timed {len(times)} passing shapes (median of {args.bench}): {path}")
     if not args.xfail:
         return 1 if failed else 0
     expected = {}

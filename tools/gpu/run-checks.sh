@@ -29,6 +29,20 @@
 #           BATCHES, PRECS, TORCH_SYSTEMS, CAP override them. Writes
 #           $OUT/bench-SET.jsonl (a record per measurement, as it goes),
 #           torch-SET.log and bench-SET.md (tools/bench_report.py).
+#   timing  the suite with --bench (BENCH_N timed calls, default 20) on Triton
+#           and through mgp.jit on the same seeded inputs, then the table of
+#           tests/triton/bench_table.py (result, error, Triton us, mgp us,
+#           Triton/mgp and the geometric mean) into $OUT/suite-timing.md
+#   langtests  Triton's own language tests through mgp.jit on the GPU
+#           (tests/triton_lang/run_triton_tests.py --mode gpu): pass / fail /
+#           NA counts per file and the failures by cause into
+#           $OUT/triton-lang.md. The tests come from TRITON_TESTS (default
+#           triton-tests/ at the root: tests/triton_lang/prepare.sh makes it;
+#           the device call carries it); TT_SAMPLE (one test in N, default 4),
+#           TT_JOBS (pytest processes per file, default 4), TT_FILES.
+# Steps timing and langtests each fit one 10-minute device call: every
+# piece runs under `timeout`, prints its elapsed time, and what a piece cut
+# short had written is still summarized.
 # Logs go to $OUT (the device tool's output folder). Every command's status
 # counts: the script stops at the first failure.
 set -euo pipefail
@@ -50,6 +64,8 @@ export MGP_LIBRARY=$P/lib/libmgp.so
 export PYTHONUNBUFFERED=1
 
 log() { echo "=== $*"; }
+SECONDS=0
+elapsed() { echo "--- $1: ${SECONDS} s since the step began"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -c "import torch, triton, numpy; print('torch', torch.__version__, 'triton', triton.__version__, 'numpy', numpy.__version__)"
 
@@ -161,6 +177,55 @@ stepTorch() {
   [ "$status" -le 1 ] # 1 is a result; 2 or a timeout is a broken run
 }
 
+stepTiming() {
+  SECONDS=0
+  local n=${BENCH_N:-20}
+  log "suite timing: Triton on the GPU, --bench $n"
+  rm -rf /tmp/suite-triton-t && mkdir -p /tmp/suite-triton-t
+  timeout 260 python3 tests/triton/run_suite.py --launcher triton --save /tmp/suite-triton-t \
+    --bench "$n" --bench-json "$OUT/bench-triton.json" > "$OUT/timing-triton.log" 2>&1 || true
+  tail -n 2 "$OUT/timing-triton.log"; elapsed triton
+  log "suite timing: mgp.jit on the GPU, --bench $n, against Triton's outputs"
+  MGP_CACHE_DIR=/tmp/c-suite timeout 260 python3 tests/triton/run_suite.py --launcher mgp \
+    --against /tmp/suite-triton-t --bench "$n" --bench-json "$OUT/bench-mgp.json" \
+    > "$OUT/timing-mgp.log" 2>&1 || true
+  tail -n 2 "$OUT/timing-mgp.log"; elapsed mgp
+  if [ -f "$OUT/bench-triton.json" ] && [ -f "$OUT/bench-mgp.json" ]; then
+    python3 tests/triton/bench_table.py "$OUT/bench-triton.json" "$OUT/bench-mgp.json" \
+      --out "$OUT/suite-timing.md" --title "Triton kernel suite on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+  else
+    echo "no table: a bench JSON is missing (see $OUT/timing-*.log)"
+  fi
+  elapsed table
+}
+
+stepLangtests() {
+  SECONDS=0
+  local tests=${TRITON_TESTS:-triton-tests}
+  local args=(--mode gpu --triton-tests "$tests" --jobs "${TT_JOBS:-4}" --sample "${TT_SAMPLE:-4}"
+    --out "$OUT/triton-lang" --markdown "$OUT/triton-lang.md"
+    --command "STEP=langtests TT_SAMPLE=${TT_SAMPLE:-4} bash tools/gpu/run-checks.sh")
+  [ -n "${TT_FILES:-}" ] && args+=(--files "$TT_FILES")
+  log "Triton's language tests ($tests) through mgp.jit on the GPU"
+  status=0
+  MGP_CACHE_DIR=/tmp/c-tt timeout 530 python3 tests/triton_lang/run_triton_tests.py "${args[@]}" \
+    --budget 490 > "$OUT/triton-lang.log" 2>&1 || status=$?
+  elapsed tests
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "cut at the time limit; summarizing what was reported"
+    python3 tests/triton_lang/run_triton_tests.py "${args[@]}" --summarize-only \
+      > "$OUT/triton-lang.log" 2>&1 || true
+  fi
+  grep -E "^test_.*: [0-9]+ s|not run" "$OUT/triton-lang.log" || true
+  if [ -f "$OUT/triton-lang.md" ]; then
+    sed -n '/^### Per file/,/^### Per feature/p' "$OUT/triton-lang.md" | head -n -1
+    sed -n '/^### Failures by missing feature/,/^### Failures$/p' "$OUT/triton-lang.md" | head -n 40
+  else
+    tail -n 20 "$OUT/triton-lang.log"
+  fi
+  elapsed summary
+}
+
 IFS=, read -r -a steps <<< "$STEP"
 for step in "${steps[@]}"; do
   case $step in
@@ -170,6 +235,8 @@ for step in "${steps[@]}"; do
   check) stepCheck ;;
   model) stepModel ;;
   torch) stepTorch ;;
-  *) echo "unknown STEP $step (tests, api, suite, check, model, torch)"; exit 2 ;;
+  timing) stepTiming ;;
+  langtests) stepLangtests ;;
+  *) echo "unknown STEP $step (tests, api, suite, check, model, torch, timing, langtests)"; exit 2 ;;
   esac
 done

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace mgp;
 using namespace mgp::graph;
@@ -72,12 +73,21 @@ run::LogitComparison run::compareLogits(const Tensor &got, const Tensor &want) {
   LogitComparison result;
   result.rows = want.shape.empty() ? 0 : want.shape[0];
   int64_t classes = result.rows ? want.size() / result.rows : 0;
-  for (int64_t row = 0; row < result.rows; ++row) {
-    int64_t g = argmax(got.data.data() + row * classes, classes);
-    int64_t w = argmax(want.data.data() + row * classes, classes);
-    result.top1Agree += g >= 0 && g == w;
-  }
   result.values = compareValues(got.data, want.data);
+  for (int64_t row = 0; row < result.rows; ++row) {
+    const float *wantRow = want.data.data() + row * classes;
+    int64_t g = argmax(got.data.data() + row * classes, classes);
+    int64_t w = argmax(wantRow, classes);
+    if (g >= 0 && g == w) {
+      ++result.top1Agree;
+      continue;
+    }
+    double margin = g < 0 || w < 0 || result.values.maxAbsWant == 0
+                        ? std::numeric_limits<double>::infinity()
+                        : (double(wantRow[w]) - double(wantRow[g])) /
+                              result.values.maxAbsWant;
+    result.maxFlipMargin = std::max(result.maxFlipMargin, margin);
+  }
   return result;
 }
 
@@ -94,6 +104,11 @@ void run::printComparison(const LogitComparison &c, llvm::StringRef device,
     return;
   }
   os << llvm::format("max relative error %.3e (max abs error %.3e over max "
-                     "|logit| %.3e)\n",
+                     "|logit| %.3e)",
                      v.maxRelError(), v.maxAbsError, v.maxAbsWant);
+  if (c.top1Agree != c.rows)
+    os << llvm::format("; top-1 differs where the reference's own margin "
+                       "between the two classes is at most %.3e of max |logit|",
+                       c.maxFlipMargin);
+  os << "\n";
 }

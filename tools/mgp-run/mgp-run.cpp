@@ -40,6 +40,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "compiler/pipeline/Version.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -604,6 +605,8 @@ int main(int argc, char **argv) {
   registerGpuBackend();
 #endif
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { os << "mgp-run " << mgp::kVersion << "\n"; });
   cl::ParseCommandLineOptions(argc, argv,
                               "mgp-run: runs a .graph model (ResNet18)\n");
   if (Error e = runTool()) {

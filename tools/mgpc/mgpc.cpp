@@ -316,10 +316,10 @@ static Expected<std::string> compile(const mgp::KernelOptions &options,
   return std::move(lowered->ptx);
 }
 
-/// --help lists mgpc's options only; --help-hidden adds LLVM's. The options
-/// are objects of libLLVM's (built without RTTI), which UBSan's vptr check
-/// cannot verify, so that check is off here (every call is non-virtual).
-__attribute__((no_sanitize("vptr"))) static void hideLLVMOptions() {
+/// --help lists mgpc's options only; --help-hidden adds LLVM's. (The options
+/// are libLLVM's objects, without RTTI: UBSan's vptr check is off for this
+/// file, tools/mgpc/CMakeLists.txt.)
+static void hideLLVMOptions() {
   for (auto &[name, option] : cl::getRegisteredOptions())
     if (!llvm::is_contained(option->Categories, &mgpcCategory) &&
         option->getOptionHiddenFlag() == cl::NotHidden && name != "help" &&

@@ -91,10 +91,12 @@ struct SplatConstantOpConversion : ConvertOpToLLVMPattern<arith::ConstantOp> {
     if (!structType)
       return rewriter.notifyMatchFailure(op, "tensor without a layout");
     Location loc = op.getLoc();
-    Type elementType = type.getElementType();
-    Attribute scalar = dense.getSplatValue<Attribute>();
-    Value value = LLVM::ConstantOp::create(rewriter, loc, elementType,
-                                           cast<TypedAttr>(scalar));
+    Type elementType = getTypeConverter()->convertType(type.getElementType());
+    auto scalar = cast<TypedAttr>(dense.getSplatValue<Attribute>());
+    // Types LLVM has no float for (fp8) are their bits in an integer.
+    if (auto fp = dyn_cast<FloatAttr>(scalar); fp && isa<IntegerType>(elementType))
+      scalar = IntegerAttr::get(elementType, fp.getValue().bitcastToAPInt());
+    Value value = LLVM::ConstantOp::create(rewriter, loc, elementType, scalar);
     unsigned count =
         isa<LLVM::LLVMStructType>(structType)
             ? cast<LLVM::LLVMStructType>(structType).getBody().size()

@@ -109,12 +109,13 @@ struct ScanOpConversion : TargetConversionPattern<ScanOp> {
     return results;
   }
 
-  /// `earlier` combined with `later` in scan order (reverse scans combine
-  /// from the end).
+  /// `earlier` combined with `later`, both in scan order: a reverse scan
+  /// runs from the end, so its `earlier` holds the higher indices and is the
+  /// combine function's first operand, as in Triton (a reverse scan is the
+  /// forward scan of the flipped axis, flipped back).
   static Values combineInOrder(ScanOp op, OpBuilder &b, ArrayRef<Value> earlier,
                                ArrayRef<Value> later) {
-    return op.getReverse() ? combine(op, b, later, earlier)
-                           : combine(op, b, earlier, later);
+    return combine(op, b, earlier, later);
   }
 
   static Values select(OpBuilder &b, Location loc, Value cond,

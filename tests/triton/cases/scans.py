@@ -46,3 +46,18 @@ def _recurrence_ref(a, b):
 register("scans.linear_recurrence_tuple", K, "_linear_recurrence_kernel", "linear_recurrence",
          lambda g, m, l: [rand(g, m, l, lo=0.5, hi=1.0), randn(g, m, l)], _recurrence_ref,
          shapes=[(3, 200), (2, 64), (4, 30)], check=Close(1e-4, 1e-5))
+
+
+def _backward_recurrence_ref(a, b):
+    h = torch.empty_like(a)
+    state = torch.zeros_like(a[:, 0])
+    for t in range(a.shape[1] - 1, -1, -1):
+        state = a[:, t] * state + b[:, t]
+        h[:, t] = state
+    return h
+
+
+register("scans.backward_recurrence_reverse", K, "_backward_recurrence_kernel",
+         "backward_recurrence",
+         lambda g, m, l: [rand(g, m, l, lo=0.5, hi=1.0), randn(g, m, l)], _backward_recurrence_ref,
+         shapes=[(3, 200), (2, 64), (4, 30)], check=Close(1e-4, 1e-5))

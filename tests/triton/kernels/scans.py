@@ -147,3 +147,24 @@ def linear_recurrence(a, b):
     h = torch.empty_like(a)
     _linear_recurrence_kernel[(M,)](a, b, h, L, a.stride(0), BLOCK=64)
     return h
+
+
+@triton.jit
+def _backward_recurrence_kernel(A, B, H, L, stride, BLOCK: tl.constexpr):
+    # h_t = a_t * h_{t+1} + b_t with h_L = 0: a reverse scan of affine maps,
+    # which do not commute (the maps of the later steps come first).
+    row = tl.program_id(0)
+    t = tl.arange(0, BLOCK)
+    mask = t < L
+    a = tl.load(A + row * stride + t, mask=mask, other=1.0)
+    b = tl.load(B + row * stride + t, mask=mask, other=0.0)
+    _, h = tl.associative_scan((a, b), 0, _recurrence_combine, reverse=True)
+    tl.store(H + row * stride + t, h, mask=mask)
+
+
+def backward_recurrence(a, b):
+    M, L = a.shape
+    h = torch.empty_like(a)
+    _backward_recurrence_kernel[(M,)](a, b, h, L, a.stride(0),
+                                      BLOCK=triton.next_power_of_2(L))
+    return h

@@ -27,6 +27,8 @@ def _clone(value, device):
     import torch
     if isinstance(value, torch.Tensor):
         return value.detach().clone().to(device)
+    if isinstance(value, (list, tuple)):  # e.g. the groups of a grouped GEMM
+        return type(value)(_clone(v, device) for v in value)
     return value
 
 
@@ -44,10 +46,14 @@ def _saved_path(folder, case, shape_index):
     return os.path.join(folder, f"{case.name}.{shape_index}.npz")
 
 
-def run_case_shape(case, shape_index, shape, launcher, save=None, against=None):
+def run_case_shape(case, shape_index, shape, launcher, save=None, against=None,
+                   bench=0, times=None):
     """(ok, max_error, note) of one shape of one case. `save`: a folder to
     write the outputs to (NumPy .npz); `against`: a folder of another
-    launcher's saved outputs, compared too (same seeded inputs)."""
+    launcher's saved outputs, compared too (same seeded inputs). `bench`: when
+    the shape passes, the median microseconds of that many timed calls of the
+    host launcher on the same inputs go to times[(case, shape)]
+    (suite/bench.py)."""
     import os
     import numpy as np
     import torch
@@ -84,11 +90,28 @@ def run_case_shape(case, shape_index, shape, launcher, save=None, against=None):
                 if not good:
                     ok = False
                     notes.append(f"output {index} against {against}: {note}")
+    if ok and bench and times is not None:
+        from .bench import median_us
+        host = getattr(case.module, case.host)
+        with launcher.swapped(case), torch.no_grad():
+            times[(case.name, shape_text(shape))] = median_us(
+                lambda: host(*device_inputs), bench, launcher.device)
     return ok, worst, "; ".join(notes)
 
 
-def run(cases, launcher, verbose=False, out=print, save=None, against=None):
-    """Runs every (case, shape) and prints the table; returns (failed, rows)."""
+def first_error_line(error):
+    """The line that says what went wrong: mgp's compile errors put
+    "compiling kernel ...:" first and "file:line:col: error: ..." next."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    located = [line for line in lines if ": error: " in line]
+    return (located or lines or [""])[0]
+
+
+def run(cases, launcher, verbose=False, out=print, save=None, against=None,
+        bench=0, times=None, on_row=None):
+    """Runs every (case, shape) and prints the table; returns (failed, rows).
+    With `bench`, passing shapes are timed into `times` (run_case_shape);
+    `on_row(rows)` after each row (to keep partial results)."""
     reason = launcher.unavailable()
     if reason:
         reason = " ".join(reason.split())
@@ -109,19 +132,24 @@ def run(cases, launcher, verbose=False, out=print, save=None, against=None):
             else:
                 try:
                     ok, max_err, note = run_case_shape(case, shape_index, shape, launcher,
-                                                       save, against)
+                                                       save, against, bench, times)
                     result, err = ("PASS" if ok else "FAIL"), f"{max_err:.3g}"
                 except Exception as error:
                     result, err = "FAIL", ""
-                    note = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+                    note = f"{type(error).__name__}: {first_error_line(error)}"
                     if verbose:
                         note += "\n" + traceback.format_exc()
                 if verbose:
                     note = f"({time.time() - start:.2f}s) {note}"
             counts[result] += 1
             rows.append((case.name, shape_text(shape), launcher.name, result, err, note))
+            timed = (times or {}).get((case.name, shape_text(shape)))
+            if timed is not None:
+                note = f"[{timed:.1f} us] {note}"
             out(f"{case.name:<34} {shape_text(shape):<22} {launcher.name:<14} {result:<6} "
                 f"{err:>10}  {note}")
+            if on_row is not None:
+                on_row(rows)
     kernels = {(c.module.__name__, k) for c in cases for k in c.kernels}
     out(f"\n{len(cases)} cases, {len(kernels)} kernels, {len(rows)} shapes on {launcher.name}: "
         f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped "

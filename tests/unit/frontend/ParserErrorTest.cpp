@@ -213,11 +213,16 @@ TEST(ParserErrorTest, DeepNestingIsAnErrorNotACrash) {
   std::string lists(100000, '[');
   EXPECT_NE(kernelError("    x = " + lists + "\n").find("nested too deeply"),
             std::string::npos);
-  // Long flat chains are fine: they are loops, not recursion.
+  // A flat chain parses in a loop, but every operator nests the tree a level
+  // deeper for the passes after the parser: 1000 operators are fine, more are
+  // a located error at the 1001st.
   std::string sum = "    x = 1";
-  for (int i = 0; i < 20000; ++i)
+  for (int i = 0; i < 1000; ++i)
     sum += " + 1";
   EXPECT_EQ(kernelError(sum + "\n"), "no error");
+  EXPECT_EQ(kernelError(sum + " * 2 + 1\n"),
+            "e.py:3:4015: error: more than 1000 binary operators in one chain; "
+            "split the expression with intermediate variables");
 }
 
 TEST(ParserErrorTest, RandomInputNeverCrashes) {

@@ -206,9 +206,14 @@ void LanguageGpu::expectGpuMatchesInterpreter(const Case &c) {
   std::vector<int64_t> scalars64(c.args.size());
   std::vector<int32_t> scalars32(c.args.size());
   std::vector<void *> params;
+  // A dtype constexpr ("bf16") reads as a type entry: the kernel's own
+  // annotations say which parameters are constexprs.
+  auto kernelParams = getKernelParams(source, c.file, c.kernel);
+  ASSERT_TRUE(!!kernelParams) << errorText(kernelParams);
+  ASSERT_EQ(kernelParams->size(), signature->params.size());
   size_t runtimeIndex = 0;
-  for (const SignatureParam &p : signature->params) {
-    if (p.isConstexpr())
+  for (auto [i, p] : llvm::enumerate(signature->params)) {
+    if (p.isConstexpr() || (*kernelParams)[i].isConstexpr)
       continue;
     ASSERT_LT(runtimeIndex, c.args.size());
     const Arg &a = c.args[runtimeIndex];

@@ -1,0 +1,239 @@
+"""The text mgp compiles for kernels that are not plain top-level functions
+of their file (python/mgp/_source.py), on the interpreter against NumPy:
+kernels defined inside a function that call the file's helpers and use
+what they captured (constants, dtypes, helper functions), a triton.jit
+kernel whose source was replaced (Triton's tests patch kernels so), and
+constexpr arguments that signatures cannot carry (strings, None, dtypes), which become a wrapper kernel with the values baked in."""
+import os
+import unittest
+
+os.environ.setdefault("MGP_INTERPRET", "1")
+
+try:
+    import numpy as np
+except ImportError:
+    raise unittest.SkipTest("numpy is not installed (pip install numpy)")
+
+import mgp
+import mgp.language as tl
+
+SCALE = 3
+
+
+@mgp.jit
+def twice(x):
+    return x * 2
+
+
+@mgp.jit
+def apply_kernel(X, Y, N: tl.constexpr, OP: tl.constexpr, OUT: tl.constexpr,
+                 BIAS: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = twice(tl.load(X + offs))
+    if OP == "neg":
+        x = -x
+    if BIAS is not None:
+        x = x + BIAS
+    tl.store(Y + offs, x.to(OUT))
+
+
+@mgp.jit
+def copy_kernel(X, Y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Y + offs, tl.load(X + offs))
+
+
+def floats(n=16):
+    return np.arange(1, n + 1, dtype=np.float32)
+
+
+class NestedKernels(unittest.TestCase):
+
+    def test_nested_kernel_calls_a_helper_of_its_file(self):
+        @mgp.jit
+        def kernel(X, Y, N: tl.constexpr):
+            offs = tl.arange(0, N)
+            tl.store(Y + offs, twice(tl.load(X + offs)) * SCALE)
+
+        x = floats()
+        y = np.zeros_like(x)
+        kernel[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, x * 6)
+
+    def test_nested_kernel_uses_its_closure(self):
+        offset = 5
+        dtype = tl.float16
+
+        @mgp.jit
+        def add(x):
+            return x + offset
+
+        @mgp.jit
+        def kernel(X, Y, N: tl.constexpr):
+            offs = tl.arange(0, N)
+            tl.store(Y + offs, add(tl.load(X + offs)).to(dtype))
+
+        x = floats()
+        y = np.zeros(16, dtype=np.float16)
+        kernel[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, (x + 5).astype(np.float16))
+
+    def test_two_nested_kernels_of_one_name(self):
+        def make(k):
+            @mgp.jit
+            def kernel(X, Y, N: tl.constexpr):
+                offs = tl.arange(0, N)
+                tl.store(Y + offs, tl.load(X + offs) + k)
+            return kernel
+
+        x = floats()
+        for k in (1, 7):
+            y = np.zeros_like(x)
+            make(k)[(1,)](x, y, N=16)
+            np.testing.assert_array_equal(y, x + k)
+
+
+class ReplacedSource(unittest.TestCase):
+
+    def test_triton_kernel_with_replaced_src(self):
+        try:
+            import triton
+        except ImportError:
+            self.skipTest("triton is not installed")
+        original = triton.JITFunction(copy_kernel.fn)
+        patched = triton.JITFunction(copy_kernel.fn)
+        patched._unsafe_update_src(patched.src.replace(
+            "tl.load(X + offs)", "tl.load(X + offs) * 4"))
+        x = floats()
+        y = np.zeros_like(x)
+        mgp.jit(patched)[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, x * 4)
+        mgp.jit(original)[(1,)](x, y, N=16)
+        np.testing.assert_array_equal(y, x)
+
+
+class BakedConstexprs(unittest.TestCase):
+
+    def run_apply(self, op, out, bias, out_dtype):
+        x = floats()
+        y = np.zeros(16, dtype=out_dtype)
+        apply_kernel[(1,)](x, y, N=16, OP=op, OUT=out, BIAS=bias)
+        return x, y
+
+    def test_string_none_and_dtype(self):
+        x, y = self.run_apply("neg", tl.float32, None, np.float32)
+        np.testing.assert_array_equal(y, -2 * x)
+        x, y = self.run_apply("keep", tl.float16, 0.5, np.float16)
+        np.testing.assert_array_equal(y, (2 * x + 0.5).astype(np.float16))
+
+    def test_each_value_is_its_own_specialization(self):
+        x, y = self.run_apply("keep", tl.float32, None, np.float32)
+        np.testing.assert_array_equal(y, 2 * x)
+        x, y = self.run_apply("neg", tl.float32, None, np.float32)
+        np.testing.assert_array_equal(y, -2 * x)
+        x, y = self.run_apply("neg", tl.int32, 1, np.int32)
+        np.testing.assert_array_equal(y, (1 - 2 * x).astype(np.int32))
+
+    def test_none_for_an_unannotated_parameter(self):
+        @mgp.jit
+        def kernel(X, Y, B, N: tl.constexpr):
+            offs = tl.arange(0, N)
+            x = tl.load(X + offs)
+            if B is not None:
+                x += tl.load(B + offs)
+            tl.store(Y + offs, x)
+
+        x = floats()
+        y = np.zeros_like(x)
+        kernel[(1,)](x, y, None, N=16)
+        np.testing.assert_array_equal(y, x)
+        kernel[(1,)](x, y, x, N=16)
+        np.testing.assert_array_equal(y, 2 * x)
+
+    def test_unspellable_constexpr_is_refused(self):
+        with self.assertRaises(TypeError) as caught:
+            self.run_apply(["neg"], tl.float32, None, np.float32)
+        self.assertIn("argument 'OP': a constexpr list", str(caught.exception))
+
+
+@mgp.jit
+def tuple_kernel(T, Y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(T[0] + offs) * T[1]
+    if T[2] is not None:
+        x += tl.load(T[2][0] + offs) * T[2][1]
+    tl.store(Y + offs, x)
+
+
+class TupleArguments(unittest.TestCase):
+    """Triton flattens tuple arguments; mgp launches a variant over the
+    elements that rebuilds the tuples (mgp/_tuples.py)."""
+
+    def test_flat_and_nested_tuples(self):
+        x = floats()
+        y = np.zeros_like(x)
+        tuple_kernel[(1,)]((x, 3, None), y, N=16)
+        np.testing.assert_array_equal(y, 3 * x)
+        tuple_kernel[(1,)]((x, 1, (x, 2.5)), y, N=16)
+        np.testing.assert_array_equal(y, x + 2.5 * x)
+        tuple_kernel[(1,)]((x, 2, (x, -1.0)), y, N=16)
+        np.testing.assert_array_equal(y, x)
+
+
+class TensorWrappers(unittest.TestCase):
+
+    def test_reinterpreted_tensor(self):
+        try:
+            import torch
+            import triton
+        except ImportError:
+            self.skipTest("torch and triton are not both installed")
+        bits = torch.arange(-8, 8, dtype=torch.int32)
+        wrapped = triton.reinterpret(bits, triton.language.uint32)
+        out = torch.zeros(16, dtype=torch.int32)
+        copy_kernel[(1,)](wrapped, out, N=16)
+        np.testing.assert_array_equal(out.numpy(), bits.numpy())
+        # On the GPU the launch value is the address (an int for the packer);
+        # TensorWrapper sets base and dtype per instance, not on its class.
+        from mgp import _launch
+        key, value = _launch.key_value(wrapped)
+        self.assertEqual(value, bits.data_ptr())
+        self.assertEqual(key[0], wrapped.dtype)
+
+
+class TritonWarmup(unittest.TestCase):
+
+    def test_triton_mock_tensor_passes_the_gpu_device_checks(self):
+        # triton's JITFunction.warmup wraps torch dtypes in its MockTensor
+        # (data_ptr 0, no device); the GPU path must take it as a tensor.
+        try:
+            from triton.runtime.jit import MockTensor
+            import torch
+        except ImportError:
+            self.skipTest("torch and triton are not both installed")
+        mock = MockTensor(torch.float32)
+        values, _ = copy_kernel._binder(mock, mock, N=16)
+        pairs = [copy_kernel._pair(p, values[p.num]) for p in copy_kernel.params]
+        self.assertEqual(pairs[0], ("*fp32", "D"))
+        from unittest import mock
+        with mock.patch("mgp.runtime.current_device", return_value=0):
+            self.assertEqual(copy_kernel._launch_device(values, pairs), 0)
+
+
+class Pruning(unittest.TestCase):
+
+    def test_unreached_functions_are_blanked_lines_kept(self):
+        from mgp import _source
+        text = ("import triton.language as tl\n"
+                "def used(x):\n    return x\n"
+                "def host(a):\n    return [i for i in a]\n"
+                "@jit\ndef k(X):\n    used(X)\n")
+        pruned = _source.prune(text, {"k"})
+        self.assertEqual(len(pruned.splitlines()), len(text.splitlines()))
+        self.assertIn("def used", pruned)
+        self.assertIn("def k", pruned)
+        self.assertNotIn("def host", pruned)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,69 @@
+"""Timing of one (case, shape): its host launcher's kernel launches.
+
+This file implements run_suite.py --bench N. After a shape has passed, its
+host launcher is called again on the same device inputs (the ones the
+check used: the same seeded values for every launcher), with the
+launcher's kernels swapped in, and timed the way triton.testing.do_bench
+times a function: warm-up calls, then N timed calls, each after a 256 MB
+memset that empties the L2 cache and keeps the GPU busy while the host
+enqueues the call, so that CUDA events around the call measure GPU time
+rather than launch overhead; the result is the median in microseconds. The
+NumPy/PyTorch reference is not timed. On the CPU (the interpreters) the
+host clock times each call: the code path works, the numbers mean nothing.
+"""
+
+import json
+import statistics
+import time
+
+WARMUP = 3
+FLUSH_BYTES = 256 * 1024 * 1024
+
+
+def median_us(fn, reps, device):
+    """Median microseconds of ``fn()`` over ``reps`` timed calls."""
+    import torch
+    reps = max(1, reps)
+    for _ in range(WARMUP):
+        fn()
+    if device != "cuda":
+        times = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - start) * 1e6)
+        return statistics.median(times)
+    torch.cuda.synchronize()
+    flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        flush.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) * 1000.0 for s, e in zip(starts, ends))
+
+
+def device_name(device):
+    if device != "cuda":
+        return "cpu"
+    import torch
+    return torch.cuda.get_device_name()
+
+
+def write_json(path, launcher, reps, rows, times):
+    """rows: the harness's (case, shape, launcher, result, err, note);
+    times: (case, shape) -> median microseconds of the passing ones."""
+    import platform
+    results = []
+    for case, shape, _, result, err, note in rows:
+        results.append({"case": case, "shape": shape, "result": result,
+                        "max_err": err, "note": note,
+                        "us": times.get((case, shape))})
+    data = {"launcher": launcher.name, "device": device_name(launcher.device),
+            "reps": reps, "warmup": WARMUP, "host": platform.node(),
+            "results": results}
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
