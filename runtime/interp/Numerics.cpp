@@ -81,8 +81,8 @@ struct Fp8Format {
   uint8_t maxFiniteBits, nanBits;
 };
 
-Fp8Format getFp8Format(DType kind) {
-  if (kind == DType::F8E4NV) // e4m3fn: no infinities, NaN = S.1111.111
+Fp8Format getFp8Format(mgp::DType kind) {
+  if (kind == mgp::DType::F8E4NV) // e4m3fn: no infinities, NaN = S.1111.111
     return {3, 7, 448.0, 0x7E, 0x7F};
   return {2, 15, 57344.0, 0x7B, 0x7F}; // e5m2: IEEE-like
 }

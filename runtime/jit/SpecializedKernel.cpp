@@ -10,6 +10,7 @@
 #include "runtime/jit/SpecializedKernel.h"
 
 #include "runtime/HalfFloat.h"
+#include "runtime/Specialization.h"
 #include "runtime/interp/Interpreter.h"
 #include "runtime/jit/JitError.h"
 #include "runtime/jit/JitImpl.h"

@@ -117,7 +117,9 @@ private:
   std::string signatureText;
   /// GPU, compile-only, and CPU (its `interp`).
   std::shared_ptr<const CompiledKernel> compiled;
-  std::optional<LoadedKernel> loaded; ///< GPU: loaded in the device's context
+  /// GPU: loaded in the device's context (mutable: a launch of a const
+  /// kernel uses its function).
+  mutable std::optional<LoadedKernel> loaded;
 };
 
 } // namespace mgp
