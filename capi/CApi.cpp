@@ -160,22 +160,22 @@ const char *mgp_status_name(mgp_status status) {
   return "MGP_ERROR_UNKNOWN";
 }
 
-/// mgp_dtype <-> the signature's scalar types (MGP_I1 = 1 ... MGP_FP8E5 = 15
-/// in ScalarType's order).
-static std::optional<ScalarType> scalarTypeOf(int dtype) {
+/// mgp_dtype <-> DType (MGP_I1 = 1 ... MGP_FP8E5 = 15 in DType's order,
+/// compiler/api/DType.h).
+static std::optional<DType> dtypeOfC(int dtype) {
   if (dtype < MGP_I1 || dtype > MGP_FP8E5)
     return std::nullopt;
-  return static_cast<ScalarType>(dtype - MGP_I1);
+  return static_cast<DType>(dtype - MGP_I1);
 }
-static mgp_dtype dtypeOf(ScalarType type) {
+static mgp_dtype dtypeOf(DType type) {
   return static_cast<mgp_dtype>(static_cast<int>(type) + MGP_I1);
 }
-static_assert(static_cast<int>(ScalarType::F8E5) + MGP_I1 == MGP_FP8E5,
-              "mgp_dtype follows ScalarType");
+static_assert(static_cast<int>(DType::F8E5) + MGP_I1 == MGP_FP8E5,
+              "mgp_dtype follows DType");
 
 const char *mgp_dtype_name(mgp_dtype dtype) {
-  std::optional<ScalarType> type = scalarTypeOf(dtype);
-  return type ? getScalarTypeName(*type).data() : "";
+  std::optional<DType> type = dtypeOfC(dtype);
+  return type ? dtypeName(*type).data() : "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -220,7 +220,14 @@ mgp_status mgp_context_create(mgp_device_kind kind, int ordinal,
     result->kind = DeviceKind::GPU;
     result->device = std::move(*device);
     result->name = result->device->properties().name;
-    result->arch = result->device->properties().arch;
+    // What mgp::jit compiles for on it (getDeviceTarget); an older GPU
+    // reports its own arch, and its kernels fail to compile.
+    if (auto target = getDeviceTarget(result->device->properties()))
+      result->arch = target->arch().str();
+    else {
+      llvm::consumeError(target.takeError());
+      result->arch = result->device->properties().arch;
+    }
   } else {
     return fail(MGP_ERROR_INVALID_ARGUMENT,
                 llvm::formatv("mgp_context_create: unknown device kind {0}",
@@ -283,23 +290,22 @@ makeJitOptions(const mgp_context_st *context, const char *fileName,
   result.fileName = fileName && *fileName ? fileName : "<source>";
   mgp_compile_options defaults{};
   const mgp_compile_options &given = options ? *options : defaults;
-  result.numWarps = given.num_warps ? given.num_warps : 4;
-  result.numStages = given.num_stages ? given.num_stages : 3;
-  if (result.numWarps < 1 || result.numWarps > 32 ||
-      (result.numWarps & (result.numWarps - 1)))
+  // 0 / null: KernelOptions' defaults (compiler/api/KernelOptions.h).
+  if (given.num_warps)
+    result.numWarps = given.num_warps;
+  if (given.num_stages)
+    result.numStages = given.num_stages;
+  if (llvm::Error err = result.verify())
     return makeJitError(JitErrorKind::InvalidArgument,
-                        llvm::formatv("num_warps must be a power of two in "
-                                      "1..32, got {0}",
-                                      given.num_warps));
-  if (result.numStages < 1)
-    return makeJitError(JitErrorKind::InvalidArgument,
-                        llvm::formatv("num_stages must be at least 1, got {0}",
-                                      given.num_stages));
-  result.precision = given.precision ? given.precision : "tf32";
-  if (result.precision != "tf32" && result.precision != "ieee")
-    return makeJitError(JitErrorKind::InvalidArgument,
-                        "unknown precision '" + result.precision +
-                            "': expected tf32 or ieee");
+                        llvm::toString(std::move(err)));
+  if (given.precision) {
+    llvm::Expected<DotPrecision> precision =
+        parseDotPrecision(given.precision);
+    if (!precision)
+      return makeJitError(JitErrorKind::InvalidArgument,
+                          llvm::toString(precision.takeError()));
+    result.precision = *precision;
+  }
   result.cpuThreads = given.cpu_threads;
   result.arch = given.arch ? given.arch : "";
   if (!context) {
@@ -456,7 +462,7 @@ mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
       value.kind = arg.kind == MGP_ARG_HOST_POINTER
                        ? LaunchValue::Kind::HostPointer
                        : LaunchValue::Kind::DevicePointer;
-      value.dtype = scalarTypeOf(arg.dtype);
+      value.dtype = dtypeOfC(arg.dtype);
       value.bits = arg.value.address;
       value.bytes = arg.bytes;
       break;

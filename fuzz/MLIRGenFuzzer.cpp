@@ -29,11 +29,11 @@ static Signature guessSignature(const ast::FunctionDef &def) {
     SignatureParam entry;
     if (param.annotation) {
       entry.kind = SignatureParam::Kind::Constexpr;
-      entry.type = ScalarType::I64;
+      entry.type = DType::I64;
       entry.intValue = 16;
     } else if (llvm::StringRef(param.name).contains("ptr")) {
       entry.kind = SignatureParam::Kind::Pointer;
-      entry.type = ScalarType::F32;
+      entry.type = DType::F32;
       entry.divisibility = 16;
     }
     signature.params.push_back(entry);

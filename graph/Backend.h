@@ -33,10 +33,16 @@ struct BackendOptions {
   llvm::raw_ostream *progress = nullptr;
 };
 
+struct ModelPlan;
+
 /// An executor of graphs.
 class Backend {
 public:
   virtual ~Backend();
+
+  /// The plan prepare() made (graph/ModelPlan.h): the kernel backends'
+  /// launches; null for the reference executor and before prepare().
+  virtual const ModelPlan *plan() const { return nullptr; }
 
   /// The device name (`reference`, `cpu`, `gpu`).
   virtual llvm::StringRef name() const = 0;

@@ -14,6 +14,8 @@
 
 #include "graph/LaunchBuilder.h"
 
+#include "compiler/api/Environment.h"
+
 #include <algorithm>
 #include "graph/NhwcLayout.h"
 
@@ -63,10 +65,10 @@ llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
 
 llvm::Expected<std::optional<ConvConfig>>
 mgp::graph::convConfigFromEnvironment() {
-  const char *env = std::getenv("MGP_CONV_CONFIG");
+  std::optional<std::string> env = readEnv(EnvVar::ConvConfig);
   if (!env)
     return std::nullopt;
-  auto config = parseConvConfig(env);
+  auto config = parseConvConfig(*env);
   if (!config)
     return llvm::createStringError("MGP_CONV_CONFIG: " +
                                    llvm::toString(config.takeError()));
@@ -184,16 +186,16 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("BLOCK_K", blockK)
       .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN)));
-  launches.back().numWarps = config.numWarps;
-  launches.back().numStages = config.numStages;
+  launches.back().options.numWarps = config.numWarps;
+  launches.back().options.numStages = config.numStages;
   launches.back().workspace = workspace;
   return launches;
 }
 
-std::vector<KernelLaunch>
-mgp::graph::planConvLaunches(const Graph &graph, int index,
-                             const ConvConfig &config,
-                             const LaunchOptions &options) {
+/// planConvLaunches before the precision is set.
+static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
+                                          const ConvConfig &config,
+                                          const LaunchOptions &options) {
   const Node &node = graph.nodes[index];
   const Shape &x = graph.values[node.operands[0]].shape;
   const Shape &w = graph.values[node.operands[1]].shape;
@@ -270,8 +272,8 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
       .constexpr_("ROUND_TF32", options.roundTF32);
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
-  launches.back().numWarps = config.numWarps;
-  launches.back().numStages = config.numStages;
+  launches.back().options.numWarps = config.numWarps;
+  launches.back().options.numStages = config.numStages;
   if (!splitK)
     return launches;
 
@@ -298,5 +300,16 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
       .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(e.grid(cdiv(m, epilogueM), cdiv(k, epilogueN)));
   launches.back().workspace = workspace;
+  return launches;
+}
+
+std::vector<KernelLaunch>
+mgp::graph::planConvLaunches(const Graph &graph, int index,
+                             const ConvConfig &config,
+                             const LaunchOptions &options) {
+  std::vector<KernelLaunch> launches = planConv(graph, index, config, options);
+  for (KernelLaunch &launch : launches)
+    launch.options.precision =
+        options.tf32 ? DotPrecision::TF32 : DotPrecision::IEEE;
   return launches;
 }

@@ -8,6 +8,8 @@
 
 #include "graph/ConvTuneCache.h"
 
+#include "compiler/api/Environment.h"
+
 #include "graph/NhwcLayout.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -68,23 +70,11 @@ ConvTuneCache::ConvTuneCache(std::string directory, llvm::raw_ostream &log)
     : directory(std::move(directory)), log(log) {}
 
 std::string ConvTuneCache::directoryFromEnvironment() {
-  if (const char *cache = std::getenv("MGP_CACHE")) {
-    std::string lower = llvm::StringRef(cache).trim().lower();
-    if (lower == "off" || lower == "0" || lower == "false" || lower == "no")
-      return "";
-  }
-  llvm::SmallString<256> dir;
-  if (const char *env = std::getenv("MGP_CACHE_DIR"); env && *env) {
-    dir = env;
-  } else {
-    if (const char *home = std::getenv("HOME"); home && *home)
-      dir = home;
-    else
-      llvm::sys::path::home_directory(dir);
-    if (dir.empty())
-      return "";
-    llvm::sys::path::append(dir, ".cache", "mgp");
-  }
+  if (isEnvOff(EnvVar::Cache))
+    return "";
+  llvm::SmallString<256> dir(getCacheDirectory());
+  if (dir.empty())
+    return "";
   llvm::sys::path::append(dir, "conv-tune");
   return dir.str().str();
 }

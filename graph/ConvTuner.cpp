@@ -10,11 +10,12 @@
 
 #include "graph/ConvTuner.h"
 
+#include "compiler/api/Environment.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
-#include "runtime/Module.h"
+#include "runtime/LoadedKernel.h"
 #include "runtime/Stream.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -32,13 +33,7 @@ using namespace mgp::graph;
 static constexpr int kTimedRuns = 5;
 
 bool mgp::graph::convTuningEnabled() {
-  if (std::getenv("MGP_CONV_CONFIG"))
-    return false;
-  const char *env = std::getenv("MGP_TUNE");
-  if (!env)
-    return true;
-  std::string lower = llvm::StringRef(env).trim().lower();
-  return !(lower == "off" || lower == "0" || lower == "false" || lower == "no");
+  return !readEnv(EnvVar::ConvConfig) && !isEnvOff(EnvVar::Tune);
 }
 
 llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {
@@ -70,13 +65,36 @@ llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {
   return candidates;
 }
 
-std::map<int, ConvConfig>
-mgp::graph::cachedConvConfigs(const Graph &graph, llvm::StringRef deviceName,
-                              bool tf32, ConvTuneCache &cache) {
+/// The cache key of convolution `node`'s problem: convTuneKey, and the
+/// activation type when it is 16-bit.
+static std::string problemKey(const Graph &graph, int node,
+                              const ConvTunerOptions &options) {
+  std::string key =
+      convTuneKey(graph, node, options.deviceName, options.launch.tf32);
+  if (options.activation != DType::F32)
+    key += ("|" + dtypeName(options.activation)).str();
+  return key;
+}
+
+ConvTunerOptions mgp::graph::getConvTunerOptions(const DeviceProperties &props,
+                                                 const Target &target,
+                                                 const PlanOptions &plan,
+                                                 llvm::raw_ostream *log) {
+  ConvTunerOptions tuner;
+  tuner.deviceName = convTuneDevice(props.name, target.arch());
+  tuner.compile.target = target;
+  tuner.launch = getLaunchOptions(plan);
+  tuner.activation = activationType(plan.precision);
+  tuner.log = log;
+  return tuner;
+}
+
+std::map<int, ConvConfig> mgp::graph::cachedConvConfigs(
+    const Graph &graph, const ConvTunerOptions &options, ConvTuneCache &cache) {
   std::map<int, ConvConfig> configs;
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
     if (isConvNode(graph, i))
-      if (auto config = cache.lookup(convTuneKey(graph, i, deviceName, tf32)))
+      if (auto config = cache.lookup(problemKey(graph, i, options)))
         configs[i] = *config;
   return configs;
 }
@@ -137,8 +155,7 @@ static llvm::Error allocateScratch(const Graph &graph,
 namespace {
 /// A candidate's launches, loaded and with their argument slots.
 struct ReadyCandidate {
-  std::vector<Module> modules;
-  std::vector<Function> functions;
+  std::vector<LoadedKernel> kernels;
   std::vector<LaunchConfig> configs;
   std::vector<std::vector<uint64_t>> slots;
 };
@@ -150,14 +167,11 @@ prepareCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
   ReadyCandidate ready;
   for (const KernelLaunch &launch : launches) {
     const CompiledKernel &kernel = *set.kernels.find(launch.key())->second;
-    auto module = Module::loadPTX(kernel.ptx);
-    if (!module)
-      return module.takeError();
-    auto function = module->getFunction(kernel.name);
-    if (!function)
-      return function.takeError();
-    ready.modules.push_back(std::move(*module));
-    ready.functions.push_back(std::move(*function));
+    auto loaded = LoadedKernel::load(set.kernels.find(launch.key())->second,
+                                     "'" + launch.kernel + "'");
+    if (!loaded)
+      return loaded.takeError();
+    ready.kernels.push_back(std::move(*loaded));
     LaunchConfig config;
     for (int i = 0; i < 3; ++i)
       config.grid[i] = unsigned(launch.grid[i]);
@@ -196,12 +210,12 @@ prepareCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
 }
 
 static llvm::Error launchOnce(ReadyCandidate &ready) {
-  for (size_t i = 0; i < ready.functions.size(); ++i) {
+  for (size_t i = 0; i < ready.kernels.size(); ++i) {
     std::vector<void *> args;
     for (uint64_t &slot : ready.slots[i])
       args.push_back(&slot);
     if (llvm::Error e =
-            ready.functions[i].launch(ready.configs[i], args.data()))
+            ready.kernels[i].function.launch(ready.configs[i], args.data()))
       return e;
   }
   return llvm::Error::success();
@@ -243,13 +257,11 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   std::map<int, ConvConfig> chosen;
   std::map<std::string, Problem> problems;
   bool tf32 = options.launch.tf32;
-  std::vector<StorageType> types = planStorageTypes(graph, options.activation);
+  std::vector<DType> types = planStorageTypes(graph, options.activation);
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i) {
     if (!isConvNode(graph, i))
       continue;
-    std::string key = convTuneKey(graph, i, options.deviceName, tf32);
-    if (options.activation != StorageType::F32)
-      key += ("|" + storageTypeName(options.activation)).str();
+    std::string key = problemKey(graph, i, options);
     auto [it, inserted] = problems.try_emplace(key);
     it->second.nodes.push_back(i);
     if (!inserted)
@@ -268,8 +280,8 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     }
     std::set<std::string> seen;
     // wgmma: a tensor-core dot on sm_90a (fp32 stays on FMA).
-    bool wgmma = options.compile.arch == "sm_90a" &&
-                 (tf32 || options.activation != StorageType::F32);
+    bool wgmma = options.compile.target.hasWgmma() &&
+                 (tf32 || options.activation != DType::F32);
     for (const ConvConfig &config : convTuneCandidates(wgmma)) {
       std::vector<KernelLaunch> launches =
           planConvLaunches(graph, problem.node, config, options.launch);
@@ -354,22 +366,26 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   return std::move(chosen);
 }
 
-llvm::Expected<LaunchOptions>
-mgp::graph::gpuInfoLaunchOptions(const Graph &graph, bool tf32) {
+llvm::Expected<ModelPlan>
+mgp::graph::planGpuModelFromCache(const Graph &graph, Precision precision) {
+  PlanOptions plan;
+  plan.precision = precision;
+  plan.gpu = true;
   auto device = Device::open(0);
-  if (!device)
-    return device.takeError();
-  LaunchOptions options;
-  options.tf32 = tf32;
-  options.numSMs = device->properties().smCount;
+  if (!device) {
+    llvm::consumeError(device.takeError()); // no GPU: no split-K, no tuning
+    return planModel(graph, plan);
+  }
+  const DeviceProperties &props = device->properties();
+  plan.numSMs = props.smCount;
   if (convTuningEnabled()) {
+    auto target = getDeviceTarget(props);
+    if (!target)
+      return target.takeError();
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
-    options.nodeConv =
-        cachedConvConfigs(graph,
-                          convTuneDevice(device->properties().name,
-                                         device->properties().arch),
-                          tf32, cache);
+    plan.tuned = cachedConvConfigs(
+        graph, getConvTunerOptions(props, *target, plan), cache);
   }
-  return options;
+  return planModel(graph, plan);
 }

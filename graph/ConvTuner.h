@@ -15,6 +15,9 @@
 
 #include "graph/ConvTuneCache.h"
 #include "graph/GpuBackendCompile.h"
+#include "graph/ModelPlan.h"
+
+#include "runtime/Device.h"
 
 #include <map>
 
@@ -29,7 +32,7 @@ struct ConvTunerOptions {
   LaunchOptions launch; ///< tf32 and numSMs as the real plan has them
   /// The activations' type (fp16/bf16 under --precision fp16|bf16): the
   /// candidates are timed with 16-bit buffers, under keys ending `|fp16`.
-  StorageType activation = StorageType::F32;
+  DType activation = DType::F32;
   llvm::raw_ostream *log = nullptr; ///< progress and warnings; may be null
 };
 
@@ -52,15 +55,26 @@ llvm::Expected<std::map<int, ConvConfig>>
 tuneConvolutions(const Graph &graph, const ConvTunerOptions &options,
                  ConvTuneCache &cache);
 
-/// The stored configurations only (no timing), for `mgp-run --info`.
-std::map<int, ConvConfig> cachedConvConfigs(const Graph &graph,
-                                            llvm::StringRef deviceName,
-                                            bool tf32, ConvTuneCache &cache);
+/// The tuner's options for a plan with `plan` (its launch options and
+/// activation type) on a device with `props` compiled for `target`: what the
+/// gpu backend tunes with and `--info` looks tuned configurations up with.
+ConvTunerOptions getConvTunerOptions(const DeviceProperties &props,
+                                     const Target &target,
+                                     const PlanOptions &plan,
+                                     llvm::raw_ostream *log = nullptr);
 
-/// The launch options the gpu backend plans with on GPU 0 (its SM count, the
-/// stored tuned configurations), for `mgp-run --info` without timing.
-llvm::Expected<LaunchOptions> gpuInfoLaunchOptions(const Graph &graph,
-                                                   bool tf32);
+/// The stored configurations only (no timing), under the keys
+/// tuneConvolutions stores them with.
+std::map<int, ConvConfig> cachedConvConfigs(const Graph &graph,
+                                            const ConvTunerOptions &options,
+                                            ConvTuneCache &cache);
+
+/// The plan the gpu backend makes for `graph` (folded, fused) at `precision`
+/// on GPU 0 - its SM count and the tuned configurations it stored, without
+/// timing anything - for `mgp-run --info` and `--list-kernels`. Without a GPU,
+/// the gpu plan without split-K or tuning.
+llvm::Expected<ModelPlan> planGpuModelFromCache(const Graph &graph,
+                                                Precision precision);
 
 } // namespace mgp::graph
 

@@ -1,10 +1,12 @@
 //===- CpuBackend.cpp - The `cpu` device: mgp kernels on the interpreter --===//
 //
 // This file implements the interpreter backend. prepare() optionally folds and
-// fuses the graph, plans the launches, compiles every distinct specialization
-// once (printing progress), and binds the weights; run() allocates each
-// activation when its node runs, launches the kernel over its grid on the
-// interpreter, and frees activations after their last use.
+// fuses the graph, plans the launches (graph/ModelPlan.h), compiles every
+// distinct specialization once (printing progress), and binds the weights;
+// run() allocates each activation when its node runs, launches the kernel over
+// its grid on the interpreter, and frees activations after their last use.
+// Kernels come from getCompiledKernel (runtime/jit/KernelCompiler.h), as the
+// gpu backend's do, compiled for the interpreter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,11 +15,13 @@
 #include "graph/FoldBatchNorm.h"
 #include "graph/FuseEpilogue.h"
 #include "graph/KernelLaunch.h"
-#include "graph/KernelModuleCache.h"
+#include "graph/LaunchRequest.h"
+#include "graph/ModelPlan.h"
 #include "graph/NhwcLayout.h"
 #include "graph/StorageTypes.h"
 
 #include "runtime/interp/Interpreter.h"
+#include "runtime/jit/KernelCompiler.h"
 
 #include <climits>
 #include <memory>
@@ -35,19 +39,20 @@ public:
   llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
   llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) override;
+  const ModelPlan *plan() const override { return &modelPlan; }
 
 private:
   BackendOptions options;
   bool optimizeGraph;
   int numSMs;
   Model model;
-  std::vector<KernelLaunch> launches;
-  std::vector<bool> nhwc;         ///< by value: stored NHWC
-  std::vector<StorageType> types; ///< by value: fp32, or fp16/bf16
+  ModelPlan modelPlan; ///< the launches; the types by value: fp32, or fp16/bf16
+  std::vector<bool> nhwc; ///< by value: stored NHWC
   /// The parameters' buffers, converted once (by value index).
   std::vector<std::shared_ptr<HostBuffer>> params;
-  KernelModuleCache modules;
-  llvm::StringMap<std::unique_ptr<InterpKernel>> kernels;
+  /// The compiled kernels by KernelLaunch::key(); each holds its
+  /// interpreter kernel.
+  llvm::StringMap<std::shared_ptr<const CompiledKernel>> kernels;
 };
 } // namespace
 
@@ -68,34 +73,30 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
   }
   repackConvWeights(model);
   nhwc = planNhwcValues(model.graph);
-  LaunchOptions launchOptions;
-  // fp32 dots take tf32 in every mode but fp32: in fp16/bf16 the only fp32
-  // dot is the stem's (its packing kernel widens the 16-bit input), and tf32
-  // keeps fp16's 10-bit mantissa while running on the tensor cores.
-  launchOptions.tf32 = options.precision != Precision::FP32;
-  launchOptions.numSMs = numSMs;
-  auto planned = planLaunches(model.graph, launchOptions);
+  // The plan --info prints for --device cpu (graph/ModelPlan.h).
+  PlanOptions planOptions;
+  planOptions.precision = options.precision;
+  planOptions.numSMs = numSMs;
+  auto planned = planModel(model.graph, planOptions);
   if (!planned)
     return planned.takeError();
-  launches = std::move(*planned);
+  modelPlan = std::move(*planned);
   // fp16/bf16: activations and weights in the 16-bit type (StorageTypes.h),
   // the weights converted here, once.
-  types = planStorageTypes(model.graph, activationType(options.precision));
-  assignBufferTypes(launches, types);
   params.assign(model.graph.values.size(), nullptr);
   for (int param : model.graph.params) {
     Tensor &weight = model.weights.find(model.graph.values[param].name)->second;
     auto buffer = std::make_shared<HostBuffer>();
-    if (types[param] == StorageType::F32)
+    if (modelPlan.types[param] == DType::F32)
       buffer->f32 = std::move(weight.data); // kernels only read parameters
     else
-      *buffer = HostBuffer::fromF32(weight.data, types[param]);
+      *buffer = HostBuffer::fromF32(weight.data, modelPlan.types[param]);
     params[param] = std::move(buffer);
   }
 
   std::vector<const KernelLaunch *> distinct;
   llvm::StringMap<bool> seen;
-  for (const KernelLaunch &launch : launches)
+  for (const KernelLaunch &launch : modelPlan.launches)
     if (launch.aliasOf < 0 && seen.try_emplace(launch.key(), true).second)
       distinct.push_back(&launch);
   // A progress line on a terminal; a log gets the summary only.
@@ -107,13 +108,14 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
     if (progress)
       *progress << "\rcompiling " << (i + 1) << "/" << distinct.size()
                 << " kernels (" << launch.kernel << ")" << std::string(16, ' ');
-    auto func = modules.getKernel(launch);
-    if (!func)
-      return func.takeError();
-    auto kernel = InterpKernel::compile(*func);
+    // The same request the gpu backend makes, for the interpreter ("cpu").
+    auto request = getLaunchRequest(launch, Target::cpu());
+    if (!request)
+      return request.takeError();
+    auto kernel = getCompiledKernel(*request);
     if (!kernel)
       return kernel.takeError();
-    kernels[launch.key()] = std::make_unique<InterpKernel>(std::move(*kernel));
+    kernels[launch.key()] = std::move(*kernel);
   }
   if (options.progress && !distinct.empty())
     *options.progress << (progress ? "\r" : "") << "cpu: compiled "
@@ -138,7 +140,7 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
                           formatShape(inputs[i].shape) + ", expected " +
                           formatShape(input.shape));
     buffers[graph.inputs[i]] = std::make_shared<HostBuffer>(
-        HostBuffer::fromF32(inputs[i].data, types[graph.inputs[i]]));
+        HostBuffer::fromF32(inputs[i].data, modelPlan.types[graph.inputs[i]]));
   }
   for (int param : graph.params)
     buffers[param] = params[param];
@@ -148,14 +150,15 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
   std::vector<int> remaining = graph.useCounts();
   // Split-K partial sums, shared by the launches of one node.
   std::vector<float> workspace;
-  for (const KernelLaunch &launch : launches) {
+  for (const KernelLaunch &launch : modelPlan.launches) {
     const Node &node = graph.nodes[launch.node];
     if (launch.aliasOf >= 0) {
       buffers[node.result] = buffers[launch.aliasOf];
     } else {
       if (!buffers[node.result])
         buffers[node.result] = std::make_shared<HostBuffer>(
-            types[node.result], numElements(graph.values[node.result].shape));
+            modelPlan.types[node.result],
+            numElements(graph.values[node.result].shape));
       if (launch.workspace > int64_t(workspace.size()))
         workspace.resize(launch.workspace);
       std::vector<InterpArg> args;
@@ -163,20 +166,14 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
         switch (p.kind) {
         case LaunchParam::Kind::Workspace:
           // fp32 elements; a 16-bit workspace uses the first half.
-          args.push_back(InterpArg::buffer(
-              static_cast<void *>(workspace.data()),
-              workspace.size() * sizeof(float),
-              p.type == StorageType::F32   ? DType::F32
-              : p.type == StorageType::F16 ? DType::F16
-                                           : DType::BF16));
+          args.push_back(
+              InterpArg::buffer(static_cast<void *>(workspace.data()),
+                                workspace.size() * sizeof(float), p.type));
           break;
         case LaunchParam::Kind::Buffer: {
           HostBuffer &data = *buffers[p.value];
           args.push_back(InterpArg::buffer(
-              data.data(), data.size() * storageBytes(data.type),
-              data.type == StorageType::F32   ? DType::F32
-              : data.type == StorageType::F16 ? DType::F16
-                                              : DType::BF16));
+              data.data(), data.size() * dtypeBytes(data.type), data.type));
           break;
         }
         case LaunchParam::Kind::Int:
@@ -193,7 +190,7 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
       assert(launch.grid[0] <= INT_MAX && "grid too large");
       std::array<int, 3> grid = {int(launch.grid[0]), int(launch.grid[1]),
                                  int(launch.grid[2])};
-      const InterpKernel &kernel = *kernels.find(launch.key())->second;
+      const InterpKernel &kernel = *kernels.find(launch.key())->second->interp;
       if (llvm::Error e = kernel.run(grid, args, interpOptions))
         return backendError("node '" + graph.values[node.result].name + "' (" +
                             launch.kernel +

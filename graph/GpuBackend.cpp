@@ -26,12 +26,11 @@
 #include "graph/StorageTypes.h"
 #include "graph/Tf32Rounding.h"
 
-#include "compiler/pipeline/Pipeline.h"
-
+#include "compiler/api/Environment.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
-#include "runtime/Module.h"
+#include "runtime/LoadedKernel.h"
 #include "runtime/Stream.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -56,10 +55,7 @@ static llvm::Error backendError(const llvm::Twine &msg) {
 /// stderr when MGP_DEBUG is set to something other than "" and "0", else
 /// null: where a fallback the user would not otherwise see is noted.
 static llvm::raw_ostream *debugNotes() {
-  const char *debug = std::getenv("MGP_DEBUG");
-  if (!debug || !*debug || llvm::StringRef(debug) == "0")
-    return nullptr;
-  return &llvm::errs();
+  return isEnvOn(EnvVar::Debug) ? &llvm::errs() : nullptr;
 }
 
 namespace {
@@ -102,7 +98,8 @@ public:
   std::vector<KernelProfileEntry> layerProfile() const override;
   double lastKernelMs() const override { return kernelMs; }
   const GpuCompileStats &compileStats() const override { return stats; }
-  llvm::StringRef arch() const override { return targetArch; }
+  const ModelPlan *plan() const override { return &modelPlan; }
+  llvm::StringRef arch() const override { return target.arch(); }
   const std::vector<GpuPrepareStep> &prepareSteps() const override {
     return steps;
   }
@@ -124,18 +121,17 @@ private:
   std::shared_ptr<GpuDeviceOpening> opening;
   std::vector<GpuPrepareStep> steps;
   std::chrono::steady_clock::time_point stepStart;
-  std::string targetArch;
+  Target target; ///< getDeviceTarget's
   Model model;
-  std::vector<KernelLaunch> launches;
+  ModelPlan modelPlan; ///< the launches (graph/ModelPlan.h)
   ArenaPlan arenaPlan;
   GpuCompileStats stats;
   std::optional<DeviceBuffer> weightBuffer, arena;
   std::vector<bool> nhwc;                ///< by value: stored NHWC
-  std::vector<StorageType> types;        ///< by value: fp32 or fp16/bf16
+  std::vector<DType> types;              ///< by value: fp32 or fp16/bf16
   std::optional<DeviceBuffer> workspace; ///< split-K partial sums
   std::optional<Stream> stream;
-  std::map<std::string, Module> modules; ///< by KernelLaunch::key()
-  std::map<std::string, Function> functions;
+  std::map<std::string, LoadedKernel> loaded; ///< by KernelLaunch::key()
   std::vector<ReadyLaunch> ready;
   std::vector<Event> launchEvents; ///< launches + 1 (profiling)
   std::vector<KernelProfileEntry> profileTotals;
@@ -173,17 +169,10 @@ llvm::Error GpuBackendImpl::joinDevice() {
 }
 
 llvm::Error GpuBackendImpl::chooseArch() {
-  const DeviceProperties &props = device->properties();
-  targetArch = props.arch;
-  if (llvm::Error e = checkArch(targetArch)) {
-    // PTX for sm_90 runs on newer GPUs through the driver's JIT.
-    if (props.computeMajor < 9)
-      return backendError(props.name + " (" + props.arch +
-                          ") is not a GPU mgp generates code for: " +
-                          llvm::toString(std::move(e)));
-    llvm::consumeError(std::move(e));
-    targetArch = "sm_90";
-  }
+  llvm::Expected<Target> chosen = getDeviceTarget(device->properties());
+  if (!chosen)
+    return chosen.takeError();
+  target = std::move(*chosen);
   return llvm::Error::success();
 }
 
@@ -198,7 +187,7 @@ void GpuBackendImpl::packWeights(const WeightMap &weights) {
   for (int param : graph.params) {
     offsetOf[param] = total;
     total += static_cast<int64_t>(llvm::alignTo(
-        numElements(graph.values[param].shape) * storageBytes(types[param]),
+        numElements(graph.values[param].shape) * dtypeBytes(types[param]),
         kArenaAlignment));
   }
   packedBytes = total;
@@ -208,8 +197,8 @@ void GpuBackendImpl::packWeights(const WeightMap &weights) {
     int param = graph.params[i];
     const Tensor &weight = weights.find(graph.values[param].name)->second;
     char *at = host + offsetOf[param];
-    size_t bytes = weight.data.size() * storageBytes(types[param]);
-    if (types[param] == StorageType::F32)
+    size_t bytes = weight.data.size() * dtypeBytes(types[param]);
+    if (types[param] == DType::F32)
       std::memcpy(at, weight.data.data(), bytes);
     else // converted once, here (round to nearest even)
       convertFromF32(weight.data, types[param],
@@ -258,30 +247,26 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
   std::vector<double> flopsOf(graph.nodes.size(), 0);
   for (const LayerStats &layer : computeStats(graph).layers)
     flopsOf[layer.node] = 2.0 * double(layer.macs);
-  for (const KernelLaunch &launch : launches) {
+  for (const KernelLaunch &launch : modelPlan.launches) {
     if (launch.aliasOf >= 0)
       continue;
     std::string key = launch.key();
-    if (!functions.count(key)) {
-      const CompiledKernel &kernel = *set.kernels.find(key)->second;
+    auto found = loaded.find(key);
+    if (found == loaded.end()) {
       auto loadStart = std::chrono::steady_clock::now();
-      auto module = Module::loadPTX(kernel.ptx);
+      auto kernel = LoadedKernel::load(set.kernels.find(key)->second,
+                                       "'" + launch.kernel + "' [" +
+                                           launch.signature() + "]");
       stats.loadSeconds += std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - loadStart)
                                .count();
-      if (!module)
-        return backendError("loading kernel '" + launch.kernel + "' [" +
-                            launch.signature() +
-                            "]: " + llvm::toString(module.takeError()));
-      auto function = module->getFunction(kernel.name);
-      if (!function)
-        return function.takeError();
-      modules.emplace(key, std::move(*module));
-      functions.emplace(key, std::move(*function));
+      if (!kernel)
+        return kernel.takeError();
+      found = loaded.emplace(key, std::move(*kernel)).first;
     }
-    const CompiledKernel &kernel = *set.kernels.find(key)->second;
+    const CompiledKernel &kernel = *found->second.kernel;
     ReadyLaunch r;
-    r.function = &functions.find(key)->second;
+    r.function = &found->second.function;
     r.label = graph.values[graph.nodes[launch.node].result].name;
     // A node's FLOPs go to its first launch that is not auxiliary (a
     // split-K convolution's partial-sum GEMM, not its epilogue launch; the
@@ -374,54 +359,49 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   endStep("wait for the device");
   if (llvm::Error e = chooseArch())
     return e;
-  LaunchOptions launchOptions;
-  // fp32 dots take tf32 in every mode but fp32: in fp16/bf16 the only fp32
-  // dot is the stem's (its packing kernel widens the 16-bit input), and tf32
-  // keeps fp16's 10-bit mantissa while running on the tensor cores.
-  launchOptions.tf32 = options.precision != Precision::FP32;
-  launchOptions.roundTF32 = options.precision == Precision::TF32;
-  launchOptions.numSMs = device->properties().smCount;
+  // The plan --info prints for --device gpu (graph/ModelPlan.h,
+  // planGpuModelFromCache): its SM count and tuned configurations.
+  PlanOptions planOptions;
+  planOptions.precision = options.precision;
+  planOptions.gpu = true;
+  planOptions.numSMs = device->properties().smCount;
   // Sizes the kernels cannot index (a huge --batch) are errors before the
   // tuner runs any kernel on them.
-  auto checked = planLaunches(model.graph, launchOptions);
+  auto checked = planModel(model.graph, planOptions);
   if (!checked)
     return checked.takeError();
   // tf32 on any graph: refused where a dot would read an unrounded value.
-  if (launchOptions.roundTF32)
-    if (llvm::Error e = checkTF32Rounding(model.graph, *checked))
+  if (getLaunchOptions(planOptions).roundTF32)
+    if (llvm::Error e = checkTF32Rounding(model.graph, checked->launches))
       return e;
   endStep("plan launches");
   if (convTuningEnabled()) {
     if (llvm::Error e = device->makeCurrent())
       return e;
-    ConvTunerOptions tuner;
-    tuner.deviceName = convTuneDevice(device->properties().name, targetArch);
-    tuner.compile.arch = targetArch;
-    tuner.compile.tf32 = launchOptions.tf32;
-    tuner.launch = launchOptions;
-    tuner.activation = activationType(options.precision);
-    tuner.log = options.progress;
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
-    auto tuned = tuneConvolutions(model.graph, tuner, cache);
+    auto tuned =
+        tuneConvolutions(model.graph,
+                         getConvTunerOptions(device->properties(), target,
+                                             planOptions, options.progress),
+                         cache);
     if (!tuned)
       return tuned.takeError();
-    launchOptions.nodeConv = std::move(*tuned);
+    planOptions.tuned = std::move(*tuned);
     endStep("conv tuner (tune cache)");
   }
-  auto planned = planLaunches(model.graph, launchOptions);
+  auto planned = planModel(model.graph, planOptions);
   if (!planned)
     return planned.takeError();
-  launches = std::move(*planned);
-  assignBufferTypes(launches, types);
-  arenaPlan = planArena(model.graph, launches, elementBytes(types));
+  modelPlan = std::move(*planned);
+  assert(modelPlan.types == types && "the plan stores values as packed");
+  arenaPlan = planArena(model.graph, modelPlan.launches, elementBytes(types));
   endStep("plan tuned launches and arena");
 
   GpuCompileOptions compileOptions;
-  compileOptions.arch = targetArch;
-  compileOptions.tf32 = launchOptions.tf32;
+  compileOptions.target = target;
   compileOptions.progress = options.progress;
-  auto set = compileGpuKernels(launches, compileOptions);
+  auto set = compileGpuKernels(modelPlan.launches, compileOptions);
   if (!set)
     return set.takeError();
   stats = set->stats;
@@ -438,7 +418,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     return arenaBuffer.takeError();
   arena.emplace(std::move(*arenaBuffer));
   int64_t workspaceFloats = 1;
-  for (const KernelLaunch &launch : launches)
+  for (const KernelLaunch &launch : modelPlan.launches)
     workspaceFloats = std::max(workspaceFloats, launch.workspace);
   auto workspaceBuffer =
       DeviceBuffer::allocate(workspaceFloats * int64_t(sizeof(float)));

@@ -4,9 +4,8 @@
 // GPU: the distinct kernel specializations of a launch plan
 // (graph/KernelLaunch.h) are compiled to PTX for one architecture, in
 // parallel (each compile with its own MLIRContext and LLVMContext), through
-// the runtime's kernel cache (memory, then disk, keyed by the runtime's cache
-// key over the kernel file, the kernel, the specialization and the options),
-// with a progress line while kernels compile.
+// getCompiledKernel (runtime/jit/KernelCompiler.h: the kernel cache, memory
+// then disk, else the compiler), with a progress line while kernels compile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +14,7 @@
 
 #include "graph/KernelLaunch.h"
 
+#include "compiler/api/Target.h"
 #include "runtime/CompiledKernel.h"
 #include "runtime/KernelCache.h"
 
@@ -25,11 +25,11 @@
 
 namespace mgp::graph {
 
-/// How the kernels of a plan are compiled.
+/// How the kernels of a plan are compiled: for `target`, each with its
+/// launch's KernelOptions.
 struct GpuCompileOptions {
-  std::string arch = "sm_90"; ///< the device's sm_XY
-  bool tf32 = false;          ///< dot inputs in tf32, else every dot "ieee"
-  unsigned threads = 0;       ///< parallel compiles; 0: the hardware's
+  Target target;        ///< the device's (getDeviceTarget)
+  unsigned threads = 0; ///< parallel compiles; 0: the hardware's
   /// Progress ("\rcompiling 3/20 kernels ...") goes here when it is a
   /// terminal; a summary line whenever it is set. May be null.
   llvm::raw_ostream *progress = nullptr;
@@ -53,21 +53,6 @@ struct GpuKernelSet {
   llvm::StringMap<std::shared_ptr<const CompiledKernel>> kernels;
   GpuCompileStats stats;
 };
-
-/// The runtime's options for a launch compiled with `options`.
-KernelOptions gpuKernelOptions(const GpuCompileOptions &options);
-
-/// The runtime's Specialization of `launch` (its signature() as the runtime
-/// spells it).
-Specialization launchSpecialization(const KernelLaunch &launch);
-
-/// The disk cache key of `launch` compiled with `options`.
-std::string gpuCacheKey(const KernelLaunch &launch,
-                        const KernelOptions &options);
-
-/// Compiles `launch`'s kernel to PTX, bypassing the cache.
-llvm::Expected<CompiledKernel> compileLaunchToPTX(const KernelLaunch &launch,
-                                                  const KernelOptions &options);
 
 /// Compiles (or finds in the cache) every distinct specialization of
 /// `launches`. The first failing compile's error names its kernel.

@@ -8,6 +8,8 @@
 
 #include "graph/GpuBackendGraph.h"
 
+#include "compiler/api/Environment.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdlib>
@@ -15,15 +17,8 @@
 using namespace mgp;
 using namespace mgp::graph;
 
-bool mgp::graph::cudaGraphsAllowed(const char *value) {
-  if (!value)
-    return true;
-  std::string lower = llvm::StringRef(value).trim().lower();
-  return !(lower == "off" || lower == "0" || lower == "false" || lower == "no");
-}
-
 bool mgp::graph::cudaGraphsAllowedByEnvironment() {
-  return cudaGraphsAllowed(std::getenv("MGP_CUDA_GRAPH"));
+  return !isEnvOff(EnvVar::CudaGraph);
 }
 
 void ForwardGraph::setEnabled(bool on) {

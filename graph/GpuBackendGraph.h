@@ -21,11 +21,8 @@
 
 namespace mgp::graph {
 
-/// Whether the value of MGP_CUDA_GRAPH (null: unset) allows CUDA graphs:
-/// anything but off, 0, false or no (any case, surrounding spaces ignored).
-bool cudaGraphsAllowed(const char *value);
-
-/// cudaGraphsAllowed(getenv("MGP_CUDA_GRAPH")).
+/// Whether MGP_CUDA_GRAPH allows CUDA graphs: unless it is off, 0, false or
+/// no (isEnvOff, compiler/api/Environment.h).
 bool cudaGraphsAllowedByEnvironment();
 
 /// Runs the forward pass eagerly once, then as a captured CUDA graph.

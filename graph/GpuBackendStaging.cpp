@@ -8,6 +8,8 @@
 
 #include "graph/GpuBackendStaging.h"
 
+#include "compiler/api/Environment.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Parallel.h"
 
@@ -18,22 +20,14 @@
 using namespace mgp;
 using namespace mgp::graph;
 
-bool mgp::graph::pinnedStagingAllowed(const char *value) {
-  if (!value)
-    return true;
-  std::string lower = llvm::StringRef(value).trim().lower();
-  return !(lower == "off" || lower == "0" || lower == "false" || lower == "no");
-}
-
 bool mgp::graph::pinnedStagingAllowedByEnvironment() {
-  return pinnedStagingAllowed(std::getenv("MGP_PINNED"));
+  return !isEnvOff(EnvVar::Pinned);
 }
 
 llvm::Error mgp::graph::stageInChunks(
-    llvm::ArrayRef<float> values, StorageType type, void *out,
-    size_t chunkBytes,
+    llvm::ArrayRef<float> values, DType type, void *out, size_t chunkBytes,
     llvm::function_ref<llvm::Error(size_t offset, size_t bytes)> issue) {
-  unsigned elementBytes = storageBytes(type);
+  unsigned elementBytes = dtypeBytes(type);
   size_t chunkElements = std::max<size_t>(chunkBytes / elementBytes, 1);
   // Pieces of 64K elements spread each chunk over the cores (one core moves
   // ~10 GB/s, a 77 MB batch-128 input would take ~8 ms).
@@ -44,7 +38,7 @@ llvm::Error mgp::graph::stageInChunks(
     llvm::parallelFor(0, pieces, [&](size_t piece) {
       size_t first = begin + piece * kPiece;
       size_t n = std::min(kPiece, begin + count - first);
-      if (type == StorageType::F32)
+      if (type == DType::F32)
         std::memcpy(static_cast<float *>(out) + first, values.data() + first,
                     n * sizeof(float));
       else // nested in this parallelFor, it converts on this thread
@@ -130,7 +124,7 @@ llvm::Error HostStaging::upload(size_t index, llvm::ArrayRef<float> values,
   }
   // Pageable: fp16/bf16 converted first into a buffer reused from run to run.
   const void *source = values.data();
-  if (value.type != StorageType::F32) {
+  if (value.type != DType::F32) {
     HostBuffer &staged = pageableInputs[index];
     if (staged.type != value.type || staged.size() != value.elements)
       staged = HostBuffer(value.type, value.elements);
@@ -167,7 +161,7 @@ std::vector<float> HostStaging::output(size_t index) const {
     return pageableOutputs[index].toF32(); // 16-bit outputs (aliases) widen
   const void *host = pinnedOutputs[index].data();
   std::vector<float> result(value.elements);
-  if (value.type == StorageType::F32)
+  if (value.type == DType::F32)
     std::memcpy(result.data(), host, value.bytes());
   else
     convertToF32(static_cast<const uint16_t *>(host), value.elements,

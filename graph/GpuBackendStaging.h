@@ -31,11 +31,8 @@ namespace mgp::graph {
 /// Bytes of an input filled before their copy to the device is queued.
 inline constexpr size_t kStagingChunkBytes = size_t(4) << 20;
 
-/// Whether the value of MGP_PINNED (null: unset) allows pinned staging:
-/// anything but off, 0, false or no (any case, surrounding spaces ignored).
-bool pinnedStagingAllowed(const char *value);
-
-/// pinnedStagingAllowed(getenv("MGP_PINNED")).
+/// Whether MGP_PINNED allows pinned staging: unless it is off, 0, false or no
+/// (isEnvOff, compiler/api/Environment.h).
 bool pinnedStagingAllowedByEnvironment();
 
 /// Writes `values` stored as `type` (copied when fp32, converted when
@@ -44,17 +41,16 @@ bool pinnedStagingAllowedByEnvironment();
 /// in order. Returns issue's first error (the later chunks are then not
 /// written).
 llvm::Error stageInChunks(
-    llvm::ArrayRef<float> values, StorageType type, void *out,
-    size_t chunkBytes,
+    llvm::ArrayRef<float> values, DType type, void *out, size_t chunkBytes,
     llvm::function_ref<llvm::Error(size_t offset, size_t bytes)> issue);
 
 /// A graph input or output as run() copies it: its storage type, element
 /// count and place in the arena.
 struct StagedValue {
-  StorageType type = StorageType::F32;
+  DType type = DType::F32;
   size_t elements = 0;
   CUdeviceptr address = 0;
-  size_t bytes() const { return elements * storageBytes(type); }
+  size_t bytes() const { return elements * dtypeBytes(type); }
 };
 
 /// The copies of run(): inputs up, outputs down, through pinned buffers when

@@ -27,7 +27,7 @@ std::string KernelLaunch::signature() const {
     switch (p.kind) {
     case LaunchParam::Kind::Buffer:
     case LaunchParam::Kind::Workspace:
-      entries.push_back(("*" + storageTypeName(p.type) + ":16").str());
+      entries.push_back(("*" + dtypeName(p.type) + ":16").str());
       break;
     case LaunchParam::Kind::Int:
       entries.push_back(p.intValue == 1        ? "i32:1"
@@ -233,5 +233,8 @@ mgp::graph::planLaunches(const Graph &graph, const LaunchOptions &options) {
     for (KernelLaunch &launch : planConvLaunches(graph, i, config, resolved))
       launches.push_back(std::move(launch));
   }
+  for (KernelLaunch &launch : launches)
+    launch.options.precision =
+        options.tf32 ? DotPrecision::TF32 : DotPrecision::IEEE;
   return std::move(launches);
 }

@@ -5,7 +5,7 @@
 // shape-inferred graph, the kernels_dsl file and kernel that compute it, every
 // kernel parameter's value (a graph value's buffer, a runtime integer or float,
 // or a constexpr), the grid, and from those the Triton AOT-style signature
-// (compiler/pipeline/Signature.h) that names the specialization. A backend only
+// (compiler/api/Signature.h) that names the specialization. A backend only
 // has to compile each distinct (file, kernel, signature) once and launch.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +15,8 @@
 
 #include "graph/Graph.h"
 #include "graph/StorageTypes.h"
+
+#include "compiler/api/KernelOptions.h"
 
 #include <array>
 #include <map>
@@ -44,7 +46,7 @@ struct LaunchParam {
   /// Kind::Buffer and Kind::Workspace: the element type of the buffer
   /// (fp16/bf16 activations under --precision fp16|bf16;
   /// graph/StorageTypes.h).
-  StorageType type = StorageType::F32;
+  DType type = DType::F32;
 };
 
 /// How one node runs.
@@ -57,8 +59,10 @@ struct KernelLaunch {
   std::string kernel;              ///< @jit kernel name (`conv2d_3x3_kernel`).
   std::vector<LaunchParam> params; ///< Every kernel parameter, in order.
   std::array<int64_t, 3> grid = {1, 1, 1};
-  int numWarps = 4;  ///< block = 32 * numWarps threads
-  int numStages = 3; ///< software pipelining depth of the kernel's loops
+  /// How the kernel is compiled: warps (a block is 32 * numWarps threads),
+  /// pipelining stages, and the dots' precision (IEEE unless
+  /// LaunchOptions::tf32) - forwarded whole into its KernelRequest.
+  KernelOptions options;
   /// fp32 elements of scratch the Workspace parameters point to (split-K
   /// partial sums); the backends give every launch of a node the same one.
   int64_t workspace = 0;
@@ -80,7 +84,8 @@ struct KernelLaunch {
   /// `file:kernel[signature]/wN/sS`: equal keys share one compiled kernel.
   std::string key() const {
     return file + ":" + kernel + "[" + signature() + "]/w" +
-           std::to_string(numWarps) + "/s" + std::to_string(numStages);
+           std::to_string(options.numWarps) + "/s" +
+           std::to_string(options.numStages);
   }
 };
 
@@ -109,7 +114,9 @@ llvm::Expected<std::optional<ConvConfig>> convConfigFromEnvironment();
 
 /// Options that change which kernels or constexprs are chosen.
 struct LaunchOptions {
-  bool tf32 = false; ///< dots round their inputs to tf32 (TF32=1)
+  /// Dots round their inputs to tf32 (TF32=1, and each launch's
+  /// KernelOptions::precision is TF32; else IEEE).
+  bool tf32 = false;
   /// Convolutions, the stem's packing and the global average pool store
   /// their fp32 outputs rounded to tf32 (ROUND_TF32=1): the graph's tf32
   /// mode, whose next dot reads them from memory with wgmma, which truncates

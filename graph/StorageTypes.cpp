@@ -20,43 +20,28 @@
 
 using namespace mgp::graph;
 using mgp::bf16BitsToFloat;
+using mgp::DType;
 using mgp::floatToBF16Bits;
 using mgp::floatToHalfBits;
 using mgp::halfBitsToFloat;
 
-llvm::StringRef mgp::graph::storageTypeName(StorageType type) {
-  switch (type) {
-  case StorageType::F32:
-    return "fp32";
-  case StorageType::F16:
-    return "fp16";
-  case StorageType::BF16:
-    return "bf16";
-  }
-  llvm_unreachable("unknown storage type");
-}
-
-unsigned mgp::graph::storageBytes(StorageType type) {
-  return type == StorageType::F32 ? 4 : 2;
-}
-
-StorageType mgp::graph::activationType(Precision precision) {
+DType mgp::graph::activationType(Precision precision) {
   switch (precision) {
   case Precision::FP16:
-    return StorageType::F16;
+    return DType::F16;
   case Precision::BF16:
-    return StorageType::BF16;
+    return DType::BF16;
   default:
-    return StorageType::F32;
+    return DType::F32;
   }
 }
 
-std::vector<StorageType> mgp::graph::planStorageTypes(const Graph &graph,
-                                                      StorageType activation) {
-  std::vector<StorageType> types(graph.values.size(), activation);
+std::vector<DType> mgp::graph::planStorageTypes(const Graph &graph,
+                                                DType activation) {
+  std::vector<DType> types(graph.values.size(), activation);
   for (int param : graph.params)
     if (graph.values[param].shape.size() < 2)
-      types[param] = StorageType::F32;
+      types[param] = DType::F32;
   std::vector<bool> isOutput(graph.values.size(), false);
   for (int output : graph.outputs)
     isOutput[output] = true;
@@ -65,7 +50,7 @@ std::vector<StorageType> mgp::graph::planStorageTypes(const Graph &graph,
     if (node.op == OpKind::Flatten)
       types[node.result] = types[node.operands[0]];
     else if (isOutput[node.result])
-      types[node.result] = StorageType::F32;
+      types[node.result] = DType::F32;
   }
   return types;
 }
@@ -85,16 +70,15 @@ void mgp::graph::roundWeightsToTF32(const Graph &graph, WeightMap &weights) {
   }
 }
 
-std::vector<unsigned>
-mgp::graph::elementBytes(llvm::ArrayRef<StorageType> types) {
+std::vector<unsigned> mgp::graph::elementBytes(llvm::ArrayRef<DType> types) {
   std::vector<unsigned> bytes;
-  for (StorageType type : types)
-    bytes.push_back(storageBytes(type));
+  for (DType type : types)
+    bytes.push_back(dtypeBytes(type));
   return bytes;
 }
 
 void mgp::graph::assignBufferTypes(std::vector<KernelLaunch> &launches,
-                                   llvm::ArrayRef<StorageType> types) {
+                                   llvm::ArrayRef<DType> types) {
   for (KernelLaunch &launch : launches)
     for (LaunchParam &p : launch.params)
       if (p.kind == LaunchParam::Kind::Buffer ||
@@ -125,7 +109,7 @@ static bool hasF16C() {
 }
 #endif
 
-void mgp::graph::convertFromF32(llvm::ArrayRef<float> in, StorageType type,
+void mgp::graph::convertFromF32(llvm::ArrayRef<float> in, DType type,
                                 uint16_t *out) {
   // Chunks of 1M elements on all cores: a batch-128 224x224 input (19M
   // elements) is converted before every gpu run.
@@ -134,12 +118,12 @@ void mgp::graph::convertFromF32(llvm::ArrayRef<float> in, StorageType type,
   llvm::parallelFor(0, chunks, [&](size_t chunk) {
     size_t begin = chunk * kChunk, end = std::min(in.size(), begin + kChunk);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (type == StorageType::F16 && hasF16C()) {
+    if (type == DType::F16 && hasF16C()) {
       toHalfF16C(in.data() + begin, out + begin, end - begin);
       return;
     }
 #endif
-    if (type == StorageType::F16)
+    if (type == DType::F16)
       for (size_t i = begin; i < end; ++i)
         out[i] = floatToHalfBits(in[i]);
     else
@@ -148,9 +132,9 @@ void mgp::graph::convertFromF32(llvm::ArrayRef<float> in, StorageType type,
   });
 }
 
-void mgp::graph::convertToF32(const uint16_t *in, size_t count,
-                              StorageType type, float *out) {
-  if (type == StorageType::F16)
+void mgp::graph::convertToF32(const uint16_t *in, size_t count, DType type,
+                              float *out) {
+  if (type == DType::F16)
     for (size_t i = 0; i < count; ++i)
       out[i] = halfBitsToFloat(in[i]);
   else
@@ -158,9 +142,9 @@ void mgp::graph::convertToF32(const uint16_t *in, size_t count,
       out[i] = bf16BitsToFloat(in[i]);
 }
 
-HostBuffer HostBuffer::fromF32(llvm::ArrayRef<float> values, StorageType type) {
+HostBuffer HostBuffer::fromF32(llvm::ArrayRef<float> values, DType type) {
   HostBuffer buffer(type, values.size());
-  if (type == StorageType::F32)
+  if (type == DType::F32)
     std::memcpy(buffer.f32.data(), values.data(), values.size() * 4);
   else
     convertFromF32(values, type, buffer.half.data());
@@ -168,7 +152,7 @@ HostBuffer HostBuffer::fromF32(llvm::ArrayRef<float> values, StorageType type) {
 }
 
 std::vector<float> HostBuffer::toF32() const {
-  if (type == StorageType::F32)
+  if (type == DType::F32)
     return f32;
   std::vector<float> out(half.size());
   convertToF32(half.data(), half.size(), type, out.data());

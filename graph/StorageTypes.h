@@ -18,6 +18,8 @@
 #include "graph/Graph.h"
 #include "graph/Tensor.h"
 
+#include "compiler/api/DType.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -26,20 +28,12 @@
 
 namespace mgp::graph {
 
-/// The element type a buffer holds.
-enum class StorageType { F32, F16, BF16 };
-
-/// `fp32`, `fp16`, `bf16`: the pointee in a kernel signature (`*fp16:16`).
-llvm::StringRef storageTypeName(StorageType type);
-/// Bytes per element: 4 or 2.
-unsigned storageBytes(StorageType type);
 /// The type of activations at `precision`: fp16/bf16 for those, else fp32.
-StorageType activationType(Precision precision);
+DType activationType(Precision precision);
 
 /// The storage type of every value of `graph` (indexed like graph.values)
 /// when activations are `activation`.
-std::vector<StorageType> planStorageTypes(const Graph &graph,
-                                          StorageType activation);
+std::vector<DType> planStorageTypes(const Graph &graph, DType activation);
 
 /// --precision tf32: the weights of convolutions and linear layers
 /// (parameters of `graph` of rank >= 2) rounded to tf32 in place, to nearest
@@ -49,8 +43,8 @@ std::vector<StorageType> planStorageTypes(const Graph &graph,
 /// activations in the kernels (LaunchOptions::roundTF32).
 void roundWeightsToTF32(const Graph &graph, WeightMap &weights);
 
-/// storageBytes of each of `types` (for planMemory and planArena).
-std::vector<unsigned> elementBytes(llvm::ArrayRef<StorageType> types);
+/// dtypeBytes of each of `types` (for planMemory and planArena).
+std::vector<unsigned> elementBytes(llvm::ArrayRef<DType> types);
 
 struct KernelLaunch;
 
@@ -58,36 +52,33 @@ struct KernelLaunch;
 /// planStorageTypes gives them), and of every workspace that follows a value
 /// (LaunchParam::value), so the signatures name the 16-bit pointers.
 void assignBufferTypes(std::vector<KernelLaunch> &launches,
-                       llvm::ArrayRef<StorageType> types);
+                       llvm::ArrayRef<DType> types);
 
 /// fp32 -> fp16 / bf16 bits, rounded to nearest even (NaN stays NaN,
 /// overflow gives inf); `out` holds `in.size()` elements.
-void convertFromF32(llvm::ArrayRef<float> in, StorageType type, uint16_t *out);
+void convertFromF32(llvm::ArrayRef<float> in, DType type, uint16_t *out);
 /// fp16 / bf16 bits -> fp32 (exact).
-void convertToF32(const uint16_t *in, size_t count, StorageType type,
-                  float *out);
+void convertToF32(const uint16_t *in, size_t count, DType type, float *out);
 
 /// One buffer of a value on the host: fp32 elements or 16-bit bits.
 struct HostBuffer {
-  StorageType type = StorageType::F32;
+  DType type = DType::F32;
   std::vector<float> f32;
   std::vector<uint16_t> half;
 
   HostBuffer() = default;
-  HostBuffer(StorageType type, size_t count) : type(type) {
-    if (type == StorageType::F32)
+  HostBuffer(DType type, size_t count) : type(type) {
+    if (type == DType::F32)
       f32.resize(count);
     else
       half.resize(count);
   }
   /// `values` stored as `type` (converted when 16-bit).
-  static HostBuffer fromF32(llvm::ArrayRef<float> values, StorageType type);
-  size_t size() const {
-    return type == StorageType::F32 ? f32.size() : half.size();
-  }
+  static HostBuffer fromF32(llvm::ArrayRef<float> values, DType type);
+  size_t size() const { return type == DType::F32 ? f32.size() : half.size(); }
   void *data() {
-    return type == StorageType::F32 ? static_cast<void *>(f32.data())
-                                    : static_cast<void *>(half.data());
+    return type == DType::F32 ? static_cast<void *>(f32.data())
+                              : static_cast<void *>(half.data());
   }
   /// The elements as fp32.
   std::vector<float> toF32() const;

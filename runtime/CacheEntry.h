@@ -12,6 +12,9 @@
 
 #include "runtime/CompiledKernel.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 
 namespace mgp {

@@ -2,14 +2,15 @@
 //
 // This file implements the cache key. Each field is fed to SHA-256 as a tag
 // byte, a 64-bit little-endian length and the bytes, and each list with its
-// element count first, so that moving text from one field to the next (or an
-// index from one list to the next) always changes the key.
+// element count first, so that moving text from one field to the next (or a
+// hint from one parameter to the next) always changes the key.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/CacheKey.h"
 
+#include "compiler/api/NormalizeSource.h"
+#include "compiler/api/Version.h"
 #include "compiler/pipeline/CompilerHash.h"
-#include "compiler/pipeline/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
@@ -47,43 +48,32 @@ llvm::StringRef mgp::compilerIdentity() {
   return MGP_VERSION_STRING "+" MGP_COMPILER_HASH;
 }
 
-CacheKeyInput mgp::makeCacheKeyInput(llvm::StringRef source,
-                                     llvm::StringRef kernelName,
-                                     const KernelOptions &options,
-                                     const Specialization &specialization) {
-  return CacheKeyInput{compilerIdentity(), options, source, kernelName,
-                       specialization};
-}
-
-std::string mgp::computeCacheKey(const CacheKeyInput &input) {
+std::string mgp::computeCacheKey(const KernelRequest &request,
+                                 llvm::StringRef compilerVersion) {
   KeyHasher h;
-  h.text('V', input.compilerVersion);
-  h.text('A', input.options.arch);
-  h.number('W', static_cast<uint64_t>(input.options.numWarps));
-  h.number('S', static_cast<uint64_t>(input.options.numStages));
-  h.text('P', input.options.precision);
-  h.text('K', input.kernelName);
-  h.text('C', input.source);
-
-  const Specialization &spec = input.specialization;
-  h.number('T', spec.argTypes.size());
-  for (const std::string &type : spec.argTypes)
-    h.text('t', type);
-  h.number('X', spec.constexprs.size());
-  for (const ConstexprValue &value : spec.constexprs) {
-    h.number('i', value.index);
-    h.text('n', value.name);
-    h.number('f', value.isFloat);
-    uint64_t bits = static_cast<uint64_t>(value.intValue);
-    if (value.isFloat)
-      std::memcpy(&bits, &value.floatValue, sizeof(bits));
+  h.text('V', compilerVersion);
+  h.text('A', request.target.arch());
+  h.number('W', static_cast<uint64_t>(request.options.numWarps));
+  h.number('S', static_cast<uint64_t>(request.options.numStages));
+  h.text('P', dotPrecisionName(request.options.precision));
+  h.text('K', request.kernelName);
+  // The kernel and every function and constant it names, so that an edit
+  // elsewhere in the file keeps the key.
+  h.text('C', normalizeKernelSource(request.source, request.kernelName));
+  h.number('T', request.signature.params.size());
+  for (const SignatureParam &param : request.signature.params) {
+    h.number('k', static_cast<uint64_t>(param.kind));
+    h.text('t', dtypeName(param.type));
+    h.number('d', static_cast<uint64_t>(param.divisibility));
+    h.number('o', param.equalsOne);
+    h.number('f', param.isFloat);
+    uint64_t bits = static_cast<uint64_t>(param.intValue);
+    if (param.isFloat)
+      std::memcpy(&bits, &param.floatValue, sizeof(bits));
     h.number('v', bits);
+    h.text('s', param.isString ? llvm::StringRef(param.stringValue) : "");
+    h.number('q', param.isString);
+    h.number('z', param.isNone);
   }
-  h.number('D', spec.divisibleBy16.size());
-  for (unsigned index : spec.divisibleBy16)
-    h.number('d', index);
-  h.number('O', spec.equalToOne.size());
-  for (unsigned index : spec.equalToOne)
-    h.number('o', index);
   return h.hex();
 }

@@ -1,15 +1,16 @@
 //===- CacheKey.h - the identity of a compiled kernel -----------*- C++ -*-===//
 //
-// This file implements the options a kernel is compiled with (KernelOptions)
-// and the cache key: a SHA-256 over everything that can change the PTX the
-// compiler produces. Two compilations with the same key must give the same
-// PTX; anything that could make them differ belongs in the key.
+// This file implements the cache key of a KernelRequest
+// (compiler/api/KernelRequest.h): a SHA-256 over everything that can change
+// what the compiler produces. Two requests with the same key must give the
+// same kernel; anything that could make them differ belongs in the key.
+// runtime/jit/KernelCompiler.h answers requests (cache, then compiler).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_RUNTIME_CACHEKEY_H
 #define MGP_RUNTIME_CACHEKEY_H
 
-#include "runtime/Specialization.h"
+#include "compiler/api/KernelRequest.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -17,43 +18,19 @@
 
 namespace mgp {
 
-/// The pipeline options a JIT compilation uses.
-struct KernelOptions {
-  std::string arch = "sm_90"; ///< sm_80, sm_86, sm_89, sm_90, sm_90a
-  int numWarps = 4;
-  int numStages = 3;
-  std::string precision = "tf32"; ///< dot input precision: tf32, ieee, ...
-};
-
-/// Everything the cache key covers.
-struct CacheKeyInput {
-  /// The compiler's identity; compilerIdentity() unless a test says
-  /// otherwise.
-  llvm::StringRef compilerVersion;
-  KernelOptions options;
-  /// The kernel's source together with the source of every function it
-  /// calls, normalized by the caller (the key hashes the text exactly as
-  /// given; see docs/runtime.md).
-  llvm::StringRef source;
-  llvm::StringRef kernelName;
-  Specialization specialization;
-};
-
 /// The running compiler's identity in cache keys: `VERSION+HASH`, where
 /// HASH is the first 16 hex digits of a SHA-256 over the compiler's sources.
 llvm::StringRef compilerIdentity();
 
-/// A CacheKeyInput for the running compiler (compilerVersion =
-/// compilerIdentity()).
-CacheKeyInput makeCacheKeyInput(llvm::StringRef source,
-                                llvm::StringRef kernelName,
-                                const KernelOptions &options,
-                                const Specialization &specialization);
-
-/// The key: 64 lowercase hex digits of SHA-256 over a length-prefixed,
-/// field-tagged encoding of \p input, so no two different inputs encode the
-/// same way.
-std::string computeCacheKey(const CacheKeyInput &input);
+/// The cache key of \p request: 64 lowercase hex digits of SHA-256 over a
+/// length-prefixed, field-tagged encoding of the compiler identity
+/// (\p compilerVersion), the options, the target, the kernel name, the
+/// kernel's normalized source and the signature (constexpr numbers,
+/// strings and None included), so no two different requests encode the same
+/// way (docs/runtime.md, "The cache key").
+std::string
+computeCacheKey(const KernelRequest &request,
+                llvm::StringRef compilerVersion = compilerIdentity());
 
 } // namespace mgp
 

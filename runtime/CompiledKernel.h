@@ -1,53 +1,40 @@
-//===- CompiledKernel.h - a compiler's output and how to compile -*- C++ -*-=//
+//===- CompiledKernel.h - a compiler's output -------------------*- C++ -*-===//
 //
-// This file implements what the JIT asks of the compiler (CompileRequest), what
-// the compiler hands back (CompiledKernel: PTX plus the metadata a launch
-// needs) and the plug between them, KernelCompileFn. The runtime never calls
-// the compiler directly: whoever builds a JIT passes a KernelCompileFn, so
-// the runtime builds and tests without the compiler.
+// This file implements what the compiler hands back for one KernelRequest
+// (runtime/CacheKey.h): PTX plus the metadata a launch needs, or, for the
+// interpreter (arch "cpu"), the kernel compiled for it. KernelCache keeps
+// them; runtime/jit/KernelCompiler.h makes them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_RUNTIME_COMPILEDKERNEL_H
 #define MGP_RUNTIME_COMPILEDKERNEL_H
 
-#include "runtime/CacheKey.h"
-
-#include <functional>
+#include <memory>
 #include <string>
 
 namespace mgp {
 
+class InterpKernel;
+
 /// A compiled kernel: PTX and what launching it needs.
 struct CompiledKernel {
   std::string name;         ///< the PTX .entry name
-  std::string ptx;          ///< PTX text
+  std::string ptx;          ///< PTX text (empty for the interpreter)
   unsigned sharedBytes = 0; ///< dynamic shared memory per block
   int numWarps = 4;         ///< block = 32 * numWarps threads
   int numStages = 3;
-  std::string arch; ///< what the PTX targets, e.g. "sm_90"
+  std::string arch; ///< what the PTX targets, e.g. "sm_90"; "cpu"
+  /// Arch "cpu": the kernel compiled for the interpreter (which keeps the IR
+  /// it runs alive). Never on disk.
+  std::shared_ptr<const InterpKernel> interp;
 
   bool operator==(const CompiledKernel &other) const {
     return name == other.name && ptx == other.ptx &&
            sharedBytes == other.sharedBytes && numWarps == other.numWarps &&
-           numStages == other.numStages && arch == other.arch;
+           numStages == other.numStages && arch == other.arch &&
+           interp == other.interp;
   }
 };
-
-/// One compilation the JIT asks for.
-struct CompileRequest {
-  /// The source text the cache key covers (the kernel and every function it
-  /// calls).
-  llvm::StringRef source;
-  llvm::StringRef kernelName;
-  const KernelSignature *signature = nullptr;
-  const Specialization *specialization = nullptr;
-  KernelOptions options;
-};
-
-/// The compiler as the runtime sees it: a request in, PTX and metadata out
-/// (or the compiler's diagnostics as an error).
-using KernelCompileFn =
-    std::function<llvm::Expected<CompiledKernel>(const CompileRequest &)>;
 
 } // namespace mgp
 

@@ -8,9 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
 
+#include "compiler/api/Environment.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cstdlib>
 
 using namespace mgp;
 
@@ -42,10 +43,22 @@ static llvm::Error queryAttribute(CudaDriver &driver, CUdevice device,
                       "cuDeviceGetAttribute");
 }
 
-std::string mgp::getTargetArch(int major, int minor, const char *noWgmma) {
-  bool wgmma = major == 9 && minor == 0 &&
-               !(noWgmma && *noWgmma && llvm::StringRef(noWgmma) != "0");
+std::string mgp::getTargetArch(int major, int minor, bool noWgmma) {
+  bool wgmma = major == 9 && minor == 0 && !noWgmma;
   return llvm::formatv("sm_{0}{1}{2}", major, minor, wgmma ? "a" : "").str();
+}
+
+llvm::Expected<Target> mgp::getDeviceTarget(const DeviceProperties &props) {
+  llvm::Expected<Target> target = Target::parse(props.arch);
+  if (target || props.computeMajor < 9)
+    return target ? std::move(target)
+                  : llvm::createStringError(
+                        props.name + " (" + props.arch +
+                        ") is not a GPU mgp generates code for: " +
+                        llvm::toString(target.takeError()));
+  // PTX for sm_90 runs on newer GPUs through the driver's JIT.
+  llvm::consumeError(target.takeError());
+  return Target::parse("sm_90");
 }
 
 llvm::Expected<Device> Device::open(int ordinal) {
@@ -86,7 +99,7 @@ llvm::Expected<Device> Device::open(int ordinal) {
             queryAttribute(driver, handle, query.attribute, *query.value))
       return std::move(err);
   props.arch = getTargetArch(props.computeMajor, props.computeMinor,
-                             std::getenv("MGP_NO_WGMMA"));
+                             isEnvOn(EnvVar::NoWgmma));
   if (llvm::Error err =
           driver.check(driver.cuDeviceTotalMem(&props.totalMemory, handle),
                        "cuDeviceTotalMem"))

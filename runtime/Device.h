@@ -10,6 +10,7 @@
 #ifndef MGP_RUNTIME_DEVICE_H
 #define MGP_RUNTIME_DEVICE_H
 
+#include "compiler/api/Target.h"
 #include "runtime/CudaDriver.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -33,16 +34,21 @@ struct DeviceProperties {
 
 /// The architecture mgp compiles for on a device of compute capability
 /// major.minor: "sm_" + major + minor, except that 9.0 gets "sm_90a" (wgmma;
-/// PTX for sm_90a loads on exactly 9.0) unless `noWgmma` (the environment
-/// variable MGP_NO_WGMMA, set to anything but "" or "0") asks for plain sm_90
-/// and mma.sync.
-std::string getTargetArch(int major, int minor, const char *noWgmma);
+/// PTX for sm_90a loads on exactly 9.0) unless `noWgmma` (Device::open passes
+/// the environment variable MGP_NO_WGMMA: isEnvOn, compiler/api/Environment.h)
+/// asks for plain sm_90 and mma.sync.
+std::string getTargetArch(int major, int minor, bool noWgmma);
 
 /// Runs \p body with \p context current on the calling thread, then makes
 /// the context that was current before current again (so a caller such as
 /// PyTorch keeps its device); \p body's error comes first.
 llvm::Error runInContext(CUcontext context,
                          llvm::function_ref<llvm::Error()> body);
+
+/// The target mgp compiles for on a device with \p props: its arch when mgp
+/// generates code for it, sm_90 (PTX the driver JIT-compiles) on newer GPUs.
+/// The JIT and the gpu backend both ask here. Errors: older GPUs, named.
+llvm::Expected<Target> getDeviceTarget(const DeviceProperties &props);
 
 /// Number of CUDA devices; an error when there is no driver or no device.
 llvm::Expected<int> getDeviceCount();

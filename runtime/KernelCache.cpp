@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/KernelCache.h"
 
+#include "compiler/api/Environment.h"
+
 #include "runtime/CacheEntry.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -26,30 +28,11 @@
 
 using namespace mgp;
 
-static bool isOff(llvm::StringRef value) {
-  std::string lower = value.trim().lower();
-  return lower == "off" || lower == "0" || lower == "false" || lower == "no";
-}
-
 CacheConfig CacheConfig::fromEnvironment() {
   CacheConfig config;
-  if (const char *dir = std::getenv("MGP_CACHE_DIR"); dir && *dir) {
-    config.directory = dir;
-  } else {
-    llvm::SmallString<256> home;
-    if (const char *env = std::getenv("HOME"); env && *env)
-      home = env;
-    else
-      llvm::sys::path::home_directory(home);
-    if (!home.empty()) {
-      llvm::sys::path::append(home, ".cache", "mgp");
-      config.directory = home.str().str();
-    }
-  }
-  if (const char *cache = std::getenv("MGP_CACHE"))
-    config.diskEnabled = !isOff(cache);
-  if (const char *debug = std::getenv("MGP_DEBUG"))
-    config.debug = *debug && llvm::StringRef(debug) != "0";
+  config.directory = getCacheDirectory();
+  config.diskEnabled = !isEnvOff(EnvVar::Cache);
+  config.debug = isEnvOn(EnvVar::Debug);
   return config;
 }
 
@@ -189,7 +172,7 @@ void KernelCache::writeEntry(llvm::StringRef key,
 llvm::Expected<std::shared_ptr<const CompiledKernel>> KernelCache::getOrCompile(
     llvm::StringRef key, llvm::StringRef description,
     llvm::function_ref<llvm::Expected<CompiledKernel>()> compile,
-    CacheSource *source) {
+    CacheSource *source, CacheScope scope) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = memory.find(key);
@@ -203,7 +186,7 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>> KernelCache::getOrCompile(
     }
   }
 
-  bool disk = diskUsable();
+  bool disk = scope == CacheScope::MemoryAndDisk && diskUsable();
   if (disk) {
     if (std::shared_ptr<const CompiledKernel> kernel = readEntry(key)) {
       std::lock_guard<std::mutex> lock(mutex);

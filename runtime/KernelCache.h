@@ -38,6 +38,10 @@ struct CacheConfig {
 /// Where a kernel came from.
 enum class CacheSource { Memory, Disk, Compiled };
 
+/// Where an entry may be kept: interpreter kernels (no PTX) live in memory
+/// only.
+enum class CacheScope { MemoryAndDisk, Memory };
+
 /// Compiled kernels by key, in memory and on disk. Thread-safe.
 class KernelCache {
 public:
@@ -51,11 +55,13 @@ public:
   /// The kernel for \p key: from memory, from disk, or from \p compile (whose
   /// error is returned as it is). \p description names the kernel in debug
   /// reports, e.g. "add_kernel[*fp32:16,*fp32:16,i32:16]". \p source, when
-  /// given, receives where the kernel came from.
+  /// given, receives where the kernel came from. With CacheScope::Memory the
+  /// disk is neither read nor written.
   llvm::Expected<std::shared_ptr<const CompiledKernel>>
   getOrCompile(llvm::StringRef key, llvm::StringRef description,
                llvm::function_ref<llvm::Expected<CompiledKernel>()> compile,
-               CacheSource *source = nullptr);
+               CacheSource *source = nullptr,
+               CacheScope scope = CacheScope::MemoryAndDisk);
 
   /// The file that holds (or would hold) the entry for \p key.
   std::string entryPath(llvm::StringRef key) const;

@@ -10,7 +10,7 @@
 #ifndef MGP_RUNTIME_KERNELSIGNATURE_H
 #define MGP_RUNTIME_KERNELSIGNATURE_H
 
-#include "runtime/DType.h"
+#include "compiler/api/DType.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

@@ -332,30 +332,24 @@ static SemaValue toSemaValue(mlir::MLIRContext &ctx, const ConstValue &c) {
   llvm_unreachable("bad ConstValue kind");
 }
 
-/// True for the unsigned integer types of a signature.
-static bool isUnsignedScalarType(ScalarType t) {
-  return t == ScalarType::U8 || t == ScalarType::U16 ||
-         t == ScalarType::U32 || t == ScalarType::U64;
-}
-
 /// The MLIR type of a signature scalar type (unsigned types are signless:
-/// isUnsignedScalarType says which they are).
-static mlir::Type getSignatureType(mlir::MLIRContext &ctx, ScalarType t) {
+/// isUnsignedDType says which they are).
+static mlir::Type getSignatureType(mlir::MLIRContext &ctx, DType t) {
   switch (t) {
-  case ScalarType::F16:
+  case DType::F16:
     return mlir::Float16Type::get(&ctx);
-  case ScalarType::BF16:
+  case DType::BF16:
     return mlir::BFloat16Type::get(&ctx);
-  case ScalarType::F32:
+  case DType::F32:
     return mlir::Float32Type::get(&ctx);
-  case ScalarType::F64:
+  case DType::F64:
     return mlir::Float64Type::get(&ctx);
-  case ScalarType::F8E4NV:
+  case DType::F8E4NV:
     return mlir::Float8E4M3FNType::get(&ctx);
-  case ScalarType::F8E5:
+  case DType::F8E5:
     return mlir::Float8E5M2Type::get(&ctx);
   default:
-    return mlir::IntegerType::get(&ctx, getScalarTypeBitWidth(t));
+    return mlir::IntegerType::get(&ctx, dtypeBits(t));
   }
 }
 
@@ -436,14 +430,14 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
     } else if (annotated && !sig->isPointer()) {
       // A dtype constexpr: `X_dtype: tl.constexpr` given `bf16`.
       role.constant = SemaValue::getDType(getSignatureType(context, sig->type),
-                                          isUnsignedScalarType(sig->type));
+                                          isUnsignedDType(sig->type));
     } else if (annotated) {
       return error(p.location.getLoc(),
                    "constexpr parameter '" + p.name +
                        "' needs a value: give a number, a string or a dtype "
                        "in the signature (got '" +
                        (sig->isPointer() ? "*" : "") +
-                       getScalarTypeName(sig->type) + "') or -D " + p.name +
+                       dtypeName(sig->type) + "') or -D " + p.name +
                        "=...",
                    p.location.getRange());
     }
@@ -475,7 +469,7 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
     if (role.sig->divisibility == 16)
       func.setArgAttr(role.argIndex, kDivisibilityAttrName,
                       builder.getI32IntegerAttr(16));
-    bool isUnsigned = isUnsignedScalarType(role.sig->type);
+    bool isUnsigned = isUnsignedDType(role.sig->type);
     if (role.sig->equalsOne && arg.getType().isInteger()) {
       frame().vars[p.name] = runtime(
           materialize(SemaValue::getInt(1), arg.getType(), loc(p.location)),

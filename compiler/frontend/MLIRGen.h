@@ -2,7 +2,7 @@
 //
 // This file implements the public entry points of the semantic half of the
 // front end: given a parsed ast::Module, a kernel name, its signature (Triton's
-// AOT syntax, compiler/pipeline/Signature.h) and `-D` defines, it checks the
+// AOT syntax, compiler/api/Signature.h) and `-D` defines, it checks the
 // kernel (types, shapes, constexpr folding, helper inlining) and emits one
 // MLIR module holding a `func.func` in the mgp dialect. Errors are
 // llvm::StringErrors already formatted `file:line:col: error: message` with
@@ -12,8 +12,8 @@
 #ifndef MGP_COMPILER_FRONTEND_MLIRGEN_H
 #define MGP_COMPILER_FRONTEND_MLIRGEN_H
 
+#include "compiler/api/Signature.h"
 #include "compiler/frontend/AST.h"
-#include "compiler/pipeline/Signature.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

@@ -1,8 +1,10 @@
 //===- CompileKernel.cpp - one kernel from source text to PTX -------------===//
 //
-// This file implements compileKernel (parse, MLIRGen, target-independent
-// passes, then optionally GPU passes, LLVM IR and PTX, each timed) and
-// getKernelParams, the parameter list a JIT checks launches against.
+// This file implements runStages (the stages after the front end, shared by
+// compileKernel and mgpc), compileKernel (parse, MLIRGen, then runStages:
+// target-independent passes, optionally GPU passes, LLVM IR and PTX, each
+// timed) and getKernelParams, the parameter list a JIT checks launches
+// against.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/pipeline/CompileKernel.h"
@@ -19,15 +21,6 @@
 #include <chrono>
 
 using namespace mgp;
-
-llvm::Expected<DotPrecision> mgp::parseDotPrecision(llvm::StringRef text) {
-  if (text == "tf32")
-    return DotPrecision::Kernel;
-  if (text == "ieee" || text == "fp32")
-    return DotPrecision::IEEE;
-  return llvm::createStringError("unknown precision '" + text +
-                                 "': expected tf32 or ieee");
-}
 
 namespace {
 /// Times one stage into a StageTimes field.
@@ -120,16 +113,64 @@ static int64_t moduleIntAttr(mlir::ModuleOp module, llvm::StringRef name) {
   return 0;
 }
 
+llvm::Expected<LoweredModule>
+mgp::runStages(mlir::ModuleOp module, const KernelOptions &options,
+               const Target &target, Stage first, Stage last,
+               llvm::function_ref<void(llvm::StringRef, double)> onStage) {
+  auto runs = [&](Stage stage) { return first <= stage && stage <= last; };
+  auto timed = [&](llvm::StringRef name, auto &&fn) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = fn();
+    if (onStage)
+      onStage(name, std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+    return result;
+  };
+  LoweredModule lowered;
+  if (runs(Stage::MLIR)) {
+    if (options.precision == DotPrecision::IEEE)
+      module->walk(
+          [](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
+    if (llvm::Error err = timed("target-independent", [&] {
+          return runTargetIndependentPasses(module);
+        }))
+      return std::move(err);
+  }
+  if (runs(Stage::MLIRGPU))
+    if (llvm::Error err =
+            timed("gpu", [&] { return runGPUPasses(module, options, target); }))
+      return std::move(err);
+  if (runs(Stage::LLVM)) {
+    lowered.llvmContext = std::make_unique<llvm::LLVMContext>();
+    auto llvmModule = timed("llvm", [&] {
+      return lowerToLLVMIR(module, *lowered.llvmContext, target);
+    });
+    if (!llvmModule)
+      return llvmModule.takeError();
+    lowered.llvmModule = std::move(*llvmModule);
+  }
+  if (runs(Stage::PTX)) {
+    assert(lowered.llvmModule && "PTX is emitted from the LLVM stage's module");
+    auto ptx =
+        timed("ptx", [&] { return emitPTX(*lowered.llvmModule, target); });
+    if (!ptx)
+      return ptx.takeError();
+    lowered.ptx = std::move(*ptx);
+  }
+  return std::move(lowered);
+}
+
 llvm::Expected<KernelCompileResult>
-mgp::compileKernel(const KernelCompileInput &input) {
+mgp::compileKernel(const KernelRequest &request) {
   KernelCompileResult result;
   ParsedFile file;
   {
     StageTimer timer(result.times.parse);
-    if (llvm::Error err = parseFile(file, input.source, input.fileName))
+    if (llvm::Error err = parseFile(file, request.source, request.fileName))
       return std::move(err);
   }
-  if (auto def = findKernel(*file.module, input.fileName, input.kernelName);
+  if (auto def = findKernel(*file.module, request.fileName, request.kernelName);
       !def)
     return def.takeError();
 
@@ -140,62 +181,52 @@ mgp::compileKernel(const KernelCompileInput &input) {
   {
     StageTimer timer(result.times.mlirgen);
     KernelGenOptions genOptions;
-    genOptions.importPaths = input.importPaths;
-    genOptions.numWarps = input.options.numWarps;
+    genOptions.numWarps = request.options.numWarps;
     auto module =
         generateKernelModule(*result.context, file.sourceMgr, *file.module,
-                             input.kernelName, input.signature, {}, genOptions);
+                             request.kernelName, request.signature, {},
+                             genOptions);
     if (!module)
       return module.takeError();
     result.module = std::move(*module);
   }
-  if (input.precision == DotPrecision::IEEE)
-    result.module->walk(
-        [](DotOp dot) { dot.setInputPrecision(InputPrecision::IEEE); });
-  {
-    StageTimer timer(result.times.targetIndependent);
-    if (llvm::Error err =
-            runTargetIndependentPasses(*result.module, input.options))
-      return std::move(err);
-  }
+  StageTimes &times = result.times;
+  auto onStage = [&times](llvm::StringRef stage, double ms) {
+    if (stage == "target-independent")
+      times.targetIndependent = ms;
+    else if (stage == "gpu")
+      times.gpu = ms;
+    else if (stage == "llvm")
+      times.llvm = ms;
+    else
+      times.ptx = ms;
+  };
+  if (auto lowered = runStages(*result.module, request.options, request.target,
+                               Stage::MLIR, Stage::MLIR, onStage);
+      !lowered)
+    return lowered.takeError();
   for (auto func : result.module->getOps<mlir::func::FuncOp>())
-    if (func.getSymName() == input.kernelName)
+    if (func.getSymName() == request.kernelName)
       result.kernel = func;
   if (!result.kernel)
-    return llvm::createStringError("kernel '" + input.kernelName +
+    return llvm::createStringError("kernel '" + request.kernelName +
                                    "' vanished in the passes");
-  result.symbolName = input.kernelName.str();
-  result.numWarps = input.options.numWarps;
-  if (!input.emitPTX)
+  result.symbolName = request.kernelName;
+  result.numWarps = request.options.numWarps;
+  if (request.target.isCPU())
     return result;
 
   // The GPU stages work on a copy: `module` stays block-level.
   mlir::OwningOpRef<mlir::ModuleOp> gpuModule = result.module->clone();
-  {
-    StageTimer timer(result.times.gpu);
-    if (llvm::Error err = runGPUPasses(*gpuModule, input.options))
-      return std::move(err);
-  }
+  auto lowered = runStages(*gpuModule, request.options, request.target,
+                           Stage::MLIRGPU, Stage::PTX, onStage);
+  if (!lowered)
+    return lowered.takeError();
   result.sharedBytes =
       static_cast<unsigned>(moduleIntAttr(*gpuModule, kSharedAttrName));
   if (int64_t warps = moduleIntAttr(*gpuModule, kNumWarpsAttrName))
     result.numWarps = static_cast<int>(warps);
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule;
-  {
-    StageTimer timer(result.times.llvm);
-    auto lowered = lowerToLLVMIR(*gpuModule, llvmContext, input.options);
-    if (!lowered)
-      return lowered.takeError();
-    llvmModule = std::move(*lowered);
-  }
-  result.symbolName = findEntryName(*llvmModule, input.kernelName);
-  {
-    StageTimer timer(result.times.ptx);
-    auto ptx = emitPTX(*llvmModule, input.options);
-    if (!ptx)
-      return ptx.takeError();
-    result.ptx = std::move(*ptx);
-  }
+  result.symbolName = findEntryName(*lowered->llvmModule, request.kernelName);
+  result.ptx = std::move(lowered->ptx);
   return result;
 }

@@ -1,20 +1,19 @@
 //===- CompileKernel.h - one kernel from source text to PTX -----*- C++ -*-===//
 //
-// This file implements the one compile function every JIT user shares (the
-// C++ API, mgp-run's one-kernel runs, the runtime's KernelCompileFn): source
-// text, a kernel name, a Signature and options in; out come the block-level
+// This file implements the compiler behind every compiled kernel: the cached
+// entry every caller uses (getCompiledKernel, runtime/jit/KernelCompiler.h)
+// compiles through it on a miss. A KernelRequest (source text, kernel name,
+// Signature, options, target) in; out come the block-level
 // mgp module after the target-independent passes (what the CPU interpreter
 // runs) and, when asked for, the PTX with its entry name, the dynamic shared
-// memory and the warps a launch needs. Every stage is timed. It also holds
-// the normalization of a kernel's source for the cache key (the kernel's
-// text plus every top-level function and constant it names, transitively).
+// memory and the warps a launch needs. Every stage is timed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_PIPELINE_COMPILEKERNEL_H
 #define MGP_PIPELINE_COMPILEKERNEL_H
 
+#include "compiler/api/KernelRequest.h"
 #include "compiler/pipeline/Pipeline.h"
-#include "compiler/pipeline/Signature.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -27,28 +26,6 @@
 #include <vector>
 
 namespace mgp {
-
-/// Dot input precision a compilation forces: `Kernel` keeps what each dot
-/// says (Triton's default, tf32), `IEEE` makes every f32 dot exact fp32.
-enum class DotPrecision { Kernel, IEEE };
-
-/// Parses "tf32" (the kernel's own choice, tf32 by default) or "ieee".
-llvm::Expected<DotPrecision> parseDotPrecision(llvm::StringRef text);
-
-/// What to compile.
-struct KernelCompileInput {
-  llvm::StringRef source;   ///< the whole file's text
-  llvm::StringRef fileName; ///< for diagnostics ("kernel.mgp")
-  llvm::StringRef kernelName;
-  Signature signature; ///< one entry per parameter, constexprs as literals
-  CompileOptions options;
-  DotPrecision precision = DotPrecision::Kernel;
-  bool emitPTX = true; ///< false: stop after the target-independent passes
-  /// Folders searched for the modules the source imports helpers from
-  /// (`from pkg.utils import f`), before the folder of `fileName` (when it
-  /// names a file on disk) and its parents: compiler/frontend/ModuleLoader.h.
-  std::vector<std::string> importPaths;
-};
 
 /// Wall time of each stage, in milliseconds (0 for stages not run).
 struct StageTimes {
@@ -66,16 +43,17 @@ struct KernelCompileResult {
   /// GPU passes), for the interpreter.
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::func::FuncOp kernel; ///< the kernel in `module`
-  std::string ptx;           ///< empty unless emitPTX
+  std::string ptx;           ///< empty for the interpreter (Target::cpu())
   std::string symbolName;    ///< the PTX .entry name
   unsigned sharedBytes = 0;  ///< dynamic shared memory per block
   int numWarps = 4;
   StageTimes times;
 };
 
-/// Compiles \p input. Errors carry the front end's or a pass's diagnostics.
-llvm::Expected<KernelCompileResult>
-compileKernel(const KernelCompileInput &input);
+/// Compiles \p request: to PTX for a GPU target, only to the block-level
+/// module for Target::cpu(). Errors carry the front end's or a pass's
+/// diagnostics.
+llvm::Expected<KernelCompileResult> compileKernel(const KernelRequest &request);
 
 /// The names of the @jit kernels in \p source with their parameters, and for
 /// each parameter whether it is annotated constexpr.
@@ -86,19 +64,6 @@ struct KernelParamInfo {
 llvm::Expected<std::vector<KernelParamInfo>>
 getKernelParams(llvm::StringRef source, llvm::StringRef fileName,
                 llvm::StringRef kernelName);
-
-/// The text the cache key covers for \p kernelName (see docs/runtime.md,
-/// "Source normalization"): the file is cut into top-level chunks (a chunk
-/// starts at a line at column 0 that is not blank, a comment or a
-/// continuation of a decorator; decorators belong to the def they precede);
-/// a chunk `def NAME` or `NAME = ...` is named NAME. The result is the
-/// kernel's chunk, then every chunk whose name occurs as a word in an
-/// included chunk (transitively), sorted by name, then every `import` /
-/// `from` chunk in file order (so the text compiles on its own); each chunk with trailing
-/// whitespace stripped from every line, "\r\n" read as "\n", chunks joined by
-/// "\n\n". Empty when \p kernelName has no chunk.
-std::string normalizeKernelSource(llvm::StringRef source,
-                                  llvm::StringRef kernelName);
 
 } // namespace mgp
 

@@ -9,7 +9,11 @@
 #ifndef MGP_PIPELINE_PIPELINE_H
 #define MGP_PIPELINE_PIPELINE_H
 
+#include "compiler/api/KernelOptions.h"
+#include "compiler/api/Target.h"
+
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -19,15 +23,7 @@
 
 namespace mgp {
 
-/// Options that shape code generation; all of them are part of the cache key.
-struct CompileOptions {
-  std::string arch = "sm_90"; ///< sm_80, sm_86, sm_89, sm_90 (sm_90a for wgmma)
-  int numWarps = 4;
-  int numStages = 3;
-  bool timePasses = false;    ///< print the time of each pass (mgpc --time)
-};
-
-/// The stages a driver can stop after (mgpc -emit=...).
+/// The stages, in order; a driver can stop after any of them (mgpc -emit=...).
 enum class Stage { AST, MLIR, MLIRGPU, LLVM, PTX };
 
 /// Registers every dialect the pipeline produces or consumes.
@@ -35,24 +31,40 @@ void registerAllDialects(mlir::DialectRegistry &registry);
 
 /// Target-independent passes on block-level mgp IR: inline, canonicalize, CSE,
 /// combine, static_range unrolling, LICM. (compiler/transforms)
-llvm::Error runTargetIndependentPasses(mlir::ModuleOp module, const CompileOptions &options);
+llvm::Error runTargetIndependentPasses(mlir::ModuleOp module);
 
 /// GPU passes: assign layouts, coalesce, remove conversions, shared-memory
 /// allocation and barriers. After this every tensor has an encoding. (compiler/codegen)
-llvm::Error runGPUPasses(mlir::ModuleOp module, const CompileOptions &options);
+llvm::Error runGPUPasses(mlir::ModuleOp module, const KernelOptions &options,
+                         const Target &target);
 
 /// Lowers a module whose tensors carry layouts to LLVM IR (LLVM dialect + NVVM,
 /// then translation), linked with libdevice where needed and optimised at O3.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 lowerToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
-              const CompileOptions &options);
+              const Target &target);
 
 /// Runs LLVM's NVPTX backend on an LLVM module and returns the PTX text.
-llvm::Expected<std::string> emitPTX(llvm::Module &module, const CompileOptions &options);
+llvm::Expected<std::string> emitPTX(llvm::Module &module, const Target &target);
 
-/// Checks that `arch` names a GPU architecture mgp generates code for
-/// (sm_80, sm_86, sm_89, sm_90, sm_90a). (compiler/codegen/llvm)
-llvm::Error checkArch(llvm::StringRef arch);
+/// What runStages produced.
+struct LoweredModule {
+  std::unique_ptr<llvm::LLVMContext> llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule; ///< after Stage::LLVM
+  std::string ptx;                          ///< after Stage::PTX
+};
+
+/// The stages after the front end, the one sequence every compile runs (the
+/// JIT's compileKernel and mgpc alike): from `first` to `last` of
+/// Stage::MLIR (the target-independent passes), Stage::MLIRGPU (the GPU
+/// passes), Stage::LLVM (lowering to LLVM IR) and Stage::PTX. `module` is
+/// transformed in place by the first two. `onStage`, when given, receives
+/// each stage's name (`target-independent`, `gpu`, `llvm`, `ptx`) and wall
+/// time in milliseconds as it finishes.
+llvm::Expected<LoweredModule>
+runStages(mlir::ModuleOp module, const KernelOptions &options,
+          const Target &target, Stage first, Stage last,
+          llvm::function_ref<void(llvm::StringRef, double)> onStage = {});
 
 } // namespace mgp
 

@@ -31,8 +31,7 @@ void eraseInlinedHelpers(ModuleOp module) {
 }
 } // namespace
 
-llvm::Error mgp::runTargetIndependentPasses(ModuleOp module,
-                                            const CompileOptions &options) {
+llvm::Error mgp::runTargetIndependentPasses(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
@@ -42,8 +41,8 @@ llvm::Error mgp::runTargetIndependentPasses(ModuleOp module,
   });
 
   PassManager pm(ctx);
-  if (options.timePasses)
-    pm.enableTiming();
+  // mgpc's --mlir-timing, --mlir-print-ir-after-all, ...; no-ops elsewhere.
+  (void)applyPassManagerCLOptions(pm);
   pm.addPass(createInlinerPass());
   pm.addPass(createMgpUnrollStatic());
   pm.addPass(createCanonicalizerPass());

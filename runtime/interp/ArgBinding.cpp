@@ -14,62 +14,9 @@
 using namespace mgp;
 using namespace mgp::interp;
 
-static const char *kindName(ElemKind kind) {
-  switch (kind) {
-  case ElemKind::I1:
-    return "i1";
-  case ElemKind::I8:
-    return "i8";
-  case ElemKind::I16:
-    return "i16";
-  case ElemKind::I32:
-    return "i32";
-  case ElemKind::I64:
-    return "i64";
-  case ElemKind::F16:
-    return "fp16";
-  case ElemKind::BF16:
-    return "bf16";
-  case ElemKind::F32:
-    return "fp32";
-  case ElemKind::F64:
-    return "fp64";
-  case ElemKind::Ptr:
-    return "a pointer";
-  case ElemKind::F8E4M3:
-    return "fp8e4nv";
-  case ElemKind::F8E5M2:
-    return "fp8e5";
-  }
-  llvm_unreachable("unknown element kind");
-}
-
-static ElemKind kindOfDType(DType type) {
-  switch (type) {
-  case DType::I1:
-    return ElemKind::I1;
-  case DType::I8:
-    return ElemKind::I8;
-  case DType::I16:
-    return ElemKind::I16;
-  case DType::I32:
-    return ElemKind::I32;
-  case DType::I64:
-    return ElemKind::I64;
-  case DType::F16:
-    return ElemKind::F16;
-  case DType::BF16:
-    return ElemKind::BF16;
-  case DType::F32:
-    return ElemKind::F32;
-  case DType::F64:
-    return ElemKind::F64;
-  case DType::F8E4NV:
-    return ElemKind::F8E4M3;
-  case DType::F8E5:
-    return ElemKind::F8E5M2;
-  }
-  llvm_unreachable("unknown dtype");
+/// "fp32", or "a pointer".
+static std::string kindName(DType kind) {
+  return kind == kPointerKind ? "a pointer" : dtypeName(kind).str();
 }
 
 llvm::Expected<std::vector<Buf>>
@@ -87,18 +34,18 @@ mgp::interp::bindArguments(const InterpProgram &program,
   memory.ranges = options.extraRanges;
   for (size_t p = 0; p < numParams; ++p) {
     const KernelArg &arg = args[p].value;
-    ElemKind kind = program.paramKinds[p];
+    DType kind = program.paramKinds[p];
     std::string prefix =
         llvm::formatv("kernel '{0}', argument {1}: ", program.name, p + 1).str();
-    if (kind == ElemKind::Ptr) {
-      ElemKind pointee = program.pointeeKinds[p];
+    if (kind == kPointerKind) {
+      DType pointee = program.pointeeKinds[p];
       if (arg.kind() == KernelArg::Kind::DevicePointer) {
         problems += prefix + "a device pointer; the interpreter needs host "
                              "memory (KernelArg::hostPointer)\n";
       } else if (arg.kind() != KernelArg::Kind::HostPointer) {
         problems += prefix + "expects a pointer to " + kindName(pointee) +
                     ", got " + arg.describe() + "\n";
-      } else if (kindOfDType(arg.dtype()) != pointee) {
+      } else if (arg.dtype() != pointee) {
         problems += prefix + "expects a pointer to " + kindName(pointee) +
                     ", got " + arg.describe() + "\n";
       } else {
@@ -108,7 +55,7 @@ mgp::interp::bindArguments(const InterpProgram &program,
       }
       continue;
     }
-    if (isFloatKind(kind)) {
+    if (isFloatDType(kind)) {
       if (arg.kind() != KernelArg::Kind::Float)
         problems += prefix + "expects a " + kindName(kind) + " scalar, got " +
                     arg.describe() + "\n";

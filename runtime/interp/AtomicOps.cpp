@@ -37,9 +37,9 @@ bool inBounds(const MemoryMap &memory, uint64_t addr, uint64_t bytes) {
 }
 
 /// The value an atomic of `kind` stores, given the old and the operand.
-void combine(AtomicRMWKind kind, ElemKind k, double oldF, int64_t oldI,
+void combine(AtomicRMWKind kind, DType k, double oldF, int64_t oldI,
              double valF, int64_t valI, double &newF, int64_t &newI) {
-  unsigned w = isFloatKind(k) ? 0 : intWidth(k);
+  unsigned w = isFloatDType(k) ? 0 : intWidth(k);
   switch (kind) {
   case AtomicRMWKind::FAdd:
     newF = roundTo(k, oldF + valF);
@@ -90,12 +90,12 @@ llvm::Expected<bool> compileAtomic(Compiler &c, mlir::Operation *op,
   auto rmw = llvm::dyn_cast<AtomicRMWOp>(op);
   auto cas = llvm::dyn_cast<AtomicCASOp>(op);
   mlir::Value ptrValue = rmw ? rmw.getPtr() : cas.getPtr();
-  llvm::Expected<ElemKind> kind = elemKindOf(op, op->getResult(0).getType());
+  llvm::Expected<DType> kind = elemKindOf(op, op->getResult(0).getType());
   if (!kind)
     return kind.takeError();
-  ElemKind k = *kind;
-  bool isFloat = isFloatKind(k);
-  unsigned bytes = storageBytes(k);
+  DType k = *kind;
+  bool isFloat = isFloatDType(k);
+  unsigned bytes = dtypeBytes(k);
   int ptr = c.slot(ptrValue), d = c.slot(op->getResult(0));
   int val = c.slot(rmw ? rmw.getVal() : cas.getVal());
   int cmp = cas ? c.slot(cas.getCmp()) : -1;
@@ -154,11 +154,11 @@ llvm::Expected<bool> compilePrint(Compiler &c, PrintOp print,
   std::vector<int> args;
   std::vector<bool> isFloat;
   for (mlir::Value v : print.getArgs()) {
-    llvm::Expected<ElemKind> kind = elemKindOf(print, v.getType());
+    llvm::Expected<DType> kind = elemKindOf(print, v.getType());
     if (!kind)
       return kind.takeError();
     args.push_back(c.slot(v));
-    isFloat.push_back(isFloatKind(*kind));
+    isFloat.push_back(isFloatDType(*kind));
   }
   std::string prefix = print.getPrefix().str();
   bool hex = print.getHex();

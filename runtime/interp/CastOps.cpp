@@ -15,7 +15,7 @@ using namespace mgp;
 using namespace mgp::interp;
 
 llvm::Error mgp::interp::compileConstant(Compiler &c, mlir::arith::ConstantOp op,
-                                      ElemKind kind) {
+                                      DType kind) {
   Buf value;
   mlir::Attribute attr = op.getValue();
   auto toDouble = [](llvm::APFloat v) {
@@ -28,7 +28,7 @@ llvm::Error mgp::interp::compileConstant(Compiler &c, mlir::arith::ConstantOp op
   } else if (auto f = llvm::dyn_cast<mlir::FloatAttr>(attr)) {
     value.f.assign(1, roundTo(kind, toDouble(f.getValue())));
   } else if (auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(attr)) {
-    if (isFloatKind(kind))
+    if (isFloatDType(kind))
       for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())
         value.f.push_back(roundTo(kind, toDouble(v)));
     else
@@ -42,9 +42,9 @@ llvm::Error mgp::interp::compileConstant(Compiler &c, mlir::arith::ConstantOp op
 }
 
 llvm::Expected<Instr> mgp::interp::compileCast(mlir::Operation *op, llvm::StringRef name, int a,
-                                  ElemKind from, int d, ElemKind to) {
+                                  DType from, int d, DType to) {
   unsigned wf = intWidth(from), wt = intWidth(to);
-  bool srcFloat = isFloatKind(from), dstFloat = isFloatKind(to);
+  bool srcFloat = isFloatDType(from), dstFloat = isFloatDType(to);
   auto intToInt = [=](auto fn) -> Instr {
     return [=](Frame &frame) {
       const std::vector<int64_t> &x = frame.slots[a].i;

@@ -23,8 +23,8 @@ using namespace mgp::interp;
 static llvm::Expected<bool> compileDot(Compiler &c, mgp::DotOp dot,
                                        std::vector<Instr> &out) {
   mlir::Operation *op = dot;
-  llvm::Expected<ElemKind> inKind = elemKindOf(op, dot.getA().getType());
-  llvm::Expected<ElemKind> accKind = elemKindOf(op, dot.getD().getType());
+  llvm::Expected<DType> inKind = elemKindOf(op, dot.getA().getType());
+  llvm::Expected<DType> accKind = elemKindOf(op, dot.getD().getType());
   if (!inKind)
     return inKind.takeError();
   if (!accKind)
@@ -38,10 +38,10 @@ static llvm::Expected<bool> compileDot(Compiler &c, mgp::DotOp dot,
           n = bs[r - 1];
   int a = c.slot(dot.getA()), b = c.slot(dot.getB()), cs = c.slot(dot.getC()),
       d = c.slot(dot.getD());
-  ElemKind ik = *inKind, ak = *accKind;
+  DType ik = *inKind, ak = *accKind;
   bool tf32 = dot.getInputPrecision() == mgp::InputPrecision::TF32 &&
-              ik == ElemKind::F32;
-  if (!isFloatKind(ik)) {
+              ik == DType::F32;
+  if (!isFloatDType(ik)) {
     unsigned w = intWidth(ak);
     out.push_back([=](Frame &frame) {
       const std::vector<int64_t> &x = frame.slots[a].i, &y = frame.slots[b].i;
@@ -67,7 +67,7 @@ static llvm::Expected<bool> compileDot(Compiler &c, mgp::DotOp dot,
                               &z = frame.slots[cs].f;
     std::vector<double> &res = frame.slots[d].f;
     res.resize(z.size());
-    if (ak == ElemKind::F64) {
+    if (ak == DType::F64) {
       for (size_t e = 0; e < z.size(); ++e)
         res[e] = z[e];
       for (int64_t q = 0; q < batch; ++q)
@@ -167,11 +167,11 @@ static llvm::Expected<bool> compileScan(Compiler &c, mgp::ScanOp scan,
   std::vector<int> srcs, results;
   std::vector<bool> isFloat;
   for (mlir::Value v : scan.getSrcs()) {
-    llvm::Expected<ElemKind> kind = elemKindOf(op, v.getType());
+    llvm::Expected<DType> kind = elemKindOf(op, v.getType());
     if (!kind)
       return kind.takeError();
     srcs.push_back(c.slot(v));
-    isFloat.push_back(isFloatKind(*kind));
+    isFloat.push_back(isFloatDType(*kind));
   }
   for (mlir::Value v : scan.getResult())
     results.push_back(c.slot(v));
@@ -225,11 +225,11 @@ static llvm::Expected<bool> compileReduce(Compiler &c, mgp::ReduceOp reduce,
   std::vector<int> srcs, results;
   std::vector<bool> isFloat;
   for (mlir::Value v : reduce.getSrcs()) {
-    llvm::Expected<ElemKind> kind = elemKindOf(op, v.getType());
+    llvm::Expected<DType> kind = elemKindOf(op, v.getType());
     if (!kind)
       return kind.takeError();
     srcs.push_back(c.slot(v));
-    isFloat.push_back(isFloatKind(*kind));
+    isFloat.push_back(isFloatDType(*kind));
   }
   for (mlir::Value v : reduce.getResult())
     results.push_back(c.slot(v));

@@ -24,17 +24,17 @@ namespace mgp::interp {
 inline size_t strideOf(size_t len) { return len == 1 ? 0 : 1; }
 
 template <typename Fn>
-Instr floatBinary(int a, int b, int d, ElemKind kind, Fn fn) {
+Instr floatBinary(int a, int b, int d, DType kind, Fn fn) {
   return [=](Frame &frame) {
     const std::vector<double> &x = frame.slots[a].f, &y = frame.slots[b].f;
     std::vector<double> &r = frame.slots[d].f;
     size_t n = std::max(x.size(), y.size()), sx = strideOf(x.size()),
            sy = strideOf(y.size());
     r.resize(n);
-    if (kind == ElemKind::F32 && sx && sy) {
+    if (kind == DType::F32 && sx && sy) {
       for (size_t k = 0; k < n; ++k)
         r[k] = static_cast<float>(fn(x[k], y[k]));
-    } else if (kind == ElemKind::F32) {
+    } else if (kind == DType::F32) {
       for (size_t k = 0; k < n; ++k)
         r[k] = static_cast<float>(fn(x[k * sx], y[k * sy]));
     } else {
@@ -45,7 +45,7 @@ Instr floatBinary(int a, int b, int d, ElemKind kind, Fn fn) {
   };
 }
 
-template <typename Fn> Instr floatUnary(int a, int d, ElemKind kind, Fn fn) {
+template <typename Fn> Instr floatUnary(int a, int d, DType kind, Fn fn) {
   return [=](Frame &frame) {
     const std::vector<double> &x = frame.slots[a].f;
     std::vector<double> &r = frame.slots[d].f;
@@ -100,13 +100,13 @@ template <typename T, typename Fn> Instr compare(int a, int b, int d, Fn fn) {
 /// arith.constant: the value is computed once and becomes a frame constant
 /// (Compiler::constants); no instruction runs for it.
 llvm::Error compileConstant(Compiler &c, mlir::arith::ConstantOp op,
-                                      ElemKind kind);
+                                      DType kind);
 
 /// Casts from \p from in slot \p a to \p to in slot \p d: extsi, extui,
 /// trunci, extf, truncf, sitofp, uitofp, fptosi, fptoui, bitcast, index_cast,
 /// index_castui (named by \p name).
 llvm::Expected<Instr> compileCast(mlir::Operation *op, llvm::StringRef name, int a,
-                                  ElemKind from, int d, ElemKind to);
+                                  DType from, int d, DType to);
 
 } // namespace mgp::interp
 

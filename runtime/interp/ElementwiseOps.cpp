@@ -109,8 +109,8 @@ Instr compileIntCompare(mlir::arith::CmpIPredicate pred, unsigned w, int a, int 
 /// Each table maps an op name to a factory that instantiates the block loop
 /// with the element function inlined.
 using IntFactory = Instr (*)(int a, int b, int d, unsigned width);
-using Float2Factory = Instr (*)(int a, int b, int d, ElemKind kind);
-using Float1Factory = Instr (*)(int a, int d, ElemKind kind);
+using Float2Factory = Instr (*)(int a, int b, int d, DType kind);
+using Float1Factory = Instr (*)(int a, int d, DType kind);
 
 #define INT_OP(NAME, ...)                                                      \
   {                                                                            \
@@ -121,13 +121,13 @@ using Float1Factory = Instr (*)(int a, int d, ElemKind kind);
   }
 #define FLOAT2_OP(NAME, ...)                                                   \
   {                                                                            \
-    NAME, [](int a, int b, int d, ElemKind k) {                                \
+    NAME, [](int a, int b, int d, DType k) {                                \
       return floatBinary(a, b, d, k, [](double x, double y) -> double __VA_ARGS__); \
     }                                                                          \
   }
 #define FLOAT1_OP(NAME, ...)                                                   \
   {                                                                            \
-    NAME, [](int a, int d, ElemKind k) {                                       \
+    NAME, [](int a, int d, DType k) {                                       \
       return floatUnary(a, d, k, [](double x) -> double __VA_ARGS__);          \
     }                                                                          \
   }
@@ -258,7 +258,7 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
   if (op->getNumResults() != 1)
     return opError(op, "the interpreter does not support this op");
   mlir::Value result = op->getResult(0);
-  llvm::Expected<ElemKind> kind = elemKindOf(op, result.getType());
+  llvm::Expected<DType> kind = elemKindOf(op, result.getType());
   if (!kind)
     return kind.takeError();
   if (auto constant = llvm::dyn_cast<mlir::arith::ConstantOp>(op)) {
@@ -270,13 +270,13 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
   for (mlir::Value v : op->getOperands())
     in.push_back(c.slot(v));
   int d = c.slot(result);
-  ElemKind k = *kind;
+  DType k = *kind;
   if (auto cmp = llvm::dyn_cast<mlir::arith::CmpFOp>(op)) {
     out.push_back(compileFloatCompare(cmp.getPredicate(), in[0], in[1], d));
     return true;
   }
   if (auto cmp = llvm::dyn_cast<mlir::arith::CmpIOp>(op)) {
-    llvm::Expected<ElemKind> opKind = elemKindOf(op, cmp.getLhs().getType());
+    llvm::Expected<DType> opKind = elemKindOf(op, cmp.getLhs().getType());
     if (!opKind)
       return opKind.takeError();
     out.push_back(compileIntCompare(cmp.getPredicate(), intWidth(*opKind), in[0],
@@ -284,7 +284,7 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
     return true;
   }
   if (llvm::isa<mlir::arith::SelectOp>(op)) {
-    bool isFloat = isFloatKind(k);
+    bool isFloat = isFloatDType(k);
     int cnd = in[0], x = in[1], y = in[2];
     out.push_back([=](Frame &frame) {
       const std::vector<int64_t> &cv = frame.slots[cnd].i;
@@ -312,7 +312,7 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
       "arith.truncf", "arith.sitofp", "arith.uitofp",     "arith.fptosi",
       "arith.fptoui", "arith.bitcast", "arith.index_cast", "arith.index_castui"};
   if (castOps.contains(name)) {
-    llvm::Expected<ElemKind> from = elemKindOf(op, op->getOperand(0).getType());
+    llvm::Expected<DType> from = elemKindOf(op, op->getOperand(0).getType());
     if (!from)
       return from.takeError();
     llvm::Expected<Instr> instr = compileCast(op, name, in[0], *from, d, k);
@@ -321,7 +321,7 @@ llvm::Expected<bool> mgp::interp::tryCompileElementwise(Compiler &c,
     out.push_back(std::move(*instr));
     return true;
   }
-  if (isFloatKind(k)) {
+  if (isFloatDType(k)) {
     if (auto it = floatBinaryOps().find(name); it != floatBinaryOps().end()) {
       out.push_back(it->second(in[0], in[1], d, k));
       return true;

@@ -57,38 +57,38 @@ bool mgp::interp::fail(Frame &frame, const std::string &where,
   return false;
 }
 
-llvm::Expected<ElemKind> mgp::interp::elemKindOf(mlir::Operation *op,
+llvm::Expected<DType> mgp::interp::elemKindOf(mlir::Operation *op,
                                                  mlir::Type type) {
   if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type))
     type = tensor.getElementType();
   else if (auto buffer = llvm::dyn_cast<mgp::MemDescType>(type))
     type = buffer.getElementType(); // a buffer held as its elements
   if (llvm::isa<mgp::PointerType>(type))
-    return ElemKind::Ptr;
+    return kPointerKind;
   if (llvm::isa<mlir::Float8E4M3FNType>(type))
-    return ElemKind::F8E4M3;
+    return DType::F8E4NV;
   if (llvm::isa<mlir::Float8E5M2Type>(type))
-    return ElemKind::F8E5M2;
+    return DType::F8E5;
   if (type.isIndex())
-    return ElemKind::I64;
+    return DType::I64;
   if (type.isF16())
-    return ElemKind::F16;
+    return DType::F16;
   if (type.isBF16())
-    return ElemKind::BF16;
+    return DType::BF16;
   if (type.isF32())
-    return ElemKind::F32;
+    return DType::F32;
   if (type.isF64())
-    return ElemKind::F64;
+    return DType::F64;
   if (type.isInteger(1))
-    return ElemKind::I1;
+    return DType::I1;
   if (type.isInteger(8))
-    return ElemKind::I8;
+    return DType::I8;
   if (type.isInteger(16))
-    return ElemKind::I16;
+    return DType::I16;
   if (type.isInteger(32))
-    return ElemKind::I32;
+    return DType::I32;
   if (type.isInteger(64))
-    return ElemKind::I64;
+    return DType::I64;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << type;

@@ -105,7 +105,7 @@ std::string describeOp(mlir::Operation *op);
 /// An llvm::Error "<loc>: <message>" for compile-time problems.
 llvm::Error opError(mlir::Operation *op, const llvm::Twine &message);
 /// The element kind of a scalar or tensor type; an error for other types.
-llvm::Expected<ElemKind> elemKindOf(mlir::Operation *op, mlir::Type type);
+llvm::Expected<DType> elemKindOf(mlir::Operation *op, mlir::Type type);
 /// The static shape of a tensor type ({} for a scalar).
 std::vector<int64_t> shapeOf(mlir::Type type);
 /// Element count of \p shape.
@@ -136,8 +136,8 @@ class InterpProgram {
 public:
   std::string name;
   std::vector<int> paramSlots;
-  std::vector<interp::ElemKind> paramKinds;
-  std::vector<interp::ElemKind> pointeeKinds; ///< for pointer parameters
+  std::vector<DType> paramKinds;
+  std::vector<DType> pointeeKinds; ///< for pointer parameters
   interp::CompiledRegion body;
   std::vector<std::pair<int, interp::Buf>> constants;
   int numSlots = 0;

@@ -38,14 +38,14 @@ llvm::Expected<InterpKernel> InterpKernel::compile(mlir::func::FuncOp kernel) {
   program->name = kernel.getSymName().str();
   Compiler compiler;
   for (mlir::BlockArgument arg : kernel.getArguments()) {
-    llvm::Expected<ElemKind> kind = elemKindOf(kernel, arg.getType());
+    llvm::Expected<DType> kind = elemKindOf(kernel, arg.getType());
     if (!kind)
       return kind.takeError();
     if (llvm::isa<mlir::RankedTensorType>(arg.getType()))
       return opError(kernel, "kernel parameters must be scalars or pointers");
-    ElemKind pointee = ElemKind::I8;
-    if (*kind == ElemKind::Ptr) {
-      llvm::Expected<ElemKind> p =
+    DType pointee = DType::I8;
+    if (*kind == kPointerKind) {
+      llvm::Expected<DType> p =
           elemKindOf(kernel, getPointeeLikeType(arg.getType()));
       if (!p)
         return p.takeError();

@@ -21,20 +21,20 @@ static llvm::Expected<bool> compileExtern(Compiler &c, ExternElementwiseOp op,
     return opError(op, "the interpreter does not implement libdevice "
                        "function '" +
                            op.getSymbol() + "'");
-  llvm::Expected<ElemKind> kind = elemKindOf(op, op.getResult().getType());
+  llvm::Expected<DType> kind = elemKindOf(op, op.getResult().getType());
   if (!kind)
     return kind.takeError();
   std::vector<int> in;
   std::vector<bool> inFloat;
   for (mlir::Value v : op.getSrcs()) {
-    llvm::Expected<ElemKind> k = elemKindOf(op, v.getType());
+    llvm::Expected<DType> k = elemKindOf(op, v.getType());
     if (!k)
       return k.takeError();
     in.push_back(c.slot(v));
-    inFloat.push_back(isFloatKind(*k));
+    inFloat.push_back(isFloatDType(*k));
   }
-  ElemKind k = *kind;
-  bool outFloat = isFloatKind(k);
+  DType k = *kind;
+  bool outFloat = isFloatDType(k);
   unsigned width = outFloat ? 0 : intWidth(k);
   int d = c.slot(op.getResult());
   out.push_back([=](Frame &frame) {

@@ -56,11 +56,11 @@ std::string outOfBounds(const char *what, unsigned bytes, uint64_t addr, size_t 
 
 /// Calls \p fn with \p kind as a compile-time constant
 /// (std::integral_constant), so per-element switches fold away.
-template <typename Fn> bool withKind(ElemKind kind, Fn &&fn) {
+template <typename Fn> bool withKind(DType kind, Fn &&fn) {
   switch (kind) {
 #define MGP_KIND_CASE(K)                                                       \
-  case ElemKind::K:                                                            \
-    return fn(std::integral_constant<ElemKind, ElemKind::K>{});
+  case DType::K:                                                            \
+    return fn(std::integral_constant<DType, DType::K>{});
     MGP_KIND_CASE(I1)
     MGP_KIND_CASE(I8)
     MGP_KIND_CASE(I16)
@@ -70,10 +70,14 @@ template <typename Fn> bool withKind(ElemKind kind, Fn &&fn) {
     MGP_KIND_CASE(BF16)
     MGP_KIND_CASE(F32)
     MGP_KIND_CASE(F64)
-    MGP_KIND_CASE(Ptr)
-    MGP_KIND_CASE(F8E4M3)
-    MGP_KIND_CASE(F8E5M2)
+    MGP_KIND_CASE(U64) // kPointerKind
+    MGP_KIND_CASE(F8E4NV)
+    MGP_KIND_CASE(F8E5)
 #undef MGP_KIND_CASE
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+    break;
   }
   llvm_unreachable("unknown element kind");
 }
@@ -86,10 +90,10 @@ llvm::Expected<bool> tryCompileAsyncOp(Compiler &c, mlir::Operation *op,
   if (auto alloc = llvm::dyn_cast<mgp::LocalAllocOp>(op)) {
     if (alloc.getSrc())
       return false;
-    llvm::Expected<ElemKind> kind = elemKindOf(op, alloc.getType());
+    llvm::Expected<DType> kind = elemKindOf(op, alloc.getType());
     if (!kind)
       return kind.takeError();
-    bool isFloat = isFloatKind(*kind);
+    bool isFloat = isFloatDType(*kind);
     int64_t n = numElements(shapeOf(alloc.getType()));
     int d = c.slot(alloc.getResult());
     out.push_back([=](Frame &frame) {
@@ -103,10 +107,10 @@ llvm::Expected<bool> tryCompileAsyncOp(Compiler &c, mlir::Operation *op,
     return true;
   }
   if (auto view = llvm::dyn_cast<mgp::MemDescSubviewOp>(op)) {
-    llvm::Expected<ElemKind> kind = elemKindOf(op, view.getType());
+    llvm::Expected<DType> kind = elemKindOf(op, view.getType());
     if (!kind)
       return kind.takeError();
-    bool isFloat = isFloatKind(*kind);
+    bool isFloat = isFloatDType(*kind);
     int64_t n = numElements(shapeOf(view.getType()));
     int64_t count = view.getSrc().getType().getShape()[0];
     int src = c.slot(view.getSrc()), index = c.slot(view.getIndex());
@@ -132,12 +136,12 @@ llvm::Expected<bool> tryCompileAsyncOp(Compiler &c, mlir::Operation *op,
   auto copy = llvm::dyn_cast<mgp::AsyncCopyGlobalToLocalOp>(op);
   if (!copy)
     return false;
-  llvm::Expected<ElemKind> kind = elemKindOf(op, copy.getDst().getType());
+  llvm::Expected<DType> kind = elemKindOf(op, copy.getDst().getType());
   if (!kind)
     return kind.takeError();
-  ElemKind k = *kind;
-  bool isFloat = isFloatKind(k);
-  unsigned bytes = storageBytes(k);
+  DType k = *kind;
+  bool isFloat = isFloatDType(k);
+  unsigned bytes = dtypeBytes(k);
   int ptr = c.slot(copy.getPtr()), dst = c.slot(copy.getDst());
   int mask = copy.getMask() ? c.slot(copy.getMask()) : -1;
   // Through a subview, the multi-buffer and the buffer index too.
@@ -157,7 +161,7 @@ llvm::Expected<bool> tryCompileAsyncOp(Compiler &c, mlir::Operation *op,
     size_t base = whole ? static_cast<size_t>(frame.slots[index].i[0]) * n : 0;
     RangeChecker check(*frame.memory);
     return withKind(k, [&](auto kindConstant) {
-      constexpr ElemKind K = decltype(kindConstant)::value;
+      constexpr DType K = decltype(kindConstant)::value;
       for (size_t e = 0; e < n; ++e) {
         double fv = 0;
         int64_t iv = 0;
@@ -191,12 +195,12 @@ llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operatio
   if (!async || *async)
     return async;
   if (auto load = llvm::dyn_cast<mgp::LoadOp>(op)) {
-    llvm::Expected<ElemKind> kind = elemKindOf(op, load.getResult().getType());
+    llvm::Expected<DType> kind = elemKindOf(op, load.getResult().getType());
     if (!kind)
       return kind.takeError();
-    ElemKind k = *kind;
-    bool isFloat = isFloatKind(k);
-    unsigned bytes = storageBytes(k);
+    DType k = *kind;
+    bool isFloat = isFloatDType(k);
+    unsigned bytes = dtypeBytes(k);
     int ptr = c.slot(load.getPtr()), d = c.slot(load.getResult());
     int mask = load.getMask() ? c.slot(load.getMask()) : -1;
     int other = load.getOther() ? c.slot(load.getOther()) : -1;
@@ -215,7 +219,7 @@ llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operatio
         r.i.resize(n);
       RangeChecker check(*frame.memory);
       return withKind(k, [&](auto kindConstant) {
-        constexpr ElemKind K = decltype(kindConstant)::value;
+        constexpr DType K = decltype(kindConstant)::value;
         double fv = 0;
         int64_t iv = 0;
         for (size_t e = 0; e < n; ++e) {
@@ -241,12 +245,12 @@ llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operatio
     return true;
   }
   if (auto store = llvm::dyn_cast<mgp::StoreOp>(op)) {
-    llvm::Expected<ElemKind> kind = elemKindOf(op, store.getValue().getType());
+    llvm::Expected<DType> kind = elemKindOf(op, store.getValue().getType());
     if (!kind)
       return kind.takeError();
-    ElemKind k = *kind;
-    bool isFloat = isFloatKind(k);
-    unsigned bytes = storageBytes(k);
+    DType k = *kind;
+    bool isFloat = isFloatDType(k);
+    unsigned bytes = dtypeBytes(k);
     int ptr = c.slot(store.getPtr()), val = c.slot(store.getValue());
     int mask = store.getMask() ? c.slot(store.getMask()) : -1;
     std::string where = describeOp(op);
@@ -259,7 +263,7 @@ llvm::Expected<bool> mgp::interp::tryCompileMemoryOp(Compiler &c, mlir::Operatio
       size_t sv = (isFloat ? v.f.size() : v.i.size()) == 1 ? 0 : 1;
       RangeChecker check(*frame.memory);
       return withKind(k, [&](auto kindConstant) {
-        constexpr ElemKind K = decltype(kindConstant)::value;
+        constexpr DType K = decltype(kindConstant)::value;
         for (size_t e = 0; e < n; ++e) {
           if (m && !(*m)[e * sm])
             continue;

@@ -1,7 +1,7 @@
 //===- Numerics.cpp - element kinds, rounding and integer wrapping --------===//
 //
 // This file implements the double -> f16 / bf16 conversions, float-to-integer
-// conversion with PTX semantics and the element kinds' sizes of Numerics.h.
+// conversion with PTX semantics and the integer kinds' widths of Numerics.h.
 // A double is rounded to f16 or bf16 through an f32 rounded to odd, which has
 // enough bits to make the final round-to-nearest-even of runtime/HalfFloat.h
 // exact.
@@ -13,37 +13,18 @@
 
 using namespace mgp::interp;
 
-unsigned mgp::interp::intWidth(ElemKind kind) {
+unsigned mgp::interp::intWidth(DType kind) {
   switch (kind) {
-  case ElemKind::I1:
+  case DType::I1:
     return 1;
-  case ElemKind::I8:
+  case DType::I8:
     return 8;
-  case ElemKind::I16:
+  case DType::I16:
     return 16;
-  case ElemKind::I32:
+  case DType::I32:
     return 32;
   default:
     return 64;
-  }
-}
-
-unsigned mgp::interp::storageBytes(ElemKind kind) {
-  switch (kind) {
-  case ElemKind::I1:
-  case ElemKind::I8:
-  case ElemKind::F8E4M3:
-  case ElemKind::F8E5M2:
-    return 1;
-  case ElemKind::I16:
-  case ElemKind::F16:
-  case ElemKind::BF16:
-    return 2;
-  case ElemKind::I32:
-  case ElemKind::F32:
-    return 4;
-  default:
-    return 8;
   }
 }
 
@@ -100,14 +81,14 @@ struct Fp8Format {
   uint8_t maxFiniteBits, nanBits;
 };
 
-Fp8Format getFp8Format(ElemKind kind) {
-  if (kind == ElemKind::F8E4M3) // e4m3fn: no infinities, NaN = S.1111.111
+Fp8Format getFp8Format(mgp::DType kind) {
+  if (kind == mgp::DType::F8E4NV) // e4m3fn: no infinities, NaN = S.1111.111
     return {3, 7, 448.0, 0x7E, 0x7F};
   return {2, 15, 57344.0, 0x7B, 0x7F}; // e5m2: IEEE-like
 }
 } // namespace
 
-uint8_t mgp::interp::doubleToFp8Bits(double value, ElemKind kind) {
+uint8_t mgp::interp::doubleToFp8Bits(double value, DType kind) {
   Fp8Format f = getFp8Format(kind);
   uint8_t sign = std::signbit(value) ? 0x80 : 0;
   if (std::isnan(value))
@@ -136,15 +117,15 @@ uint8_t mgp::interp::doubleToFp8Bits(double value, ElemKind kind) {
   return sign | static_cast<uint8_t>((expField << f.manBits) | man);
 }
 
-double mgp::interp::fp8BitsToDouble(uint8_t bits, ElemKind kind) {
+double mgp::interp::fp8BitsToDouble(uint8_t bits, DType kind) {
   Fp8Format f = getFp8Format(kind);
   double sign = (bits & 0x80) ? -1.0 : 1.0;
   int expBits = 7 - f.manBits;
   int expField = (bits >> f.manBits) & ((1 << expBits) - 1);
   int man = bits & ((1 << f.manBits) - 1);
-  if (kind == ElemKind::F8E4M3 && (bits & 0x7F) == 0x7F)
+  if (kind == DType::F8E4NV && (bits & 0x7F) == 0x7F)
     return std::nan("");
-  if (kind == ElemKind::F8E5M2 && expField == 31)
+  if (kind == DType::F8E5 && expField == 31)
     return man ? std::nan("") : sign * HUGE_VAL;
   if (expField == 0)
     return sign * std::ldexp(man, 1 - f.bias - f.manBits);

@@ -110,10 +110,10 @@ llvm::Expected<bool> mgp::interp::tryCompileShapeOp(Compiler &c, mlir::Operation
   if (op->getNumResults() != 1 || op->getNumOperands() < 1)
     return false;
   mlir::Value result = op->getResult(0);
-  llvm::Expected<ElemKind> kind = elemKindOf(op, result.getType());
+  llvm::Expected<DType> kind = elemKindOf(op, result.getType());
   if (!kind)
     return kind.takeError();
-  bool isFloat = isFloatKind(*kind);
+  bool isFloat = isFloatDType(*kind);
   int a = c.slot(op->getOperand(0)), d = c.slot(result);
   std::vector<int64_t> dstShape = shapeOf(result.getType());
   std::vector<int64_t> srcShape = shapeOf(op->getOperand(0).getType());
@@ -165,11 +165,11 @@ llvm::Expected<bool> mgp::interp::tryCompileShapeOp(Compiler &c, mlir::Operation
     return true;
   }
   if (auto addptr = llvm::dyn_cast<mgp::AddPtrOp>(op)) {
-    llvm::Expected<ElemKind> pointee =
+    llvm::Expected<DType> pointee =
         elemKindOf(op, getPointeeLikeType(result.getType()));
     if (!pointee)
       return pointee.takeError();
-    int64_t size = storageBytes(*pointee);
+    int64_t size = dtypeBytes(*pointee);
     int off = c.slot(addptr.getOffset());
     out.push_back([=](Frame &frame) {
       const std::vector<int64_t> &p = frame.slots[a].i, &o = frame.slots[off].i;

@@ -2,102 +2,23 @@
 //
 // This file implements mgp::jit (parse, find the kernel, open the device) and
 // the launch path: bind the arguments, look their fingerprint up in the
-// kernel's table of warm entries, and on a miss specialize, get the kernel
-// from the caches or the compiler (GPU: JitKernel and KernelCache; CPU: an
-// in-memory table of interpreter kernels keyed by the same cache key), then
-// launch.
+// kernel's table of warm entries, and on a miss specialize and get the kernel
+// through getCompiledKernel (the kernel cache, else the compiler; for the CPU
+// device an interpreter kernel), then launch.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/jit/JitImpl.h"
 
 #include "runtime/Specialization.h"
-#include "runtime/jit/CompileFn.h"
+#include "runtime/interp/Interpreter.h"
+#include "runtime/jit/KernelCompiler.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 
 using namespace mgp;
-
-static bool debugEnabled() {
-  const char *value = std::getenv("MGP_DEBUG");
-  return value && *value && llvm::StringRef(value) != "0";
-}
-
-//===----------------------------------------------------------------------===//
-// The interpreter's kernel cache (memory only: its input is IR, not PTX)
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct CpuCache {
-  std::mutex mutex;
-  llvm::StringMap<std::shared_ptr<InterpEntry>> entries;
-  CpuCacheStats stats;
-};
-} // namespace
-
-static CpuCache &cpuCache() {
-  static CpuCache cache;
-  return cache;
-}
-
-CpuCacheStats mgp::cpuCacheStats() {
-  std::lock_guard<std::mutex> lock(cpuCache().mutex);
-  return cpuCache().stats;
-}
-
-llvm::Expected<std::shared_ptr<InterpEntry>>
-mgp::getInterpKernel(const Kernel::Impl &impl, const Specialization &spec) {
-  std::string key = computeCacheKey(makeCacheKeyInput(
-      impl.normalized, impl.kernelName, impl.kernelOptions, spec));
-  std::string what = llvm::formatv("{0}[{1}] cpu w{2} {3}", impl.kernelName,
-                                   spec.str(), impl.kernelOptions.numWarps,
-                                   impl.kernelOptions.precision);
-  CpuCache &cache = cpuCache();
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  auto it = cache.entries.find(key);
-  if (it != cache.entries.end()) {
-    ++cache.stats.memoryHits;
-    if (debugEnabled())
-      llvm::errs() << "mgp: " << what << " from the memory cache\n";
-    return it->second;
-  }
-  auto start = std::chrono::steady_clock::now();
-  CompileRequest request{impl.normalized, impl.kernelName, nullptr, &spec,
-                         impl.kernelOptions};
-  llvm::Expected<KernelCompileInput> input =
-      makeCompileInput(request, impl.source, impl.fileName);
-  if (!input)
-    return input.takeError();
-  input->emitPTX = false;
-  auto entry = std::make_shared<InterpEntry>();
-  llvm::Expected<KernelCompileResult> compiled = compileKernel(*input);
-  if (!compiled)
-    return llvm::createStringError(
-        llvm::formatv("compiling kernel '{0}' for {1}:\n{2}", impl.kernelName,
-                      spec.str(), llvm::toString(compiled.takeError())));
-  entry->compiled = std::move(*compiled);
-  llvm::Expected<InterpKernel> kernel =
-      InterpKernel::compile(entry->compiled.kernel);
-  if (!kernel)
-    return kernel.takeError();
-  entry->kernel.emplace(std::move(*kernel));
-  ++cache.stats.compiles;
-  if (debugEnabled())
-    llvm::errs() << llvm::formatv(
-        "mgp: compiled {0} for the interpreter in {1:f1} ms (key {2})\n", what,
-        std::chrono::duration<double, std::milli>(
-            std::chrono::steady_clock::now() - start)
-            .count(),
-        llvm::StringRef(key).take_front(16));
-  cache.entries[key] = entry;
-  return entry;
-}
 
 //===----------------------------------------------------------------------===//
 // Kernel
@@ -114,40 +35,35 @@ Kernel::Impl::entryFor(llvm::ArrayRef<KernelArg> bound) {
   KernelSignature signature;
   if (llvm::Error err = signatureFor(bound, signature))
     return std::move(err);
+  llvm::Expected<Specialization> spec = deriveSpecialization(signature, bound);
+  if (!spec)
+    return spec.takeError();
+  llvm::Expected<Signature> specialized = parseSignature(spec->str());
+  if (!specialized)
+    return specialized.takeError();
+  KernelRequest request;
+  request.source = source;
+  request.fileName = fileName;
+  request.kernelName = kernelName;
+  request.signature = std::move(*specialized);
+  request.options = options; // the KernelOptions part of the JitOptions
+  request.target = target;
+  if (options.device == DeviceKind::GPU && !device)
+    return llvm::createStringError(llvm::formatv(
+        "kernel '{0}' is compiled for {1} without a device "
+        "(JitOptions::deviceOrdinal < 0); it cannot be launched",
+        kernelName, target.arch()));
+  auto compiled = getCompiledKernel(request);
+  if (!compiled)
+    return compiled.takeError();
   auto entry = std::make_unique<LaunchEntry>();
   entry->signature = signature;
-  if (options.device == DeviceKind::CPU) {
-    llvm::Expected<Specialization> spec =
-        deriveSpecialization(signature, bound);
-    if (!spec)
-      return spec.takeError();
-    auto interp = getInterpKernel(*this, *spec);
-    if (!interp)
-      return interp.takeError();
-    entry->interp = std::move(*interp);
-  } else {
-    if (!device)
-      return llvm::createStringError(llvm::formatv(
-          "kernel '{0}' is compiled for {1} without a device "
-          "(JitOptions::deviceOrdinal < 0); it cannot be launched",
-          kernelName, kernelOptions.arch));
-    JitKernel jitKernel(normalized, signature, kernelOptions,
-                        makeKernelCompileFn(source, fileName));
-    auto compiled = jitKernel.compile(bound);
-    if (!compiled)
-      return compiled.takeError();
-    entry->compiled = std::move(*compiled);
-    llvm::Expected<Module> module = Module::loadPTX(entry->compiled->ptx);
-    if (!module)
-      return llvm::createStringError(
-          llvm::formatv("loading kernel '{0}': {1}", kernelName,
-                        llvm::toString(module.takeError())));
-    llvm::Expected<Function> function =
-        module->getFunction(entry->compiled->name);
-    if (!function)
-      return function.takeError();
-    entry->module.emplace(std::move(*module));
-    entry->function.emplace(std::move(*function));
+  entry->compiled = std::move(*compiled);
+  if (options.device == DeviceKind::GPU) {
+    auto loaded = LoadedKernel::load(entry->compiled, "'" + kernelName + "'");
+    if (!loaded)
+      return loaded.takeError();
+    entry->loaded.emplace(std::move(*loaded));
   }
   LaunchEntry *result = entry.get();
   entries.emplace(std::move(key), std::move(entry));
@@ -183,12 +99,8 @@ llvm::Error Kernel::Impl::launchGPU(LaunchEntry &entry, Grid grid,
     pointerData[count] = &slotData[count];
     ++count;
   }
-  LaunchConfig config;
-  config.grid = grid.dims;
-  config.numWarps = entry.compiled->numWarps;
-  config.sharedBytes = entry.compiled->sharedBytes;
-  config.stream = stream;
-  return entry.function->launch(config, pointerData);
+  return entry.loaded->function.launch(
+      entry.loaded->launchConfig(grid.dims, stream), pointerData);
 }
 
 llvm::Error Kernel::Impl::launchCPU(LaunchEntry &entry, Grid grid,
@@ -214,7 +126,7 @@ llvm::Error Kernel::Impl::launchCPU(LaunchEntry &entry, Grid grid,
   std::array<int, 3> dims{static_cast<int>(grid.dims[0]),
                           static_cast<int>(grid.dims[1]),
                           static_cast<int>(grid.dims[2])};
-  return entry.interp->kernel->run(dims, args, interpOptions);
+  return entry.compiled->interp->run(dims, args, interpOptions);
 }
 
 llvm::Error Kernel::launchArgs(Grid grid, CUstream stream,
@@ -308,34 +220,29 @@ llvm::Expected<Kernel> mgp::jit(llvm::StringRef source, llvm::StringRef name,
     for (auto [info, param] : llvm::zip_equal(impl->params, impl->declared))
       info.isConstexpr = param.kind == ParamKind::Constexpr;
   }
-  if (options.numWarps < 1 || options.numWarps > 32 ||
-      (options.numWarps & (options.numWarps - 1)))
-    return llvm::createStringError(llvm::formatv(
-        "num_warps must be a power of two in 1..32, got {0}",
-        options.numWarps));
-  if (options.numStages < 1)
-    return llvm::createStringError(llvm::formatv(
-        "num_stages must be at least 1, got {0}", options.numStages));
-  if (llvm::Error err = parseDotPrecision(options.precision).takeError())
+  if (llvm::Error err = options.verify())
     return std::move(err);
-  impl->normalized = normalizeKernelSource(impl->source, name);
-  impl->kernelOptions.numWarps = options.numWarps;
-  impl->kernelOptions.numStages = options.numStages;
-  impl->kernelOptions.precision = options.precision;
   if (options.device == DeviceKind::GPU && options.deviceOrdinal < 0) {
     if (options.arch.empty()) // compile only
       return llvm::createStringError(
           "compiling without a device needs the target arch (e.g. sm_90)");
-    impl->kernelOptions.arch = options.arch;
+    auto target = Target::parse(options.arch);
+    if (!target)
+      return target.takeError();
+    impl->target = std::move(*target);
   } else if (options.device == DeviceKind::GPU) {
     auto device = getSharedDevice(options.deviceOrdinal);
     if (!device)
       return device.takeError();
     impl->device = std::move(*device);
-    impl->kernelOptions.arch =
-        options.arch.empty() ? impl->device->properties().arch : options.arch;
+    auto target = options.arch.empty()
+                      ? getDeviceTarget(impl->device->properties())
+                      : Target::parse(options.arch);
+    if (!target)
+      return target.takeError();
+    impl->target = std::move(*target);
   } else {
-    impl->kernelOptions.arch = "cpu";
+    impl->target = Target::cpu();
   }
   return Kernel(std::move(impl));
 }

@@ -13,14 +13,16 @@
 // keywords, and, against the parameter types - declared in
 // JitOptions::signature or taken from the arguments as Triton does - pointer
 // or scalar, dtype, range), and the kernel is specialized on them
-// (deriveSpecialization). GPU kernels come from the memory cache, then the
-// disk cache (KernelCache), then the compiler; a CPU device runs the same
-// kernel on the interpreter. MGP_DEBUG=1 reports compiled vs cached.
+// (deriveSpecialization). Kernels come from getCompiledKernel
+// (runtime/jit/KernelCompiler.h): the memory cache, then the disk cache
+// (KernelCache), then the compiler; a CPU device runs the same kernel on the
+// interpreter (memory cache only). MGP_DEBUG=1 reports compiled vs cached.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_RUNTIME_JIT_JIT_H
 #define MGP_RUNTIME_JIT_JIT_H
 
+#include "compiler/api/KernelOptions.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/KernelSignature.h"
 
@@ -42,11 +44,10 @@ class Device;
 /// Where a kernel runs.
 enum class DeviceKind { GPU, CPU };
 
-/// How mgp::jit compiles and runs a kernel.
-struct JitOptions {
-  int numWarps = 4;
-  int numStages = 3;
-  std::string precision = "tf32"; ///< tf32 (each dot's own choice) or ieee
+/// How mgp::jit compiles and runs a kernel: the kernel options every launch's
+/// KernelRequest forwards (numWarps, numStages, precision:
+/// compiler/api/KernelOptions.h), and where and how it runs.
+struct JitOptions : KernelOptions {
   DeviceKind device = DeviceKind::GPU;
   /// Optional parameter types, comma-separated, one per parameter: `*fp32`,
   /// `i32`, `i64`, `fp32`, `constexpr`. Empty: types come from the arguments
@@ -135,14 +136,6 @@ template <typename T>
 LaunchArg kw(llvm::StringRef name, T value) {
   return kw(name, toLaunchArg(value));
 }
-
-/// Lookups answered by the interpreter's in-memory kernel cache (the GPU's
-/// are KernelCache::global().stats()).
-struct CpuCacheStats {
-  unsigned memoryHits = 0;
-  unsigned compiles = 0;
-};
-CpuCacheStats cpuCacheStats();
 
 /// A JIT kernel: compiled per specialization on first use.
 class Kernel {

@@ -29,8 +29,9 @@ mgp::parseDeclaredTypes(llvm::StringRef text, llvm::StringRef kernelName,
   for (auto [part, param] : llvm::zip_equal(parts, params)) {
     llvm::StringRef type = part.trim();
     if (type.consume_front("*")) {
+      // Unsigned buffers are not launch arguments (docs/language.md).
       std::optional<DType> pointee = parseDType(type);
-      if (!pointee)
+      if (!pointee || isUnsignedDType(*pointee))
         return llvm::createStringError(llvm::formatv(
             "kernel '{0}': unknown element type '{1}' for parameter '{2}'",
             kernelName, type, param.name));

@@ -16,10 +16,7 @@
 #include "compiler/pipeline/CompileKernel.h"
 #include "runtime/CacheKey.h"
 #include "runtime/Device.h"
-#include "runtime/Function.h"
-#include "runtime/JitKernel.h"
-#include "runtime/Module.h"
-#include "runtime/interp/Interpreter.h"
+#include "runtime/LoadedKernel.h"
 
 #include <mutex>
 #include <optional>
@@ -27,27 +24,17 @@
 
 namespace mgp {
 
-/// A kernel compiled for the interpreter, with the IR it runs.
-struct InterpEntry {
-  KernelCompileResult compiled;
-  std::optional<InterpKernel> kernel;
-};
-
 /// What a warm launch needs.
 struct LaunchEntry {
   KernelSignature signature;
-  // GPU
+  /// The kernel (on the CPU device, its `interp`).
   std::shared_ptr<const CompiledKernel> compiled;
-  std::optional<Module> module;
-  std::optional<Function> function;
-  // CPU
-  std::shared_ptr<InterpEntry> interp;
+  std::optional<LoadedKernel> loaded; ///< GPU: loaded in the context
 };
 
 class Kernel::Impl {
 public:
-  std::string source;     ///< the whole file
-  std::string normalized; ///< what the cache key covers
+  std::string source; ///< the whole file
   std::string fileName;
   std::string kernelName;
   std::vector<KernelParamInfo> params;
@@ -55,7 +42,7 @@ public:
   /// the arguments decide.
   std::vector<KernelParam> declared;
   JitOptions options;
-  KernelOptions kernelOptions; ///< arch from the device
+  Target target; ///< the device's (getDeviceTarget), or Target::cpu()
   std::shared_ptr<Device> device;
 
   std::mutex mutex; ///< guards entries
@@ -84,11 +71,6 @@ public:
                         llvm::ArrayRef<KernelArg> bound,
                         llvm::ArrayRef<uint64_t> bytes);
 };
-
-/// The interpreter kernel for \p spec, from the process-wide memory table
-/// keyed by the cache key, compiled on a miss.
-llvm::Expected<std::shared_ptr<InterpEntry>>
-getInterpKernel(const Kernel::Impl &impl, const Specialization &spec);
 
 /// Parses JitOptions::signature into one KernelParam per name in \p names.
 llvm::Expected<std::vector<KernelParam>>

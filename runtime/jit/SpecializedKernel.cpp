@@ -1,17 +1,20 @@
 //===- SpecializedKernel.cpp - one specialization, compiled up front ------===//
 //
 // This file implements SpecializedKernel: the signature parsed and turned
-// into the runtime's Specialization (so the cache key is the C++ API's), the
-// compile through getCompiledKernel / getInterpKernel, loading into the
-// device's context, and the checked launch.
+// into the runtime's Specialization (so the request is the C++ API's), the
+// compile through getCompiledKernel (the one compile entry, for the GPU and
+// the interpreter), loading into the device's context (LoadedKernel), and the
+// checked launch.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/jit/SpecializedKernel.h"
 
 #include "runtime/HalfFloat.h"
-#include "runtime/jit/CompileFn.h"
+#include "runtime/Specialization.h"
+#include "runtime/interp/Interpreter.h"
 #include "runtime/jit/JitError.h"
 #include "runtime/jit/JitImpl.h"
+#include "runtime/jit/KernelCompiler.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -23,9 +26,7 @@ using namespace mgp;
 
 SpecializedKernel::~SpecializedKernel() = default;
 
-static std::string typeName(ScalarType type) {
-  return getScalarTypeName(type).str();
-}
+static std::string typeName(DType type) { return dtypeName(type).str(); }
 
 /// The signature entry of \p param ("*fp32:16", "i32:1", "1024").
 static std::string entryText(const SignatureParam &param) {
@@ -35,36 +36,19 @@ static std::string entryText(const SignatureParam &param) {
 }
 
 /// The interpreter's element type of \p type (unsigned types are signless).
-static DType signlessDType(ScalarType type) {
+static DType signlessDType(DType type) {
   switch (type) {
-  case ScalarType::I1:
-    return DType::I1;
-  case ScalarType::I8:
-  case ScalarType::U8:
+  case DType::U8:
     return DType::I8;
-  case ScalarType::I16:
-  case ScalarType::U16:
+  case DType::U16:
     return DType::I16;
-  case ScalarType::I32:
-  case ScalarType::U32:
+  case DType::U32:
     return DType::I32;
-  case ScalarType::I64:
-  case ScalarType::U64:
+  case DType::U64:
     return DType::I64;
-  case ScalarType::F16:
-    return DType::F16;
-  case ScalarType::BF16:
-    return DType::BF16;
-  case ScalarType::F32:
-    return DType::F32;
-  case ScalarType::F64:
-    return DType::F64;
-  case ScalarType::F8E4NV:
-    return DType::F8E4NV;
-  case ScalarType::F8E5:
-    return DType::F8E5;
+  default:
+    return type;
   }
-  llvm_unreachable("unknown scalar type");
 }
 
 /// The runtime's Specialization of \p params, as deriveSpecialization would
@@ -139,33 +123,30 @@ SpecializedKernel::create(const Kernel &kernel, llvm::StringRef signature) {
   Specialization spec = makeSpecialization(result->parameters);
   result->signatureText = spec.str();
 
-  if (impl.options.device == DeviceKind::CPU) {
-    auto interp = getInterpKernel(impl, spec);
-    if (!interp)
-      return withJitErrorKind(JitErrorKind::Compile, interp.takeError());
-    result->interp = std::move(*interp);
-    return std::move(result);
-  }
-  auto compiled = getCompiledKernel(
-      KernelCache::global(), makeKernelCompileFn(impl.source, impl.fileName),
-      impl.normalized, impl.kernelName, impl.kernelOptions, spec);
+  // The request mgp::jit makes for the same arguments (a CPU device's
+  // target is the interpreter).
+  llvm::Expected<Signature> specialized = parseSignature(spec.str());
+  if (!specialized)
+    return withJitErrorKind(JitErrorKind::Compile, specialized.takeError());
+  KernelRequest request;
+  request.source = impl.source;
+  request.fileName = impl.fileName;
+  request.kernelName = impl.kernelName;
+  request.signature = std::move(*specialized);
+  request.options = impl.options; // the KernelOptions part of the JitOptions
+  request.target = impl.target;
+  auto compiled = getCompiledKernel(request);
   if (!compiled)
     return withJitErrorKind(JitErrorKind::Compile, compiled.takeError());
   result->compiled = std::move(*compiled);
-  if (!impl.device)
-    return std::move(result); // compile only
+  if (impl.options.device == DeviceKind::CPU || !impl.device)
+    return std::move(result); // the interpreter, or compile only
   auto load = [&]() -> llvm::Error {
-    llvm::Expected<Module> module = Module::loadPTX(result->compiled->ptx);
-    if (!module)
-      return llvm::createStringError(
-          llvm::formatv("loading kernel '{0}': {1}", impl.kernelName,
-                        llvm::toString(module.takeError())));
-    llvm::Expected<Function> function =
-        module->getFunction(result->compiled->name);
-    if (!function)
-      return function.takeError();
-    result->module = std::make_unique<Module>(std::move(*module));
-    result->function = std::make_unique<Function>(std::move(*function));
+    auto loaded =
+        LoadedKernel::load(result->compiled, "'" + impl.kernelName + "'");
+    if (!loaded)
+      return loaded.takeError();
+    result->loaded.emplace(std::move(*loaded));
     return llvm::Error::success();
   };
   if (llvm::Error err = runInContext(impl.device->context(), load))
@@ -180,22 +161,23 @@ DeviceKind SpecializedKernel::device() const {
   return kernel.impl->options.device;
 }
 bool SpecializedKernel::launchable() const {
-  return device() == DeviceKind::CPU || function != nullptr;
+  return device() == DeviceKind::CPU || loaded.has_value();
 }
 llvm::StringRef SpecializedKernel::arch() const {
-  return kernel.impl->kernelOptions.arch;
+  return kernel.impl->target.arch();
 }
 int SpecializedKernel::numWarps() const {
-  return compiled ? compiled->numWarps : kernel.impl->kernelOptions.numWarps;
+  return compiled ? compiled->numWarps : kernel.impl->options.numWarps;
 }
 int SpecializedKernel::numStages() const {
-  return compiled ? compiled->numStages : kernel.impl->kernelOptions.numStages;
+  return compiled ? compiled->numStages : kernel.impl->options.numStages;
 }
 unsigned SpecializedKernel::sharedBytes() const {
   return compiled ? compiled->sharedBytes : 0;
 }
 llvm::StringRef SpecializedKernel::entryName() const {
-  return compiled ? llvm::StringRef(compiled->name) : llvm::StringRef();
+  return compiled && !compiled->interp ? llvm::StringRef(compiled->name)
+                                       : llvm::StringRef();
 }
 llvm::StringRef SpecializedKernel::ptx() const {
   return compiled ? llvm::StringRef(compiled->ptx) : llvm::StringRef();
@@ -227,20 +209,20 @@ static std::string describe(const LaunchValue &value) {
 }
 
 /// Whether the integer \p bits is a value of \p type.
-static bool fitsInteger(ScalarType type, uint64_t bits) {
+static bool fitsInteger(DType type, uint64_t bits) {
   int64_t value = static_cast<int64_t>(bits);
-  unsigned width = getScalarTypeBitWidth(type);
+  unsigned width = dtypeBits(type);
   switch (type) {
-  case ScalarType::I1:
+  case DType::I1:
     return bits <= 1;
-  case ScalarType::I8:
-  case ScalarType::I16:
-  case ScalarType::I32:
+  case DType::I8:
+  case DType::I16:
+  case DType::I32:
     return value >= -(int64_t(1) << (width - 1)) &&
            value < (int64_t(1) << (width - 1));
-  case ScalarType::U8:
-  case ScalarType::U16:
-  case ScalarType::U32:
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
     return bits < (uint64_t(1) << width);
   default:
     return true; // i64, u64: every bit pattern
@@ -284,7 +266,7 @@ static void checkValue(const SpecializedKernel::Param &param, unsigned index,
                   "interpreter checks every access)");
     return;
   }
-  if (isFloatScalarType(type.type)) {
+  if (isFloatDType(type.type)) {
     if (value.kind != LaunchValue::Kind::Float)
       fail("expected " + expected() + ", got " + describe(value));
     return;
@@ -391,17 +373,17 @@ SpecializedKernel::checkArgs(llvm::ArrayRef<LaunchValue> args,
 /// The 8-byte cuLaunchKernel slot of \p value for a parameter of \p type:
 /// the value in the parameter's width, little-endian from the start.
 static uint64_t packSlot(const SignatureParam &type, const LaunchValue &value) {
-  if (type.isPointer() || !isFloatScalarType(type.type))
+  if (type.isPointer() || !isFloatDType(type.type))
     return value.bits;
   switch (type.type) {
-  case ScalarType::F64: {
+  case DType::F64: {
     uint64_t bits;
     std::memcpy(&bits, &value.value, sizeof(bits));
     return bits;
   }
-  case ScalarType::F16:
+  case DType::F16:
     return floatToHalfBits(static_cast<float>(value.value));
-  case ScalarType::BF16:
+  case DType::BF16:
     return floatToBF16Bits(static_cast<float>(value.value));
   default:
     return floatBits(static_cast<float>(value.value));
@@ -420,15 +402,11 @@ llvm::Error SpecializedKernel::launchGPU(Grid grid, CUstream stream,
   for (uint64_t &slot : slots)
     pointers.push_back(&slot);
 
-  LaunchConfig config;
-  config.grid = grid.dims;
-  config.numWarps = compiled->numWarps;
-  config.sharedBytes = compiled->sharedBytes;
-  config.stream = stream;
   // The module lives in the device's primary context; the caller's current
   // context is given back afterwards.
   return runInContext(kernel.impl->device->context(), [&] {
-    return function->launch(config, pointers.data());
+    return loaded->function.launch(loaded->launchConfig(grid.dims, stream),
+                                   pointers.data());
   });
 }
 
@@ -445,7 +423,7 @@ llvm::Error SpecializedKernel::launchCPU(Grid grid,
       values.push_back(InterpArg::buffer(reinterpret_cast<void *>(value.bits),
                                          value.bytes,
                                          signlessDType(param.type.type)));
-    else if (isFloatScalarType(param.type.type))
+    else if (isFloatDType(param.type.type))
       values.push_back(InterpArg::floating(value.value));
     else
       values.push_back(InterpArg::integer(static_cast<int64_t>(value.bits)));
@@ -456,7 +434,7 @@ llvm::Error SpecializedKernel::launchCPU(Grid grid,
   std::array<int, 3> dims{static_cast<int>(grid.dims[0]),
                           static_cast<int>(grid.dims[1]),
                           static_cast<int>(grid.dims[2])};
-  return interp->kernel->run(dims, values, options);
+  return compiled->interp->run(dims, values, options);
 }
 
 llvm::Error SpecializedKernel::launch(Grid grid, CUstream stream,

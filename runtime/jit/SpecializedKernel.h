@@ -21,8 +21,9 @@
 #ifndef MGP_RUNTIME_JIT_SPECIALIZEDKERNEL_H
 #define MGP_RUNTIME_JIT_SPECIALIZEDKERNEL_H
 
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 #include "runtime/CompiledKernel.h"
+#include "runtime/LoadedKernel.h"
 #include "runtime/jit/Jit.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -36,9 +37,6 @@
 
 namespace mgp {
 
-struct InterpEntry;
-class Module;
-class Function;
 
 /// One launch argument of a SpecializedKernel.
 struct LaunchValue {
@@ -46,7 +44,7 @@ struct LaunchValue {
   Kind kind = Kind::None;
   /// A pointer's element type (unset: unknown, which a pointer parameter
   /// refuses).
-  std::optional<ScalarType> dtype;
+  std::optional<DType> dtype;
   uint64_t bits = 0;  ///< an address, or an integer's two's complement bits
   double value = 0;   ///< Kind::Float
   uint64_t bytes = 0; ///< host pointers: bytes valid from the address on
@@ -117,10 +115,11 @@ private:
   std::vector<Param> parameters;
   unsigned launchCount = 0;
   std::string signatureText;
-  std::shared_ptr<const CompiledKernel> compiled; ///< GPU and compile-only
-  std::unique_ptr<Module> module;
-  std::unique_ptr<Function> function;
-  std::shared_ptr<InterpEntry> interp; ///< CPU
+  /// GPU, compile-only, and CPU (its `interp`).
+  std::shared_ptr<const CompiledKernel> compiled;
+  /// GPU: loaded in the device's context (mutable: a launch of a const
+  /// kernel uses its function).
+  mutable std::optional<LoadedKernel> loaded;
 };
 
 } // namespace mgp

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace mgp;
 using namespace mgp::graph;
 using namespace mgp::graph::modeltest;
 
@@ -92,7 +93,7 @@ TEST(HalfPrecisionModel, LaunchPlanTypesEveryBuffer) {
   Graph fused = fuseEpilogues(model.graph);
   auto launches = planLaunches(fused, LaunchOptions());
   ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
-  std::vector<StorageType> types = planStorageTypes(fused, StorageType::F16);
+  std::vector<DType> types = planStorageTypes(fused, DType::F16);
   assignBufferTypes(*launches, types);
   int halfPointers = 0, stemWorkspaces = 0;
   for (const KernelLaunch &launch : *launches) {
@@ -102,15 +103,14 @@ TEST(HalfPrecisionModel, LaunchPlanTypesEveryBuffer) {
         // dot); split-K partial sums stay fp32.
         bool stem = launch.kernel == "conv_stem_pack_kernel" ||
                     launch.kernel == "conv2d_stem_kernel";
-        EXPECT_EQ(p.type, stem ? StorageType::F16 : StorageType::F32)
-            << launch.kernel;
+        EXPECT_EQ(p.type, stem ? DType::F16 : DType::F32) << launch.kernel;
         stemWorkspaces += stem;
         continue;
       }
       if (p.kind != LaunchParam::Kind::Buffer)
         continue;
       EXPECT_EQ(p.type, types[p.value]) << launch.kernel << " " << p.name;
-      halfPointers += p.type == StorageType::F16;
+      halfPointers += p.type == DType::F16;
     }
     if (launch.kernel == "conv2d_stem_kernel") {
       EXPECT_EQ(launch.signature().rfind("*fp16:16,*fp32:16,", 0), 0u)

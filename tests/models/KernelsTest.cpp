@@ -14,9 +14,12 @@
 #include "graph/FuseEpilogue.h"
 #include "graph/GraphParser.h"
 #include "graph/KernelLaunch.h"
-#include "graph/KernelModuleCache.h"
+#include "graph/KernelSources.h"
+#include "graph/LaunchRequest.h"
 #include "graph/ShapeInference.h"
 #include "graph/WeightInit.h"
+
+#include "runtime/jit/KernelCompiler.h"
 
 #include "ModelTestSupport.h"
 
@@ -25,6 +28,7 @@
 #include <cmath>
 #include <map>
 
+using namespace mgp;
 using namespace mgp::graph;
 using namespace mgp::graph::modeltest;
 
@@ -183,7 +187,7 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   EXPECT_EQ(stem.kernel, "conv2d_stem_kernel");
   EXPECT_EQ(stem.node, pack.node);
   EXPECT_EQ(stem.workspace, pack.workspace);
-  EXPECT_EQ(stem.numWarps, 8);
+  EXPECT_EQ(stem.options.numWarps, 8);
   EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{196, 1, 1}));
   EXPECT_EQ(stem.signature(),
             "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32,"
@@ -217,34 +221,52 @@ TEST(CpuBackendTest, RejectsMissingWeights) {
   EXPECT_EQ(llvm::toString(std::move(e)), "no weights for parameter 'w'");
 }
 
-TEST(KernelModuleCacheTest, UnknownFileAndKernel) {
-  KernelModuleCache cache;
-  auto missingFile = cache.getKernel("nope.mgp", "k", "");
+TEST(LaunchRequestTest, UnknownFileAndKernel) {
+  KernelLaunch launch;
+  launch.file = "nope.mgp";
+  launch.kernel = "k";
+  auto missingFile = getLaunchRequest(launch, Target::cpu());
   ASSERT_FALSE(bool(missingFile));
   EXPECT_NE(llvm::toString(missingFile.takeError())
                 .find("no kernel file kernels_dsl/nope.mgp (have: add.mgp"),
             std::string::npos);
-  auto missingKernel = cache.getKernel("relu.mgp", "gelu_kernel", "");
+  launch.file = "relu.mgp";
+  launch.kernel = "gelu_kernel";
+  auto request = getLaunchRequest(launch, Target::cpu());
+  ASSERT_TRUE(bool(request)) << llvm::toString(request.takeError());
+  auto missingKernel = getCompiledKernel(*request);
   ASSERT_FALSE(bool(missingKernel));
   EXPECT_EQ(llvm::toString(missingKernel.takeError()),
-            "no @jit kernel 'gelu_kernel' in kernels_dsl/relu.mgp (kernels: "
+            "compiling kernel 'gelu_kernel' for :\n"
+            "kernels_dsl/relu.mgp: no @jit kernel 'gelu_kernel' (kernels: "
             "relu_kernel)");
 }
 
-TEST(KernelModuleCacheTest, OneModulePerSpecialization) {
-  KernelModuleCache cache;
-  auto a =
-      cache.getKernel("relu.mgp", "relu_kernel", "*fp32:16,*fp32:16,i32,1024");
-  ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
-  auto b =
-      cache.getKernel("relu.mgp", "relu_kernel", "*fp32:16,*fp32:16,i32,1024");
-  ASSERT_TRUE(bool(b));
-  EXPECT_EQ(a->getOperation(), b->getOperation());
-  auto c =
-      cache.getKernel("relu.mgp", "relu_kernel", "*fp32:16,*fp32:16,i32,256");
-  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
-  EXPECT_NE(a->getOperation(), c->getOperation());
-  EXPECT_EQ(cache.size(), 2u);
+TEST(LaunchRequestTest, OneInterpreterKernelPerSpecialization) {
+  CacheConfig config; // memory only
+  config.diskEnabled = false;
+  KernelCache cache(config);
+  auto relu = [&](const char *signature) {
+    KernelRequest request;
+    request.source = *findKernelSource("relu.mgp");
+    request.fileName = "kernels_dsl/relu.mgp";
+    request.kernelName = "relu_kernel";
+    request.signature = std::move(*parseSignature(signature));
+    request.target = Target::cpu();
+    auto kernel = getCompiledKernel(request, cache);
+    EXPECT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+    return kernel ? *kernel : nullptr;
+  };
+  auto a = relu("*fp32:16,*fp32:16,i32,1024");
+  auto b = relu("*fp32:16,*fp32:16,i32,1024");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a.get(), b.get());
+  EXPECT_TRUE(a->interp);
+  auto c = relu("*fp32:16,*fp32:16,i32,256");
+  ASSERT_TRUE(c);
+  EXPECT_NE(a.get(), c.get());
+  EXPECT_EQ(cache.stats().compiles, 2u);
+  EXPECT_EQ(cache.stats().memoryHits, 1u);
 }
 
 } // namespace

@@ -63,7 +63,8 @@ static llvm::Expected<ArgSpec> parseBuffer(llvm::StringRef text) {
   if (!head.contains(':'))
     type = head, label = "";
   std::optional<DType> dtype = parseDType(type);
-  if (!dtype || *dtype == DType::F16 || *dtype == DType::BF16)
+  if (!dtype || *dtype == DType::F16 || *dtype == DType::BF16 ||
+      isUnsignedDType(*dtype))
     return specError(text, "unknown or unsupported element type '" + type +
                                "'");
   spec.dtype = *dtype;

@@ -15,7 +15,7 @@
 #ifndef MGP_TOOLS_MGP_RUN_KERNELARGSPEC_H
 #define MGP_TOOLS_MGP_RUN_KERNELARGSPEC_H
 
-#include "runtime/DType.h"
+#include "compiler/api/DType.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

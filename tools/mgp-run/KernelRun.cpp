@@ -28,11 +28,11 @@ using namespace mgp::run;
 
 namespace {
 struct Options {
-  std::string file, kernel, precision = "tf32", device = "both";
+  std::string file, kernel, device = "both";
   std::vector<unsigned> grid;
   std::vector<std::string> args;
   double tol = 1e-5;
-  int numWarps = 4, numStages = 3;
+  KernelOptions kernelOptions; ///< --num-warps, --num-stages, --precision
   unsigned seed = 1;
 };
 
@@ -86,16 +86,20 @@ static llvm::Error parseOptions(int argc, char **argv, Options &opts) {
       if (v != "both" && v != "cpu" && v != "gpu")
         return fail("--device must be both, cpu or gpu");
       opts.device = v.str();
-    } else if (arg == "--precision")
-      opts.precision = v.str();
-    else if (arg == "--tol") {
+    } else if (arg == "--precision") {
+      auto precision = parseDotPrecision(v);
+      if (!precision)
+        return fail("bad --precision: " +
+                    llvm::toString(precision.takeError()));
+      opts.kernelOptions.precision = *precision;
+    } else if (arg == "--tol") {
       if (v.getAsDouble(opts.tol) || opts.tol < 0)
         return fail("bad --tol '" + v + "'");
     } else if (arg == "--num-warps") {
-      if (v.getAsInteger(10, opts.numWarps))
+      if (v.getAsInteger(10, opts.kernelOptions.numWarps))
         return fail("bad --num-warps '" + v + "'");
     } else if (arg == "--num-stages") {
-      if (v.getAsInteger(10, opts.numStages))
+      if (v.getAsInteger(10, opts.kernelOptions.numStages))
         return fail("bad --num-stages '" + v + "'");
     } else if (arg == "--seed") {
       if (v.getAsInteger(10, opts.seed))
@@ -200,9 +204,7 @@ static llvm::Expected<int> runKernel(const Options &opts) {
                          : std::vector<unsigned char>());
 
   JitOptions jitOptions;
-  jitOptions.numWarps = opts.numWarps;
-  jitOptions.numStages = opts.numStages;
-  jitOptions.precision = opts.precision;
+  static_cast<KernelOptions &>(jitOptions) = opts.kernelOptions;
   jitOptions.fileName = opts.file;
   llvm::raw_ostream &os = llvm::outs();
   os << "kernel " << opts.kernel << " from " << opts.file << ", grid "

@@ -38,8 +38,8 @@ void run::printLaunches(const Graph &graph,
                        std::to_string(launch.grid[1]) + "x" +
                        std::to_string(launch.grid[2]);
     std::string spec = launch.specialization() +
-                       " warps=" + std::to_string(launch.numWarps) +
-                       " stages=" + std::to_string(launch.numStages);
+                       " warps=" + std::to_string(launch.options.numWarps) +
+                       " stages=" + std::to_string(launch.options.numStages);
     os << llvm::format("%-4d %-26s %-22s %-12s %s\n", launch.node, name.c_str(),
                        launch.kernel.c_str(), grid.c_str(), spec.c_str());
   }
@@ -52,7 +52,7 @@ void run::printKernelList(llvm::ArrayRef<KernelLaunch> launches,
   for (const KernelLaunch &launch : launches)
     if (launch.aliasOf < 0 && keys.insert(launch.key()).second)
       os << launch.file << " " << launch.kernel << " " << launch.signature()
-         << " " << launch.numWarps << "\n";
+         << " " << launch.options.numWarps << "\n";
 }
 
 /// The arg-max of a row, or -1 when the row holds a NaN (a NaN compares

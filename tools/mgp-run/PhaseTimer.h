@@ -10,6 +10,8 @@
 #ifndef MGP_TOOLS_MGP_RUN_PHASETIMER_H
 #define MGP_TOOLS_MGP_RUN_PHASETIMER_H
 
+#include "compiler/api/Environment.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,10 +28,7 @@ public:
   using Clock = std::chrono::steady_clock;
 
   /// Enabled when MGP_DEBUG is set to something other than "" and "0".
-  static bool enabledByEnvironment() {
-    const char *debug = std::getenv("MGP_DEBUG");
-    return debug && *debug && llvm::StringRef(debug) != "0";
-  }
+  static bool enabledByEnvironment() { return isEnvOn(EnvVar::Debug); }
 
   explicit PhaseTimer(bool enabled, llvm::raw_ostream &os = llvm::errs())
       : enabled(enabled), os(os), start(Clock::now()), last(start) {}

@@ -17,6 +17,7 @@
 #include "tools/mgp-run/ModelReport.h"
 #include "tools/mgp-run/PhaseTimer.h"
 
+#include "compiler/api/Environment.h"
 #include "graph/Backend.h"
 #ifdef MGP_HAVE_CPU_BACKEND
 #include "graph/CpuBackend.h"
@@ -30,6 +31,7 @@
 #include "graph/FuseEpilogue.h"
 #include "graph/GraphParser.h"
 #include "graph/MemoryPlan.h"
+#include "graph/ModelPlan.h"
 #include "graph/Npy.h"
 #include "graph/Safetensors.h"
 #include "graph/StorageTypes.h"
@@ -38,7 +40,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "compiler/pipeline/Version.h"
+#include "compiler/api/Version.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,6 +56,9 @@ using llvm::Error;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("mgp-run options");
+/// --help ends with the MGP_* variables (compiler/api/Environment.h).
+static const std::string environmentText = describeEnvironment();
+static cl::extrahelp environmentHelp(environmentText);
 static cl::opt<std::string> graphPath(cl::Positional, cl::Required,
                                       cl::desc("<model.graph>"),
                                       cl::cat(category));
@@ -136,6 +141,12 @@ static cl::opt<bool> listKernels(
     "list-kernels",
     cl::desc("Print each kernel specialization the folded and fused graph "
              "needs (file, kernel, signature, warps), then exit"),
+    cl::cat(category));
+static cl::opt<bool> listPreparedKernels(
+    "list-prepared-kernels",
+    cl::desc("Prepare the --device's backend (compile, tune) and print the "
+             "kernel specializations of the plan it runs, as --list-kernels "
+             "does, then exit (tests compare the two)"),
     cl::cat(category));
 static cl::opt<bool>
     check("check",
@@ -319,6 +330,19 @@ static Error runTimings(Backend &backend, void *gpuHandle, const Tensor &x,
   return Error::success();
 }
 
+/// The plan --info and --list-kernels print: the one --device's backend makes.
+static llvm::Expected<ModelPlan> planForInfo(const Graph &fused,
+                                             Precision precision) {
+#ifdef MGP_HAVE_GPU_BACKEND
+  if (device == "gpu")
+    return planGpuModelFromCache(fused, precision);
+#endif
+  PlanOptions options;
+  options.precision = precision;
+  options.gpu = device == "gpu";
+  return planModel(fused, options);
+}
+
 static Error runTool() {
   // Without --device: the GPU when there is one, else the mgp kernels on the
   // interpreter (the reference executor where that backend is not built),
@@ -423,32 +447,17 @@ static Error runTool() {
   if (info || listKernels) {
     Model folded = foldBatchNorm(graph, weights);
     Graph fused = fuseEpilogues(folded.graph);
-    LaunchOptions launchOptions;
-    launchOptions.tf32 = options.precision == Precision::TF32;
-    // The gpu device stores tf32 activations rounded (LaunchOptions).
-    launchOptions.roundTF32 = launchOptions.tf32 && device == "gpu";
-#ifdef MGP_HAVE_GPU_BACKEND
-    // The gpu device's plan: its SM count (split-K) and tuned configs.
-    if (device == "gpu" && isGpuAvailable()) {
-      auto gpuOptions = gpuInfoLaunchOptions(fused, launchOptions.tf32);
-      if (!gpuOptions)
-        return gpuOptions.takeError();
-      gpuOptions->roundTF32 = launchOptions.roundTF32;
-      launchOptions = std::move(*gpuOptions);
-    }
-#endif
-    auto launches = planLaunches(fused, launchOptions);
-    if (!launches)
-      return launches.takeError();
-    // fp16/bf16 buffers as the kernel backends store them (*fp16:16, ...).
-    assignBufferTypes(
-        *launches, planStorageTypes(fused, activationType(options.precision)));
+    // The plan the device's backend makes (graph/ModelPlan.h): on the gpu
+    // with its SM count (split-K) and stored tuned configs.
+    auto plan = planForInfo(fused, options.precision);
+    if (!plan)
+      return plan.takeError();
     if (listKernels) {
-      run::printKernelList(*launches, llvm::outs());
+      run::printKernelList(plan->launches, llvm::outs());
       return Error::success();
     }
     run::printInfo(graph, fused, llvm::outs());
-    run::printLaunches(fused, *launches, precisionName(options.precision),
+    run::printLaunches(fused, plan->launches, precisionName(options.precision),
                        llvm::outs());
     return Error::success();
   }
@@ -510,6 +519,13 @@ static Error runTool() {
   if (Error e = (*backend)->prepare(model.graph, model.weights))
     return e;
   timer.mark("prepare");
+  if (listPreparedKernels) {
+    const ModelPlan *plan = (*backend)->plan();
+    if (!plan)
+      return toolError("the " + device + " device runs no kernels_dsl kernels");
+    run::printKernelList(plan->launches, llvm::outs());
+    return Error::success();
+  }
 #ifdef MGP_HAVE_GPU_BACKEND
   if (gpu && timer.isEnabled()) {
     const GpuCompileStats &stats =

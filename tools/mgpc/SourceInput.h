@@ -8,7 +8,7 @@
 #ifndef MGP_TOOLS_MGPC_SOURCEINPUT_H
 #define MGP_TOOLS_MGPC_SOURCEINPUT_H
 
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

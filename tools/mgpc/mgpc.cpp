@@ -1,18 +1,21 @@
-//===- mgpc.cpp - the mgp ahead-of-time compiler
-//---------------------------===//
+//===- mgpc.cpp - the mgp ahead-of-time compiler --------------------------===//
 //
 // This file implements `mgpc`, which compiles the @jit kernels of a .mgp/.py
 // file (or a .mlir module) to PTX, dumping any stage on request. The stages
 // are those of compiler/pipeline/Pipeline.h: source -> mgp module
-// (buildModuleFromSource, or a parsed .mlir file) -> target-independent passes
+// (buildModuleFromSource, or a parsed .mlir file), then runStages - the same
+// sequence the JIT's compileKernel runs - target-independent passes
 // (-emit=mlir) -> GPU passes (-emit=mlir-gpu) -> LLVM IR (-emit=llvm) -> PTX.
 // A .mlir input re-enters where it stands: a module whose tensors already
 // carry layout encodings skips the passes before lowering.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/api/Environment.h"
+#include "compiler/api/KernelOptions.h"
+#include "compiler/api/Signature.h"
+#include "compiler/api/Target.h"
+#include "compiler/api/Version.h"
 #include "compiler/pipeline/Pipeline.h"
-#include "compiler/pipeline/Signature.h"
-#include "compiler/pipeline/Version.h"
 #include "tools/mgpc/EmitAST.h"
 #include "tools/mgpc/OutputFile.h"
 #include "tools/mgpc/SourceInput.h"
@@ -21,6 +24,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -49,19 +53,16 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::init("-"),
                                            cl::cat(mgpcCategory));
 
-namespace {
-/// The stage `-emit=` stops at and writes out.
-enum class EmitKind { AST, MLIR, MLIRGPU, LLVM, PTX };
-} // namespace
+using mgp::Stage;
 
-static cl::opt<EmitKind> emitKind(
-    "emit", cl::desc("The stage to write out"), cl::init(EmitKind::PTX),
-    cl::values(
-        clEnumValN(EmitKind::AST, "ast", "the parsed syntax tree"),
-        clEnumValN(EmitKind::MLIR, "mlir", "the mgp dialect (block level)"),
-        clEnumValN(EmitKind::MLIRGPU, "mlir-gpu", "mgp with layout encodings"),
-        clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
-        clEnumValN(EmitKind::PTX, "ptx", "PTX assembly")),
+static cl::opt<Stage> emitKind(
+    "emit", cl::desc("The stage to write out"), cl::init(Stage::PTX),
+    cl::values(clEnumValN(Stage::AST, "ast", "the parsed syntax tree"),
+               clEnumValN(Stage::MLIR, "mlir", "the mgp dialect (block level)"),
+               clEnumValN(Stage::MLIRGPU, "mlir-gpu",
+                          "mgp with layout encodings"),
+               clEnumValN(Stage::LLVM, "llvm", "LLVM IR"),
+               clEnumValN(Stage::PTX, "ptx", "PTX assembly")),
     cl::cat(mgpcCategory));
 
 static cl::opt<std::string> kernelName("k",
@@ -82,13 +83,23 @@ static cl::list<std::string>
                          "imports helpers from (before the file's own folder "
                          "and its parents)"),
                 cl::value_desc("DIR"), cl::Prefix, cl::cat(mgpcCategory));
-static cl::opt<std::string> arch("arch", cl::desc("GPU architecture"),
-                                 cl::init("sm_90"), cl::cat(mgpcCategory));
+static cl::opt<std::string> arch("arch",
+                                 cl::desc("GPU architecture: sm_80, sm_86, "
+                                          "sm_89, sm_90 or sm_90a"),
+                                 cl::init(mgp::Target().arch().str()),
+                                 cl::cat(mgpcCategory));
 static cl::opt<int> numWarps("num-warps", cl::desc("Warps per program"),
-                             cl::init(4), cl::cat(mgpcCategory));
+                             cl::init(mgp::KernelOptions().numWarps),
+                             cl::cat(mgpcCategory));
 static cl::opt<int> numStages("num-stages",
                               cl::desc("Software pipelining stages"),
-                              cl::init(3), cl::cat(mgpcCategory));
+                              cl::init(mgp::KernelOptions().numStages),
+                              cl::cat(mgpcCategory));
+static cl::opt<std::string>
+    precision("precision",
+              cl::desc("Dot input precision: tf32 (each dot's own, Triton's "
+                       "default) or ieee (every f32 dot exact)"),
+              cl::init("tf32"), cl::cat(mgpcCategory));
 static cl::opt<bool>
     debugMode("debug",
               cl::desc("Compile tl.device_assert checks (Triton's debug mode)"),
@@ -96,6 +107,9 @@ static cl::opt<bool>
 static cl::opt<bool> timeStages("time",
                                 cl::desc("Print the wall time of each stage"),
                                 cl::cat(mgpcCategory));
+/// --help ends with the MGP_* variables (compiler/api/Environment.h).
+static const std::string environmentText = mgp::describeEnvironment();
+static cl::extrahelp environmentHelp(environmentText);
 
 /// True if `message` starts with `FILE:LINE:COL: error: `.
 static bool isLocatedDiagnostic(StringRef message) {
@@ -133,14 +147,17 @@ public:
   template <typename Fn> auto run(StringRef stage, Fn &&fn) {
     auto start = std::chrono::steady_clock::now();
     auto result = fn();
-    if (timeStages) {
-      std::chrono::duration<double, std::milli> ms =
-          std::chrono::steady_clock::now() - start;
-      total += ms.count();
-      errs() << format("mgpc: %-20s %8.2f ms\n", stage.str().c_str(),
-                       ms.count());
-    }
+    record(stage, std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count());
     return result;
+  }
+  /// A stage that took \p ms (runStages reports its own).
+  void record(StringRef stage, double ms) {
+    if (!timeStages)
+      return;
+    total += ms;
+    errs() << format("mgpc: %-20s %8.2f ms\n", stage.str().c_str(), ms);
   }
   void printTotal() const {
     if (timeStages)
@@ -151,22 +168,24 @@ private:
   double total = 0;
 };
 
-/// The command line's options, checked before any work is done.
-static Expected<mgp::CompileOptions> getCompileOptions() {
-  if (Error err = mgp::checkArch(arch))
-    return std::move(err);
-  if (numWarps < 1 || numWarps > 32 || !isPowerOf2_32(numWarps))
-    return makeError("invalid --num-warps " + Twine(numWarps) +
-                     ": expected a power of two from 1 to 32");
-  if (numStages < 1)
-    return makeError("invalid --num-stages " + Twine(numStages) +
-                     ": expected at least 1");
-  mgp::CompileOptions options;
-  options.arch = arch;
+/// The command line's kernel options and target, checked before any work is
+/// done.
+static Error getCompileOptions(mgp::KernelOptions &options,
+                               mgp::Target &target) {
+  Expected<mgp::Target> parsed = mgp::Target::parse(arch);
+  if (!parsed)
+    return parsed.takeError();
+  if (parsed->isCPU())
+    return makeError("--arch cpu: mgpc writes GPU code; the interpreter runs "
+                     "kernels through mgp-run --device cpu");
+  target = *parsed;
   options.numWarps = numWarps;
   options.numStages = numStages;
-  options.timePasses = false;
-  return options;
+  Expected<mgp::DotPrecision> dots = mgp::parseDotPrecision(precision);
+  if (!dots)
+    return dots.takeError();
+  options.precision = *dots;
+  return options.verify();
 }
 
 static Expected<mgp::SourceOptions> getSourceOptions() {
@@ -248,7 +267,8 @@ static std::string printModule(mlir::ModuleOp module) {
 }
 
 /// Runs the pipeline up to -emit and returns the text to write.
-static Expected<std::string> compile(const mgp::CompileOptions &options,
+static Expected<std::string> compile(const mgp::KernelOptions &options,
+                                     const mgp::Target &target,
                                      StageTimer &timer) {
   mlir::DialectRegistry registry;
   mgp::registerAllDialects(registry);
@@ -273,36 +293,27 @@ static Expected<std::string> compile(const mgp::CompileOptions &options,
     return module.takeError();
   mlir::ModuleOp op = **module;
 
-  if (!hasLayouts(op)) {
-    if (Error err = timer.run("target-independent", [&]() {
-          return mgp::runTargetIndependentPasses(op, options);
-        }))
-      return std::move(err);
-    if (emitKind == EmitKind::MLIR)
-      return printModule(op);
-    if (Error err =
-            timer.run("gpu", [&]() { return mgp::runGPUPasses(op, options); }))
-      return std::move(err);
-  } else if (emitKind == EmitKind::MLIR) {
-    return makeError("-emit=mlir: " + inputFilename +
-                     " already has layout encodings (use -emit=mlir-gpu)");
+  Stage first = Stage::MLIR;
+  if (hasLayouts(op)) {
+    if (emitKind == Stage::MLIR)
+      return makeError("-emit=mlir: " + inputFilename +
+                       " already has layout encodings (use -emit=mlir-gpu)");
+    first = Stage::LLVM;
   }
-  if (emitKind == EmitKind::MLIRGPU)
+  Expected<mgp::LoweredModule> lowered = mgp::runStages(
+      op, options, target, first, emitKind,
+      [&](StringRef stage, double ms) { timer.record(stage, ms); });
+  if (!lowered)
+    return lowered.takeError();
+  if (emitKind == Stage::MLIR || emitKind == Stage::MLIRGPU)
     return printModule(op);
-
-  LLVMContext llvmContext;
-  Expected<std::unique_ptr<Module>> llvmModule = timer.run(
-      "llvm", [&]() { return mgp::lowerToLLVMIR(op, llvmContext, options); });
-  if (!llvmModule)
-    return llvmModule.takeError();
-  if (emitKind == EmitKind::LLVM) {
+  if (emitKind == Stage::LLVM) {
     std::string text;
     raw_string_ostream os(text);
-    (*llvmModule)->print(os, nullptr);
+    lowered->llvmModule->print(os, nullptr);
     return text;
   }
-  return timer.run("ptx",
-                   [&]() { return mgp::emitPTX(**llvmModule, options); });
+  return std::move(lowered->ptx);
 }
 
 /// --help lists mgpc's options only; --help-hidden adds LLVM's. (The options
@@ -320,17 +331,21 @@ int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   cl::SetVersionPrinter(
       [](raw_ostream &os) { os << "mgpc " << mgp::kVersion << "\n"; });
+  // --mlir-timing, --mlir-print-ir-after-all, ... for every stage's passes
+  // (hidden by hideLLVMOptions: --help-hidden lists them).
+  mlir::registerPassManagerCLOptions();
   hideLLVMOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "mgp ahead-of-time kernel compiler\n");
-  if (emitKind == EmitKind::AST) {
+  if (emitKind == Stage::AST) {
     if (Error err = mgp::emitAST(inputFilename, outputFilename))
       return reportError(std::move(err));
     return 0;
   }
-  Expected<mgp::CompileOptions> options = getCompileOptions();
-  if (!options)
-    return reportError(options.takeError());
+  mgp::KernelOptions options;
+  mgp::Target target;
+  if (Error err = getCompileOptions(options, target))
+    return reportError(std::move(err));
   if (signatureText.getNumOccurrences())
     if (Expected<mgp::Signature> signature = mgp::parseSignature(signatureText);
         !signature)
@@ -340,7 +355,7 @@ int main(int argc, char **argv) {
                                  "': no such file"));
 
   StageTimer timer;
-  Expected<std::string> output = compile(*options, timer);
+  Expected<std::string> output = compile(options, target, timer);
   if (!output)
     return reportError(output.takeError());
   if (Error err = timer.run("write", [&]() {

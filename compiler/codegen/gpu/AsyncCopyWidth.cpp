@@ -49,11 +49,3 @@ unsigned mgp::getAsyncCopyWidth(RankedTensorType ptrType, MemDescType dst,
     width /= 2;
   return width * bytes >= 4 ? width : 0;
 }
-
-bool mgp::supportsAsyncCopy(llvm::StringRef arch) {
-  unsigned version = 0;
-  if (!arch.consume_front("sm_"))
-    return false;
-  arch = arch.take_while([](char c) { return c >= '0' && c <= '9'; });
-  return !arch.getAsInteger(10, version) && version >= 80;
-}

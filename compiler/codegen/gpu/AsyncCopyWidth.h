@@ -23,9 +23,6 @@ namespace mgp {
 unsigned getAsyncCopyWidth(mlir::RankedTensorType ptrType, MemDescType dst,
                            unsigned vectorWidth);
 
-/// Whether `arch` (sm_NN...) has cp.async, i.e. is sm_80 or newer.
-bool supportsAsyncCopy(llvm::StringRef arch);
-
 } // namespace mgp
 
 #endif // MGP_CODEGEN_GPU_ASYNCCOPYWIDTH_H

@@ -4,11 +4,11 @@
 // GPU passes in order (assign layouts, coalesce, remove layout conversions,
 // canonicalize and CSE, stage mma dot operands, software pipelining when
 // numStages >= 2, wgmma dots on sm_90a, allocate shared memory, insert
-// barriers), with the verifier after each and optional pass timing. Diagnostics become the
-// returned error.
+// barriers), with the verifier after each (and MLIR's pass-manager options when
+// a tool registered them: mgpc --mlir-timing). Diagnostics become the returned
+// error.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/codegen/gpu/AsyncCopyWidth.h"
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/pipeline/Pipeline.h"
 
@@ -20,22 +20,8 @@ using namespace mlir;
 
 namespace mgp {
 
-/// 80 for "sm_80", 90 for "sm_90a"; 0 when `arch` is not sm_<digits>.
-static int getComputeCapability(llvm::StringRef arch) {
-  int version = 0;
-  if (!arch.consume_front("sm_"))
-    return 0;
-  arch = arch.take_while([](char c) { return c >= '0' && c <= '9'; });
-  if (arch.getAsInteger(10, version))
-    return 0;
-  return version;
-}
-
-/// wgmma exists only on the architecture-specific target sm_90a (PTX for it
-/// loads on compute capability 9.0 only); plain sm_90 keeps mma.sync.
-static bool hasWgmma(llvm::StringRef arch) { return arch == "sm_90a"; }
-
-llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
+llvm::Error runGPUPasses(ModuleOp module, const KernelOptions &options,
+                         const Target &target) {
   MLIRContext *context = module.getContext();
   std::string messages;
   llvm::raw_string_ostream os(messages);
@@ -45,23 +31,25 @@ llvm::Error runGPUPasses(ModuleOp module, const CompileOptions &options) {
   });
 
   PassManager pm(context);
-  if (options.timePasses)
-    pm.enableTiming();
+  // mgpc's --mlir-timing, --mlir-print-ir-after-all, ...; no-ops elsewhere.
+  (void)applyPassManagerCLOptions(pm);
   MgpAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
-  layoutOptions.computeCapability = getComputeCapability(options.arch);
-  layoutOptions.wgmma = hasWgmma(options.arch);
+  layoutOptions.computeCapability = target.computeCapability();
+  // wgmma exists only on the architecture-specific target sm_90a (PTX for
+  // it loads on compute capability 9.0 only); plain sm_90 keeps mma.sync.
+  layoutOptions.wgmma = target.hasWgmma();
   pm.addPass(createMgpAssignLayouts(layoutOptions));
   pm.addPass(createMgpCoalesce());
   pm.addPass(createMgpRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createMgpStageDotOperands());
-  if (options.numStages >= 2 && supportsAsyncCopy(options.arch)) {
+  if (options.numStages >= 2 && target.hasAsyncCopy()) {
     MgpPipelineOptions pipelineOptions;
     pipelineOptions.numStages = options.numStages;
     // sm_90 blocks may opt in to 227 KiB of shared memory.
-    if (getComputeCapability(options.arch) >= 90)
+    if (target.computeCapability() >= 90)
       pipelineOptions.sharedBudget = 192 * 1024;
     pm.addPass(createMgpPipeline(pipelineOptions));
   }

@@ -2,7 +2,7 @@
 //
 // This file implements mgp::lowerToLLVMIR (compiler/pipeline/Pipeline.h):
 // the mgp-to-llvm pass, then translation of the LLVM and NVVM dialects to an
-// llvm::Module with the NVPTX triple and data layout of `options.arch`.
+// llvm::Module with the NVPTX triple and data layout of the target.
 // Linking libdevice and O3 happen in emitPTX.
 //
 //===----------------------------------------------------------------------===//
@@ -41,9 +41,9 @@ static llvm::Error runCapturingDiagnostics(ModuleOp module, PassManager &pm,
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
 mgp::lowerToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
-                   const CompileOptions &options) {
+                   const Target &target) {
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      createNVPTXTargetMachine(options.arch);
+      createNVPTXTargetMachine(target);
   if (!machine)
     return machine.takeError();
 
@@ -55,8 +55,8 @@ mgp::lowerToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   ctx->appendDialectRegistry(registry);
 
   PassManager pm(ctx);
-  if (options.timePasses)
-    pm.enableTiming();
+  // mgpc's --mlir-timing, --mlir-print-ir-after-all, ...; no-ops elsewhere.
+  (void)applyPassManagerCLOptions(pm);
   pm.addPass(createMgpToLLVM());
   if (llvm::Error err = runCapturingDiagnostics(module, pm, "lowering to LLVM"))
     return std::move(err);

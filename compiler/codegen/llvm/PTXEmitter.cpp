@@ -49,26 +49,15 @@ static void initializeNVPTX() {
   });
 }
 
-Error mgp::checkArch(StringRef arch) {
-  static const char *const known[] = {"sm_80", "sm_86", "sm_89", "sm_90",
-                                      "sm_90a"};
-  for (const char *k : known)
-    if (arch == k)
-      return Error::success();
-  return createStringError(inconvertibleErrorCode(),
-                           "unsupported GPU architecture '" + arch +
-                               "' (expected sm_80, sm_86, sm_89, sm_90 or "
-                               "sm_90a)");
-}
-
 Expected<std::unique_ptr<TargetMachine>>
-mgp::createNVPTXTargetMachine(StringRef arch) {
-  if (Error err = checkArch(arch))
-    return std::move(err);
+mgp::createNVPTXTargetMachine(const mgp::Target &gpu) {
+  if (gpu.isCPU())
+    return createStringError("the interpreter target 'cpu' has no PTX");
+  StringRef arch = gpu.arch();
   initializeNVPTX();
   Triple triple(kNVPTXTriple);
   std::string error;
-  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target = TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return createStringError(inconvertibleErrorCode(),
                              "NVPTX target unavailable: " + error);
@@ -126,10 +115,9 @@ static void optimizeO3(Module &module, TargetMachine &machine) {
   passes.run(module, mam);
 }
 
-Expected<std::string> mgp::emitPTX(Module &module,
-                                   const CompileOptions &options) {
+Expected<std::string> mgp::emitPTX(Module &module, const mgp::Target &target) {
   Expected<std::unique_ptr<TargetMachine>> machine =
-      createNVPTXTargetMachine(options.arch);
+      createNVPTXTargetMachine(target);
   if (!machine)
     return machine.takeError();
   module.setTargetTriple((*machine)->getTargetTriple());

@@ -7,6 +7,8 @@
 #ifndef MGP_CODEGEN_LLVM_PTXEMITTER_H
 #define MGP_CODEGEN_LLVM_PTXEMITTER_H
 
+#include "compiler/api/Target.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -14,9 +16,9 @@
 
 namespace mgp {
 
-/// An O3 NVPTX target machine for `arch` (checked with checkArch).
+/// An O3 NVPTX target machine for the GPU target `gpu`.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createNVPTXTargetMachine(llvm::StringRef arch);
+createNVPTXTargetMachine(const Target &gpu);
 
 } // namespace mgp
 

@@ -6,13 +6,17 @@
 // RUN: not mgpc %S/Inputs/relu.mlir --signature "i32:8" 2>&1 | FileCheck %s --check-prefix=HINT
 // HINT: mgpc: error: invalid signature entry 0 'i32:8': unknown hint ':8'
 // RUN: not mgpc %S/Inputs/relu.mlir --arch sm_70 2>&1 | FileCheck %s --check-prefix=ARCH
-// ARCH: mgpc: error: unsupported GPU architecture 'sm_70' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)
+// ARCH: mgpc: error: unsupported GPU architecture 'sm_70' (expected sm_80, sm_86, sm_89, sm_90, sm_90a or cpu)
+// RUN: not mgpc %S/Inputs/relu.mlir --arch cpu 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: mgpc: error: --arch cpu: mgpc writes GPU code; the interpreter runs kernels through mgp-run --device cpu
+// RUN: not mgpc %S/Inputs/relu.mlir --precision fp8 2>&1 | FileCheck %s --check-prefix=PREC
+// PREC: mgpc: error: unknown precision 'fp8': expected tf32 or ieee
 // RUN: not mgpc %S/Inputs/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: mgpc: error: cannot open input file '{{.*}}does-not-exist.mlir'
 // RUN: not mgpc %S/Inputs/relu.mlir --num-warps 3 2>&1 | FileCheck %s --check-prefix=WARPS
-// WARPS: mgpc: error: invalid --num-warps 3: expected a power of two from 1 to 32
+// WARPS: mgpc: error: num_warps must be a power of two in 1..32, got 3
 // RUN: not mgpc %S/Inputs/relu.mlir --num-stages 0 2>&1 | FileCheck %s --check-prefix=STAGES
-// STAGES: mgpc: error: invalid --num-stages 0: expected at least 1
+// STAGES: mgpc: error: num_stages must be at least 1, got 0
 // RUN: not mgpc %S/Inputs/relu.mlir -k nope 2>&1 | FileCheck %s --check-prefix=KERNEL
 // KERNEL: mgpc: error: no kernel named 'nope' in {{.*}}relu.mlir (functions: relu)
 // An output path that is a directory: the rename fails and the temporary

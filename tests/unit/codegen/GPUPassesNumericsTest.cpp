@@ -39,8 +39,8 @@ protected:
   func::FuncOp compile(StringRef source) {
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
-    mgp::CompileOptions options;
-    llvm::Error err = mgp::runGPUPasses(*module, options);
+    llvm::Error err =
+        mgp::runGPUPasses(*module, mgp::KernelOptions(), mgp::Target());
     EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
     module->walk([](mgp::BarrierOp barrier) { barrier.erase(); });
     return *module->getOps<func::FuncOp>().begin();

@@ -29,9 +29,9 @@ protected:
   OwningOpRef<ModuleOp> compile(StringRef source, int numWarps = 4) {
     OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
-    mgp::CompileOptions options;
+    mgp::KernelOptions options;
     options.numWarps = numWarps;
-    llvm::Error err = mgp::runGPUPasses(*module, options);
+    llvm::Error err = mgp::runGPUPasses(*module, options, mgp::Target());
     EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
     return module;
   }

@@ -85,9 +85,9 @@ TEST_P(PipelineNumericsTest, MatchesReference) {
                    "inputPrecision = tf32");
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   ASSERT_TRUE(module);
-  mgp::CompileOptions options;
+  mgp::KernelOptions options;
   options.numStages = stages;
-  llvm::Error err = mgp::runGPUPasses(*module, options);
+  llvm::Error err = mgp::runGPUPasses(*module, options, mgp::Target());
   ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   int copies = 0, loads = 0;
   module->walk([&](mgp::AsyncCopyGlobalToLocalOp) { ++copies; });

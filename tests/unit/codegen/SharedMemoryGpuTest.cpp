@@ -161,7 +161,7 @@ struct CompiledKernel {
 /// Compiles `source` to PTX; `laidOut` sources skip the passes before the
 /// LLVM lowering.
 llvm::Expected<CompiledKernel> compile(llvm::StringRef source,
-                                       llvm::StringRef arch, bool laidOut) {
+                                       const Target &target, bool laidOut) {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -169,14 +169,11 @@ llvm::Expected<CompiledKernel> compile(llvm::StringRef source,
   auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
   if (!module)
     return llvm::createStringError("kernel does not parse");
-  CompileOptions options;
-  options.arch = arch.str();
-  if (!laidOut) {
-    if (llvm::Error err = runTargetIndependentPasses(*module, options))
-      return std::move(err);
-    if (llvm::Error err = runGPUPasses(*module, options))
-      return std::move(err);
-  }
+  if (!laidOut)
+    if (auto passes = runStages(*module, KernelOptions(), target, Stage::MLIR,
+                                Stage::MLIRGPU);
+        !passes)
+      return passes.takeError();
   CompiledKernel kernel;
   if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>("mgp.shared"))
     kernel.sharedBytes = shared.getInt();
@@ -184,14 +181,11 @@ llvm::Expected<CompiledKernel> compile(llvm::StringRef source,
     if (op->hasAttr("mgp.allocation.offset"))
       ++kernel.conversions;
   });
-  llvm::LLVMContext llvmContext;
-  auto llvmModule = lowerToLLVMIR(*module, llvmContext, options);
-  if (!llvmModule)
-    return llvmModule.takeError();
-  auto ptx = emitPTX(**llvmModule, options);
-  if (!ptx)
-    return ptx.takeError();
-  kernel.ptx = std::move(*ptx);
+  auto lowered =
+      runStages(*module, KernelOptions(), target, Stage::LLVM, Stage::PTX);
+  if (!lowered)
+    return lowered.takeError();
+  kernel.ptx = std::move(lowered->ptx);
   return kernel;
 }
 
@@ -201,17 +195,17 @@ protected:
   /// (sm_90 without one) and checks that a conversion went through shared
   /// memory.
   void compileFor(llvm::StringRef source, bool laidOut = false) {
-    std::string arch = "sm_90";
+    Target target; // sm_90
     if (auto opened = Device::open(0)) {
       device.emplace(std::move(*opened));
-      if (llvm::Error err = checkArch(device->properties().arch))
-        llvm::consumeError(std::move(err)); // newer GPUs run sm_90 PTX
+      if (auto chosen = getDeviceTarget(device->properties()))
+        target = *chosen;
       else
-        arch = device->properties().arch;
+        llvm::consumeError(chosen.takeError());
     } else {
       llvm::consumeError(opened.takeError());
     }
-    auto compiled = compile(source, arch, laidOut);
+    auto compiled = compile(source, target, laidOut);
     ASSERT_TRUE(!!compiled) << errorText(compiled);
     kernel = std::move(*compiled);
     if (!laidOut)

@@ -10,11 +10,11 @@
 #ifndef MGP_TESTS_UNIT_INTERP_FRONTENDKERNELSUPPORT_H
 #define MGP_TESTS_UNIT_INTERP_FRONTENDKERNELSUPPORT_H
 
+#include "compiler/api/Signature.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/MLIRGen.h"
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/pipeline/Pipeline.h"
-#include "compiler/pipeline/Signature.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -71,8 +71,7 @@ inline FrontendKernel compileFrontendKernel(
     return out;
   }
   out.module = std::move(*module);
-  if (llvm::Error err =
-          runTargetIndependentPasses(*out.module, CompileOptions{})) {
+  if (llvm::Error err = runTargetIndependentPasses(*out.module)) {
     ADD_FAILURE() << label << ": " << llvm::toString(std::move(err));
     return out;
   }

@@ -1,6 +1,6 @@
 //===- DialectTest.cpp - the dialect loads and its types round-trip -------===//
+#include "compiler/api/Version.h"
 #include "compiler/ir/MgpDialect.h"
-#include "compiler/pipeline/Version.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"

@@ -3,17 +3,20 @@
 // This file implements the unit tests of the C++ JIT API that need no GPU:
 // argument binding and its errors (count, unknown or repeated keywords,
 // pointer vs scalar, dtype, a pointer for a constexpr), the specialization
-// derived from arguments, the interpreter's kernel cache on a second jit of
-// the same kernel, relu through mgp::jit on the interpreter against C++ on
-// random data, and the source normalization the cache key covers.
+// derived from arguments, the kernel cache on a second jit of the same kernel
+// on the interpreter, relu through mgp::jit on the interpreter against C++ on
+// random data, getCompiledKernel (the one compile entry) to PTX and for the
+// interpreter without a GPU, and the source normalization the cache key
+// covers.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/CompileKernel.h"
-#include "runtime/JitKernel.h"
-#include "runtime/jit/CompileFn.h"
+#include "compiler/api/NormalizeSource.h"
+#include "runtime/interp/Interpreter.h"
 #include "runtime/jit/Jit.h"
+#include "runtime/jit/KernelCompiler.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include "gtest/gtest.h"
 
@@ -78,10 +81,6 @@ TEST(JitApi, BadOptions) {
   EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
             "num_warps must be a power of two in 1..32, got 3");
   options.numWarps = 4;
-  options.precision = "fp8";
-  EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
-            "unknown precision 'fp8': expected tf32 or ieee");
-  options.precision = "tf32";
   options.numStages = 0;
   EXPECT_EQ(llvm::toString(jit(kRelu, "relu_kernel", options).takeError()),
             "num_stages must be at least 1, got 0");
@@ -210,9 +209,9 @@ TEST(JitApi, SecondJitOfTheSameKernelHitsTheCache) {
                               kw("BLOCK", 128)));
   };
   ASSERT_EQ(launchOnce(), "");
-  CpuCacheStats before = cpuCacheStats();
+  KernelCache::Stats before = KernelCache::global().stats();
   ASSERT_EQ(launchOnce(), "");
-  CpuCacheStats after = cpuCacheStats();
+  KernelCache::Stats after = KernelCache::global().stats();
   EXPECT_EQ(after.compiles, before.compiles);
   EXPECT_EQ(after.memoryHits, before.memoryHits + 1);
   // Another BLOCK is another specialization: compiled.
@@ -220,7 +219,7 @@ TEST(JitApi, SecondJitOfTheSameKernelHitsTheCache) {
   ASSERT_EQ(errorText(k.launch(Grid(5), nullptr, host(x), host(y), 300,
                                kw("BLOCK", 64))),
             "");
-  EXPECT_EQ(cpuCacheStats().compiles, after.compiles + 1);
+  EXPECT_EQ(KernelCache::global().stats().compiles, after.compiles + 1);
 }
 
 TEST(JitApi, CompileErrorNamesTheSpecialization) {
@@ -238,42 +237,57 @@ def k(p, BLOCK: tl.constexpr):
   EXPECT_NE(text.find("undefined_name"), std::string::npos) << text;
 }
 
-/// The GPU compile path needs no GPU: the KernelCompileFn gives PTX whose
-/// entry takes the non-constexpr parameters, and a second cache on the same
+/// The request mgp::jit makes for relu_kernel at *fp32:16,*fp32:16,i32:16,
+/// 1024.
+KernelRequest
+reluRequest(llvm::StringRef arch,
+            const char *signature = "*fp32:16,*fp32:16,i32:16,1024") {
+  KernelRequest request;
+  request.source = kRelu;
+  request.fileName = "relu.py";
+  request.kernelName = "relu_kernel";
+  request.signature = std::move(*parseSignature(signature));
+  request.target = *Target::parse(arch);
+  return request;
+}
+
+/// The GPU compile path needs no GPU: getCompiledKernel gives PTX whose entry
+/// takes the non-constexpr parameters, and a second cache on the same
 /// directory (as a second process would) finds it on disk.
-TEST(JitCompileFn, PtxThroughTheCacheWithoutAGpu) {
+TEST(KernelCompiler, PtxThroughTheCacheWithoutAGpu) {
   llvm::SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-jit-test", dir));
-  KernelSignature sig{"relu_kernel",
-                      {KernelParam::pointer("in_ptr", DType::F32),
-                       KernelParam::pointer("out_ptr", DType::F32),
-                       KernelParam::scalar("n", ParamKind::Int32),
-                       KernelParam::scalar("BLOCK", ParamKind::Constexpr)}};
-  std::string normalized = normalizeKernelSource(kRelu, "relu_kernel");
-  std::vector<KernelArg> args{KernelArg::devicePointer(0x1000, DType::F32),
-                              KernelArg::devicePointer(0x2000, DType::F32),
-                              KernelArg::integer(4096),
-                              KernelArg::integer(1024)};
-  KernelOptions options; // sm_90
+  KernelRequest request = reluRequest("sm_90");
   std::string log1, log2;
   llvm::raw_string_ostream os1(log1), os2(log2);
   CacheConfig config{dir.str().str(), true, true};
   {
     KernelCache cache(config, os1);
-    JitKernel k(normalized, sig, options, makeKernelCompileFn(), cache);
     CacheSource source;
-    auto compiled = k.compile(args, &source);
+    auto compiled = getCompiledKernel(request, cache, &source);
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
     EXPECT_EQ(source, CacheSource::Compiled);
     EXPECT_EQ((*compiled)->name, "relu_kernel");
     EXPECT_NE((*compiled)->ptx.find(".entry relu_kernel"), std::string::npos);
     EXPECT_NE((*compiled)->ptx.find(".target sm_90"), std::string::npos);
     EXPECT_EQ((*compiled)->numWarps, 4);
+    EXPECT_FALSE((*compiled)->interp);
+    // The same request again: the same kernel from memory.
+    auto again = getCompiledKernel(request, cache, &source);
+    ASSERT_TRUE(bool(again));
+    EXPECT_EQ(source, CacheSource::Memory);
+    EXPECT_EQ(again->get(), compiled->get());
+    // Other options are another kernel.
+    request.options.numWarps = 8;
+    auto eight = getCompiledKernel(request, cache, &source);
+    ASSERT_TRUE(bool(eight)) << llvm::toString(eight.takeError());
+    EXPECT_EQ(source, CacheSource::Compiled);
+    EXPECT_EQ((*eight)->numWarps, 8);
+    request.options.numWarps = 4;
   }
   KernelCache cache(config, os2);
-  JitKernel k(normalized, sig, options, makeKernelCompileFn(), cache);
   CacheSource source;
-  auto again = k.compile(args, &source);
+  auto again = getCompiledKernel(request, cache, &source);
   ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
   EXPECT_EQ(source, CacheSource::Disk);
   EXPECT_EQ(cache.stats().compiles, 0u);
@@ -283,6 +297,52 @@ TEST(JitCompileFn, PtxThroughTheCacheWithoutAGpu) {
       << log1;
   EXPECT_NE(log2.find("from the disk cache"), std::string::npos) << log2;
   llvm::sys::fs::remove_directories(dir);
+}
+
+/// Arch "cpu": an interpreter kernel, kept in memory only.
+TEST(KernelCompiler, InterpreterKernelsStayInMemory) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-jit-test", dir));
+  llvm::SmallString<128> entries(dir);
+  llvm::sys::path::append(entries, "entries");
+  std::string log;
+  llvm::raw_string_ostream os(log);
+  KernelCache cache(CacheConfig{entries.str().str(), true, false}, os);
+  CacheSource source;
+  const char *signature = "*fp32,*fp32,i32,128";
+  auto compiled =
+      getCompiledKernel(reluRequest("cpu", signature), cache, &source);
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ(source, CacheSource::Compiled);
+  ASSERT_TRUE((*compiled)->interp);
+  EXPECT_EQ((*compiled)->ptx, "");
+  EXPECT_EQ((*compiled)->arch, "cpu");
+  // Nothing reached the disk, not even the directory.
+  EXPECT_FALSE(llvm::sys::fs::exists(entries));
+  EXPECT_EQ(log, "");
+  auto again = getCompiledKernel(reluRequest("cpu", signature), cache, &source);
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(source, CacheSource::Memory);
+  std::vector<float> x{-1, 2, -3, 4}, y(4);
+  std::vector<InterpArg> args{InterpArg::buffer(x.data(), 4, DType::F32),
+                              InterpArg::buffer(y.data(), 4, DType::F32),
+                              InterpArg::integer(4)};
+  ASSERT_EQ(errorText((*again)->interp->run({1, 1, 1}, args, {})), "");
+  EXPECT_EQ(y, (std::vector<float>{0, 2, 0, 4}));
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(KernelCompiler, ErrorsNameTheKernelAndSpecialization) {
+  KernelRequest request = reluRequest("sm_80");
+  request.kernelName = "gelu_kernel";
+  auto compiled = getCompiledKernel(request);
+  ASSERT_FALSE(bool(compiled));
+  EXPECT_EQ(
+      errorText(compiled.takeError()),
+      "compiling kernel 'gelu_kernel' for *fp32:16,*fp32:16,i32:16,1024:\n"
+      "relu.py: no @jit kernel 'gelu_kernel' (kernels: relu_kernel)");
+  EXPECT_EQ(describeRequest(reluRequest("sm_80")),
+            "relu_kernel[*fp32:16,*fp32:16,i32:16,1024] sm_80 w4 s3 tf32");
 }
 
 TEST(NormalizeSource, KernelHelpersConstantsAndImports) {

@@ -69,7 +69,7 @@ void runCase(const PipelineCase &c) {
   JitOptions options;
   options.numWarps = c.warps;
   options.numStages = c.stages;
-  options.precision = c.tf32 ? "tf32" : "ieee";
+  options.precision = c.tf32 ? DotPrecision::TF32 : DotPrecision::IEEE;
   options.fileName = "pipelined_matmul.py";
   std::string source = kMatmulSource;
   const std::string ieee = ", input_precision=\"ieee\"";

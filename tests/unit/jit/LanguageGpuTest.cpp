@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/pipeline/CompileKernel.h"
 #include "compiler/pipeline/Pipeline.h"
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Function.h"
@@ -130,11 +130,9 @@ protected:
     auto opened = Device::open(0);
     ASSERT_TRUE(!!opened) << errorText(opened);
     device.emplace(std::move(*opened));
-    arch = device->properties().arch;
-    if (llvm::Error err = checkArch(arch)) {
-      llvm::consumeError(std::move(err));
-      arch = "sm_90"; // a newer GPU runs sm_90 PTX
-    }
+    auto chosen = getDeviceTarget(device->properties());
+    ASSERT_TRUE(!!chosen) << errorText(chosen);
+    target = *chosen;
   }
 
   void expectGpuMatchesInterpreter(const Case &c);
@@ -147,7 +145,7 @@ protected:
   }
 
   std::optional<Device> device;
-  std::string arch = "sm_90";
+  Target target; // sm_90
 };
 
 void LanguageGpu::expectGpuMatchesInterpreter(const Case &c) {
@@ -156,14 +154,14 @@ void LanguageGpu::expectGpuMatchesInterpreter(const Case &c) {
   ASSERT_FALSE(source.empty()) << c.file;
   auto signature = parseSignature(c.signature);
   ASSERT_TRUE(!!signature) << errorText(signature);
-  KernelCompileInput input;
-  input.source = source;
-  input.fileName = c.file;
-  input.kernelName = c.kernel;
-  input.signature = *signature;
-  input.options.arch = arch;
-  input.options.numWarps = c.numWarps;
-  auto compiled = compileKernel(input);
+  KernelRequest request;
+  request.source = source;
+  request.fileName = c.file;
+  request.kernelName = c.kernel;
+  request.signature = *signature;
+  request.target = target;
+  request.options.numWarps = c.numWarps;
+  auto compiled = compileKernel(request);
   ASSERT_TRUE(!!compiled) << errorText(compiled);
 
   std::vector<std::vector<unsigned char>> cpu, gpu;
@@ -222,7 +220,7 @@ void LanguageGpu::expectGpuMatchesInterpreter(const Case &c) {
     if (a.buffer >= 0) {
       addresses[runtimeIndex] = buffers[a.buffer].address();
       params.push_back(&addresses[runtimeIndex]);
-    } else if (getScalarTypeName(p.type) == "i64") {
+    } else if (dtypeName(p.type) == "i64") {
       scalars64[runtimeIndex] = a.value;
       params.push_back(&scalars64[runtimeIndex]);
     } else {

@@ -9,8 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/jit/SpecializedKernel.h"
-#include "runtime/JitKernel.h"
-#include "runtime/jit/CompileFn.h"
+#include "runtime/jit/KernelCompiler.h"
 #include "runtime/jit/JitError.h"
 
 #include "gtest/gtest.h"
@@ -65,7 +64,7 @@ struct Floats {
 LaunchValue hostValue(float *data, size_t count) {
   LaunchValue value;
   value.kind = LaunchValue::Kind::HostPointer;
-  value.dtype = ScalarType::F32;
+  value.dtype = DType::F32;
   value.bits = reinterpret_cast<uintptr_t>(data);
   value.bytes = count * sizeof(float);
   return value;
@@ -92,10 +91,10 @@ TEST(SpecializedKernel, SharesTheInterpreterCacheWithKernelLaunch) {
   llvm::Error launched = kernel.launchArgs(Grid(4), nullptr, args);
   ASSERT_FALSE(bool(launched)) << llvm::toString(std::move(launched));
 
-  CpuCacheStats before = cpuCacheStats();
+  KernelCache::Stats before = KernelCache::global().stats();
   auto specialized = specialize(makeKernel(options), *derived);
   ASSERT_TRUE(specialized);
-  CpuCacheStats after = cpuCacheStats();
+  KernelCache::Stats after = KernelCache::global().stats();
   EXPECT_EQ(after.compiles, before.compiles);
   EXPECT_EQ(after.memoryHits, before.memoryHits + 1);
   EXPECT_EQ(specialized->signature(), *derived);
@@ -112,26 +111,18 @@ TEST(SpecializedKernel, SharesTheKernelCacheForPTX) {
   EXPECT_FALSE(specialized->launchable());
   EXPECT_TRUE(specialized->ptx().contains(".entry add_kernel"));
 
-  // The C++ API's path for arguments of that specialization finds it.
-  KernelSignature signature{
-      "add_kernel",
-      {KernelParam::pointer("x_ptr", DType::F32),
-       KernelParam::pointer("y_ptr", DType::F32),
-       KernelParam::pointer("out_ptr", DType::F32),
-       KernelParam::scalar("n", ParamKind::Int32),
-       KernelParam::scalar("BLOCK", ParamKind::Constexpr)}};
-  KernelOptions kernelOptions;
-  kernelOptions.arch = "sm_90";
-  JitKernel jitKernel(normalizeKernelSource(kAdd, "add_kernel"), signature,
-                      kernelOptions, makeKernelCompileFn(kAdd, "add.py"));
+  // The one compile entry finds it for the request mgp::jit makes for
+  // arguments of that specialization.
+  KernelRequest request;
+  request.source = kAdd;
+  request.fileName = "add.py";
+  request.kernelName = "add_kernel";
+  request.signature =
+      std::move(*parseSignature("*fp32:16,*fp32:16,*fp32:16,i32:16,1024"));
+  request.target = *Target::parse("sm_90");
   KernelCache::Stats before = KernelCache::global().stats();
   CacheSource source = CacheSource::Compiled;
-  auto compiled =
-      jitKernel.compile({KernelArg::devicePointer(0x10000, DType::F32),
-                         KernelArg::devicePointer(0x20000, DType::F32),
-                         KernelArg::devicePointer(0x30000, DType::F32),
-                         KernelArg::integer(4096), KernelArg::integer(1024)},
-                        &source);
+  auto compiled = getCompiledKernel(request, KernelCache::global(), &source);
   ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
   EXPECT_EQ(source, CacheSource::Memory);
   EXPECT_EQ(KernelCache::global().stats().compiles, before.compiles);
@@ -147,7 +138,7 @@ TEST(SpecializedKernel, ParamsOfASignature) {
   ASSERT_EQ(params.size(), 5u);
   EXPECT_EQ(specialized->numLaunchArgs(), 3u);
   EXPECT_EQ(params[1].entry, "*fp32:16");
-  EXPECT_EQ(params[2].type.type, ScalarType::I1);
+  EXPECT_EQ(params[2].type.type, DType::I1);
   EXPECT_EQ(params[3].launchIndex, -1); // an unannotated constexpr 1
   EXPECT_FALSE(params[3].annotatedConstexpr);
   EXPECT_TRUE(params[4].annotatedConstexpr);

@@ -94,7 +94,7 @@ TEST(ConvConfigTest, DefaultsArePerKernel) {
     // The 7x7 stem: 128x64 tiles over 8 warps, one padded row per step.
     bool isStem = launch.kernel == "conv2d_stem_kernel";
     bool big = isStem || constexprOf(launch, "R") == 3;
-    EXPECT_EQ(launch.numWarps, big ? 8 : 4) << launch.kernel;
+    EXPECT_EQ(launch.options.numWarps, big ? 8 : 4) << launch.kernel;
     EXPECT_LE(constexprOf(launch, "BLOCK_M"), big ? 128 : 64);
     EXPECT_LE(constexprOf(launch, "BLOCK_N"), 64);
     EXPECT_EQ(constexprOf(launch, "BLOCK_K"), isStem ? 32 : 16);
@@ -115,7 +115,7 @@ TEST(ConvConfigTest, OverrideReachesEveryConvolution) {
       EXPECT_EQ(launch.key(), (*defaults)[i].key()) << "only convs change";
       continue;
     }
-    EXPECT_EQ(launch.numWarps, 2);
+    EXPECT_EQ(launch.options.numWarps, 2);
     EXPECT_LE(constexprOf(launch, "BLOCK_M"), 32);
     EXPECT_EQ(constexprOf(launch, "BLOCK_N"), 16);
     // The stem's step is at least 4 taps x 4 channels.
@@ -130,8 +130,8 @@ TEST(ConvConfigTest, KeyNamesTheWarps) {
   a.file = "conv2d_nhwc.mgp";
   a.kernel = "conv2d_nhwc_kernel";
   KernelLaunch b = a, c = a;
-  b.numWarps = 8;
-  c.numStages = 2;
+  b.options.numWarps = 8;
+  c.options.numStages = 2;
   EXPECT_NE(a.key(), b.key());
   EXPECT_NE(a.key(), c.key());
   EXPECT_EQ(a.signature(), b.signature());
@@ -144,7 +144,7 @@ TEST(ConvConfigTest, EnvironmentVariableOverridesAndErrs) {
   ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
   for (const KernelLaunch &launch : *launches)
     if (isConv(launch))
-      EXPECT_EQ(launch.numWarps, 2);
+      EXPECT_EQ(launch.options.numWarps, 2);
 
   ASSERT_EQ(setenv("MGP_CONV_CONFIG", "64,64,32", 1), 0);
   auto bad = planLaunches(graph, LaunchOptions());
@@ -166,8 +166,8 @@ TEST(ConvConfigTest, WarpsReachTheCompiledKernel) {
       oneByOne = &launch;
   ASSERT_NE(oneByOne, nullptr);
   KernelLaunch two = *oneByOne, eight = *oneByOne;
-  two.numWarps = 2;
-  eight.numWarps = 8;
+  two.options.numWarps = 2;
+  eight.options.numWarps = 8;
   CacheConfig config; // memory only
   config.diskEnabled = false;
   KernelCache cache(config);

@@ -205,12 +205,24 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   tuned.numStages = 2;
   ASSERT_FALSE(
       bool(cache.store(convTuneKey(graph, node, "GPU X", true), tuned)));
-  std::map<int, ConvConfig> configs =
-      cachedConvConfigs(graph, "GPU X", true, cache);
+  ConvTunerOptions tuner;
+  tuner.deviceName = "GPU X";
+  tuner.launch.tf32 = true;
+  std::map<int, ConvConfig> configs = cachedConvConfigs(graph, tuner, cache);
   // layer1's two 3x3 convolutions without a residual share the problem.
   EXPECT_EQ(configs.size(), 2u);
   ASSERT_TRUE(configs.count(node));
-  EXPECT_TRUE(cachedConvConfigs(graph, "GPU Y", true, cache).empty());
+  // Another device, or fp16 activations (their keys end |fp16): not tuned.
+  ConvTunerOptions other = tuner;
+  other.deviceName = "GPU Y";
+  EXPECT_TRUE(cachedConvConfigs(graph, other, cache).empty());
+  other = tuner;
+  other.activation = DType::F16;
+  EXPECT_TRUE(cachedConvConfigs(graph, other, cache).empty());
+  ASSERT_FALSE(bool(
+      cache.store(convTuneKey(graph, node, "GPU X", true) + "|fp16", tuned)));
+  EXPECT_EQ(cachedConvConfigs(graph, other, cache).size(), 2u)
+      << "the keys the tuner stores fp16 problems under";
 
   LaunchOptions options;
   options.tf32 = true;
@@ -220,8 +232,8 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   for (const KernelLaunch &launch : *launches) {
     if (launch.node != node)
       continue;
-    EXPECT_EQ(launch.numWarps, 2);
-    EXPECT_EQ(launch.numStages, 2);
+    EXPECT_EQ(launch.options.numWarps, 2);
+    EXPECT_EQ(launch.options.numStages, 2);
     EXPECT_NE(launch.specialization().find("BLOCK_M=32 BLOCK_N=32 BLOCK_K=32"),
               std::string::npos)
         << launch.specialization();
@@ -231,7 +243,7 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   ASSERT_TRUE(bool(forced));
   for (const KernelLaunch &launch : *forced) {
     if (launch.node == node) {
-      EXPECT_EQ(launch.numWarps, 4) << "an override wins over tuning";
+      EXPECT_EQ(launch.options.numWarps, 4) << "an override wins over tuning";
     }
   }
   llvm::sys::fs::remove_directories(dir);

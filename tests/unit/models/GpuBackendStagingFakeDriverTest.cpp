@@ -69,11 +69,10 @@ protected:
     reset();
     failHostAllocAfter(-1);
 
-    types = {StorageType::F32, StorageType::F16, StorageType::F32,
-             StorageType::BF16};
+    types = {DType::F32, DType::F16, DType::F32, DType::BF16};
     sizes = {kInputElements, kInputElements, kLogits, kFeatures};
     for (size_t i = 0; i < 4; ++i) {
-      auto buffer = DeviceBuffer::allocate(sizes[i] * storageBytes(types[i]));
+      auto buffer = DeviceBuffer::allocate(sizes[i] * dtypeBytes(types[i]));
       ASSERT_TRUE(bool(buffer)) << llvm::toString(buffer.takeError());
       buffers.push_back(std::move(*buffer));
     }
@@ -110,7 +109,7 @@ protected:
     ASSERT_FALSE(bool(stream->synchronize()));
     EXPECT_EQ(std::memcmp(deviceBytes(0), a.data(), a.size() * 4), 0);
     std::vector<uint16_t> half(b.size());
-    convertFromF32(b, StorageType::F16, half.data());
+    convertFromF32(b, DType::F16, half.data());
     EXPECT_EQ(std::memcmp(deviceBytes(1), half.data(), half.size() * 2), 0);
   }
 
@@ -141,7 +140,7 @@ protected:
   MgpFakeCudaCopiesFn copiesFn = nullptr;
   MgpFakeCudaLivePinnedFn livePinned = nullptr;
   MgpFakeCudaFailHostAllocAfterFn failHostAllocAfter = nullptr;
-  std::vector<StorageType> types;
+  std::vector<DType> types;
   std::vector<size_t> sizes;
   std::vector<DeviceBuffer> buffers;
   std::optional<Stream> stream;
@@ -226,7 +225,7 @@ TEST_F(FakeDriverStaging, PinnedBuffersAreFreed) {
   failHostAllocAfter(-1);
   {
     HostStaging other;
-    other.setValues({{StorageType::F32, 10, buffers[2].address()}}, {});
+    other.setValues({{DType::F32, 10, buffers[2].address()}}, {});
     ASSERT_TRUE(other.allocatePinned(nullptr));
     ASSERT_TRUE(staging.allocatePinned(nullptr));
     EXPECT_EQ(livePinned(), 5u);

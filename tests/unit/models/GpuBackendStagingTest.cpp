@@ -32,9 +32,9 @@ std::vector<float> randomValues(size_t n, unsigned seed) {
 
 /// The bytes `values` take as `type`, converted in one go.
 std::vector<unsigned char> storedBytes(const std::vector<float> &values,
-                                       StorageType type) {
-  std::vector<unsigned char> bytes(values.size() * storageBytes(type));
-  if (type == StorageType::F32)
+                                       DType type) {
+  std::vector<unsigned char> bytes(values.size() * dtypeBytes(type));
+  if (type == DType::F32)
     std::memcpy(bytes.data(), values.data(), bytes.size());
   else
     convertFromF32(values, type, reinterpret_cast<uint16_t *>(bytes.data()));
@@ -47,10 +47,9 @@ TEST(GpuBackendStaging, ChunksArriveFilledAndInOrder) {
   // input ends in a partial chunk.
   const size_t n = 250001;
   std::vector<float> values = randomValues(n, 23);
-  for (StorageType type :
-       {StorageType::F32, StorageType::F16, StorageType::BF16}) {
-    SCOPED_TRACE(storageTypeName(type).str());
-    unsigned elementBytes = storageBytes(type);
+  for (DType type : {DType::F32, DType::F16, DType::BF16}) {
+    SCOPED_TRACE(dtypeName(type).str());
+    unsigned elementBytes = dtypeBytes(type);
     std::vector<unsigned char> want = storedBytes(values, type);
     std::vector<unsigned char> out(want.size(), kUnwritten);
     size_t chunkBytes = 100000 * elementBytes;
@@ -85,7 +84,7 @@ TEST(GpuBackendStaging, StopsAtTheFirstFailedCopy) {
   std::vector<float> out(values.size(), 0.0f);
   int calls = 0;
   llvm::Error err = stageInChunks(
-      values, StorageType::F32, out.data(), 1000 * sizeof(float),
+      values, DType::F32, out.data(), 1000 * sizeof(float),
       [&](size_t offset, size_t bytes) -> llvm::Error {
         if (++calls == 2)
           return llvm::createStringError("cuMemcpyHtoDAsync failed: test");
@@ -101,23 +100,27 @@ TEST(GpuBackendStaging, StopsAtTheFirstFailedCopy) {
 
 TEST(GpuBackendStaging, EmptyInputQueuesNothing) {
   int calls = 0;
-  llvm::Error err =
-      stageInChunks({}, StorageType::F16, nullptr, kStagingChunkBytes,
-                    [&](size_t, size_t) -> llvm::Error {
-                      ++calls;
-                      return llvm::Error::success();
-                    });
+  llvm::Error err = stageInChunks({}, DType::F16, nullptr, kStagingChunkBytes,
+                                  [&](size_t, size_t) -> llvm::Error {
+                                    ++calls;
+                                    return llvm::Error::success();
+                                  });
   EXPECT_FALSE(bool(err));
   EXPECT_EQ(calls, 0);
 }
 
 TEST(GpuBackendStaging, PinnedSwitch) {
-  EXPECT_TRUE(pinnedStagingAllowed(nullptr));
-  EXPECT_TRUE(pinnedStagingAllowed("on"));
-  EXPECT_TRUE(pinnedStagingAllowed("1"));
-  EXPECT_TRUE(pinnedStagingAllowed(""));
-  for (const char *off : {"off", "OFF", " Off ", "0", "false", "no", "No"})
-    EXPECT_FALSE(pinnedStagingAllowed(off)) << off;
+  unsetenv("MGP_PINNED");
+  EXPECT_TRUE(pinnedStagingAllowedByEnvironment());
+  for (const char *on : {"on", "1", ""}) {
+    setenv("MGP_PINNED", on, 1);
+    EXPECT_TRUE(pinnedStagingAllowedByEnvironment()) << on;
+  }
+  for (const char *off : {"off", "OFF", " Off ", "0", "false", "no", "No"}) {
+    setenv("MGP_PINNED", off, 1);
+    EXPECT_FALSE(pinnedStagingAllowedByEnvironment()) << off;
+  }
+  unsetenv("MGP_PINNED");
 }
 
 } // namespace

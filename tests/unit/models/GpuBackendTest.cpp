@@ -380,12 +380,17 @@ TEST_F(GpuBackendTest, ExhaustedDeviceMemoryIsAClearError) {
 
 // No GPU needed: the MGP_CUDA_GRAPH switch.
 TEST(CudaGraphSwitch, OffValuesDisableGraphs) {
-  EXPECT_TRUE(cudaGraphsAllowed(nullptr));
-  EXPECT_TRUE(cudaGraphsAllowed("on"));
-  EXPECT_TRUE(cudaGraphsAllowed("1"));
-  EXPECT_TRUE(cudaGraphsAllowed(""));
-  for (const char *off : {"off", "OFF", " Off ", "0", "false", "no", "No"})
-    EXPECT_FALSE(cudaGraphsAllowed(off)) << off;
+  unsetenv("MGP_CUDA_GRAPH");
+  EXPECT_TRUE(cudaGraphsAllowedByEnvironment());
+  for (const char *on : {"on", "1", ""}) {
+    setenv("MGP_CUDA_GRAPH", on, 1);
+    EXPECT_TRUE(cudaGraphsAllowedByEnvironment()) << on;
+  }
+  for (const char *off : {"off", "OFF", " Off ", "0", "false", "no", "No"}) {
+    setenv("MGP_CUDA_GRAPH", off, 1);
+    EXPECT_FALSE(cudaGraphsAllowedByEnvironment()) << off;
+  }
+  unsetenv("MGP_CUDA_GRAPH");
 }
 
 TEST_F(GpuBackendTest, WrongInputShapeIsAnError) {

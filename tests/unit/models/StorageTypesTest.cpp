@@ -22,6 +22,7 @@
 #include <cstring>
 #include <random>
 
+using namespace mgp;
 using namespace mgp::graph;
 using mgp::test::apfloatBits;
 using mgp::test::apfloatValue;
@@ -53,9 +54,8 @@ TEST(StorageTypes, ConversionsMatchAPFloat) {
         1.0f + 3 * 0x1p-8f, 0x1p-25f, 3 * 0x1p-25f, 65520.0f, 65519.0f,
         0x1p-14f - 0x1p-25f, INFINITY, -INFINITY, 0.0f, -0.0f})
     values.push_back(tie);
-  for (auto [type, sem] :
-       {std::pair{StorageType::F16, &llvm::APFloat::IEEEhalf()},
-        std::pair{StorageType::BF16, &llvm::APFloat::BFloat()}}) {
+  for (auto [type, sem] : {std::pair{DType::F16, &llvm::APFloat::IEEEhalf()},
+                           std::pair{DType::BF16, &llvm::APFloat::BFloat()}}) {
     std::vector<uint16_t> bits(values.size()), scalar(values.size());
     convertFromF32(values, type, bits.data());
     // Slices of 7 take the scalar path (F16C converts groups of 8).
@@ -68,7 +68,7 @@ TEST(StorageTypes, ConversionsMatchAPFloat) {
     convertToF32(bits.data(), bits.size(), type, back.data());
     for (size_t i = 0; i < values.size(); ++i) {
       ASSERT_EQ(bits[i], apfloatBits(values[i], *sem))
-          << storageTypeName(type).str() << " of " << values[i];
+          << dtypeName(type).str() << " of " << values[i];
       ASSERT_EQ(back[i], apfloatValue(bits[i], *sem)) << values[i];
     }
     uint16_t nan;
@@ -81,9 +81,9 @@ TEST(StorageTypes, ConversionsMatchAPFloat) {
 
 TEST(StorageTypes, HostBufferRoundTrip) {
   std::vector<float> values = {1.0f, -2.5f, 1.0f + 0x1p-11f, 3.14159f};
-  HostBuffer f32 = HostBuffer::fromF32(values, StorageType::F32);
+  HostBuffer f32 = HostBuffer::fromF32(values, DType::F32);
   EXPECT_EQ(f32.toF32(), values);
-  HostBuffer half = HostBuffer::fromF32(values, StorageType::F16);
+  HostBuffer half = HostBuffer::fromF32(values, DType::F16);
   ASSERT_EQ(half.size(), values.size());
   std::vector<float> back = half.toF32();
   for (size_t i = 0; i < values.size(); ++i)
@@ -100,33 +100,33 @@ TEST(StorageTypes, ResNet18Plan) {
   bindings["H"] = 32;
   bindings["W"] = 32;
   ASSERT_FALSE(bool(inferShapes(graph, bindings)));
-  EXPECT_EQ(activationType(Precision::FP16), StorageType::F16);
-  EXPECT_EQ(activationType(Precision::BF16), StorageType::BF16);
-  EXPECT_EQ(activationType(Precision::TF32), StorageType::F32);
-  std::vector<StorageType> types = planStorageTypes(graph, StorageType::BF16);
+  EXPECT_EQ(activationType(Precision::FP16), DType::F16);
+  EXPECT_EQ(activationType(Precision::BF16), DType::BF16);
+  EXPECT_EQ(activationType(Precision::TF32), DType::F32);
+  std::vector<DType> types = planStorageTypes(graph, DType::BF16);
   ASSERT_EQ(types.size(), graph.values.size());
   int weights = 0, vectors = 0, activations = 0;
   for (size_t v = 0; v < graph.values.size(); ++v) {
     const Value &value = graph.values[v];
     bool isOutput = llvm::is_contained(graph.outputs, int(v));
     if (value.kind == ValueKind::Param && value.shape.size() >= 2) {
-      EXPECT_EQ(types[v], StorageType::BF16) << value.name;
+      EXPECT_EQ(types[v], DType::BF16) << value.name;
       ++weights;
     } else if (value.kind == ValueKind::Param) {
-      EXPECT_EQ(types[v], StorageType::F32) << value.name;
+      EXPECT_EQ(types[v], DType::F32) << value.name;
       ++vectors;
     } else if (isOutput) {
-      EXPECT_EQ(types[v], StorageType::F32) << value.name;
+      EXPECT_EQ(types[v], DType::F32) << value.name;
     } else {
-      EXPECT_EQ(types[v], StorageType::BF16) << value.name;
+      EXPECT_EQ(types[v], DType::BF16) << value.name;
       ++activations;
     }
   }
   EXPECT_EQ(weights, 21); // 20 convolutions and the fc layer
   EXPECT_GT(vectors, 0);
   EXPECT_GT(activations, 0);
-  for (StorageType t : planStorageTypes(graph, StorageType::F32))
-    EXPECT_EQ(t, StorageType::F32);
+  for (DType t : planStorageTypes(graph, DType::F32))
+    EXPECT_EQ(t, DType::F32);
 }
 
 } // namespace

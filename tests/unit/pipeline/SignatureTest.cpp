@@ -5,7 +5,7 @@
 // signatures.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 
 #include "gtest/gtest.h"
 
@@ -28,14 +28,14 @@ TEST(SignatureTest, ParsesTritonAOTExample) {
   ASSERT_EQ(signature->params.size(), 4u);
   const SignatureParam &a = signature->params[0];
   EXPECT_TRUE(a.isPointer());
-  EXPECT_EQ(a.type, ScalarType::F32);
+  EXPECT_EQ(a.type, DType::F32);
   EXPECT_EQ(a.divisibility, 16);
   const SignatureParam &b = signature->params[1];
   EXPECT_TRUE(b.isPointer());
   EXPECT_EQ(b.divisibility, 1);
   const SignatureParam &n = signature->params[2];
   EXPECT_EQ(n.kind, SignatureParam::Kind::Scalar);
-  EXPECT_EQ(n.type, ScalarType::I32);
+  EXPECT_EQ(n.type, DType::I32);
   const SignatureParam &block = signature->params[3];
   EXPECT_TRUE(block.isConstexpr());
   EXPECT_FALSE(block.isFloat);
@@ -48,15 +48,15 @@ TEST(SignatureTest, ParsesHintsFloatsAndSpaces) {
   ASSERT_TRUE(static_cast<bool>(signature))
       << llvm::toString(signature.takeError());
   ASSERT_EQ(signature->params.size(), 7u);
-  EXPECT_EQ(signature->params[0].type, ScalarType::BF16);
+  EXPECT_EQ(signature->params[0].type, DType::BF16);
   EXPECT_EQ(signature->params[1].divisibility, 16);
   EXPECT_TRUE(signature->params[2].equalsOne);
-  EXPECT_EQ(signature->params[3].type, ScalarType::F16);
+  EXPECT_EQ(signature->params[3].type, DType::F16);
   EXPECT_EQ(signature->params[4].intValue, -3);
   EXPECT_TRUE(signature->params[5].isFloat);
   EXPECT_DOUBLE_EQ(signature->params[5].floatValue, 0.5);
-  EXPECT_EQ(signature->params[6].type, ScalarType::U8);
-  EXPECT_EQ(getScalarTypeBitWidth(signature->params[6].type), 8u);
+  EXPECT_EQ(signature->params[6].type, DType::U8);
+  EXPECT_EQ(dtypeBits(signature->params[6].type), 8u);
 }
 
 TEST(SignatureTest, RoundTrips) {

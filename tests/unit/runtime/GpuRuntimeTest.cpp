@@ -12,9 +12,10 @@
 #include "runtime/Device.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Event.h"
-#include "runtime/JitKernel.h"
 #include "runtime/KernelCache.h"
+#include "runtime/LoadedKernel.h"
 #include "runtime/Module.h"
+#include "runtime/Specialization.h"
 #include "runtime/Stream.h"
 #include "tests/unit/support/GpuTestSupport.h"
 
@@ -262,10 +263,8 @@ TEST_F(GpuRuntime, CompiledThroughTheCacheAndLaunched) {
     KernelCache cache(config);
     auto kernel = cache.getOrCompile("vector-add-key", "vector_add", compile);
     ASSERT_TRUE(!!kernel) << errorText(kernel);
-    auto module = Module::loadPTX((*kernel)->ptx);
-    ASSERT_TRUE(!!module) << errorText(module);
-    auto function = module->getFunction((*kernel)->name);
-    ASSERT_TRUE(!!function) << errorText(function);
+    auto loaded = LoadedKernel::load(*kernel, "'vector_add'");
+    ASSERT_TRUE(!!loaded) << errorText(loaded);
     const int n = 4099;
     std::vector<float> x = randomSignedFloats(n, 10 + process),
                        y = randomSignedFloats(n, 20 + process);
@@ -276,7 +275,7 @@ TEST_F(GpuRuntime, CompiledThroughTheCacheAndLaunched) {
     LaunchConfig launch;
     launch.numWarps = (*kernel)->numWarps;
     launch.grid = {(n + 63) / 64, 1, 1};
-    ASSERT_EQ(errorText(function->launch(launch, args)), "");
+    ASSERT_EQ(errorText(loaded->function.launch(launch, args)), "");
     std::vector<float> out = download(dout, n);
     for (int i = 0; i < n; ++i)
       ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
@@ -284,9 +283,10 @@ TEST_F(GpuRuntime, CompiledThroughTheCacheAndLaunched) {
   EXPECT_EQ(compiles, 1); // the second "process" read the disk entry
 }
 
-TEST_F(GpuRuntime, JitKernelLaunchesCheckedArguments) {
-  // The whole JIT path with a stand-in compiler: signature check,
-  // specialization, cache, module load, argument packing, launch.
+TEST_F(GpuRuntime, LoadedKernelLaunchesCheckedArguments) {
+  // What mgp::jit does per launch, with hand-written PTX for the compiler:
+  // signature check, specialization, cache, LoadedKernel, argument packing,
+  // launch.
   CacheConfig config;
   config.diskEnabled = false;
   KernelCache cache(config);
@@ -298,21 +298,41 @@ TEST_F(GpuRuntime, JitKernelLaunchesCheckedArguments) {
        KernelParam::pointer("out_ptr", DType::F32),
        KernelParam::scalar("n", ParamKind::Int32),
        KernelParam::scalar("BLOCK", ParamKind::Constexpr)}};
-  KernelOptions options;
-  options.arch = device->properties().arch;
-  options.numWarps = 4;
-  JitKernel kernel(
-      "vector_add source", signature, options,
-      [&](const CompileRequest &request) -> llvm::Expected<CompiledKernel> {
-        ++compiles;
-        CompiledKernel compiled;
-        compiled.name = "vector_add";
-        compiled.ptx = kVectorAddPTX;
-        compiled.numWarps = request.options.numWarps;
-        compiled.arch = request.options.arch;
-        return compiled;
-      },
-      cache);
+  auto launch = [&](unsigned programs,
+                    llvm::ArrayRef<KernelArg> args) -> llvm::Error {
+    auto spec = deriveSpecialization(signature, args);
+    if (!spec)
+      return spec.takeError();
+    auto compiled = cache.getOrCompile(
+        spec->str(), "vector_add", [&]() -> llvm::Expected<CompiledKernel> {
+          ++compiles;
+          CompiledKernel kernel;
+          kernel.name = "vector_add";
+          kernel.ptx = kVectorAddPTX;
+          kernel.numWarps = 4;
+          kernel.arch = device->properties().arch;
+          return kernel;
+        });
+    if (!compiled)
+      return compiled.takeError();
+    auto loaded = LoadedKernel::load(*compiled, "'vector_add'");
+    if (!loaded)
+      return loaded.takeError();
+    std::vector<uint64_t> slots;
+    for (auto [param, arg] : llvm::zip_equal(signature.params, args)) {
+      if (param.kind == ParamKind::Constexpr)
+        continue;
+      auto slot = packLaunchSlot(param, arg, signature.kernelName);
+      if (!slot)
+        return slot.takeError();
+      slots.push_back(*slot);
+    }
+    std::vector<void *> pointers;
+    for (uint64_t &slot : slots)
+      pointers.push_back(&slot);
+    return loaded->function.launch(
+        loaded->launchConfig({programs, 1, 1}, nullptr), pointers.data());
+  };
   for (int n : {5000, 4096, 777}) {
     std::vector<float> x = randomSignedFloats(n, n),
                        y = randomSignedFloats(n, n + 1);
@@ -323,7 +343,7 @@ TEST_F(GpuRuntime, JitKernelLaunchesCheckedArguments) {
         KernelArg::devicePointer(dout.address(), DType::F32),
         KernelArg::integer(n), KernelArg::integer(128)};
     unsigned programs = (n + 127) / 128;
-    ASSERT_EQ(errorText(kernel.launch({programs, 1, 1}, nullptr, args)), "");
+    ASSERT_EQ(errorText(launch(programs, args)), "");
     std::vector<float> out = download(dout, n);
     for (int i = 0; i < n; ++i)
       ASSERT_EQ(out[i], x[i] + y[i]) << "n " << n << " at " << i;
@@ -337,7 +357,7 @@ TEST_F(GpuRuntime, JitKernelLaunchesCheckedArguments) {
                                 KernelArg::hostPointer(host.data(), DType::F32),
                                 KernelArg::integer(16),
                                 KernelArg::integer(128)};
-  EXPECT_EQ(errorText(kernel.launch({1, 1, 1}, nullptr, bad)),
+  EXPECT_EQ(errorText(launch(1, bad)),
             "kernel 'vector_add', argument 'x_ptr': a host pointer cannot be "
             "passed to a GPU kernel; copy the data to a DeviceBuffer");
 }

@@ -187,14 +187,28 @@ TEST(Specialization, FloatConstexprText) {
   EXPECT_EQ(value.str(), "-3");
 }
 
-TEST(DType, NamesRoundTrip) {
-  for (DType type : {DType::I1, DType::I8, DType::I16, DType::I32, DType::I64,
-                     DType::F16, DType::BF16, DType::F32, DType::F64})
+TEST(DType, NamesAndTraits) {
+  // Every type: the signature's spelling and Triton's read back.
+  for (unsigned i = 0; i <= unsigned(DType::F64); ++i) {
+    DType type = DType(i);
     EXPECT_EQ(parseDType(dtypeName(type)), type) << dtypeName(type).str();
+    EXPECT_EQ(parseDType(dtypeTritonName(type)), type);
+    EXPECT_EQ(dtypeFromName(dtypeName(type)), type);
+    EXPECT_EQ(dtypeBytes(type), type == DType::I1 ? 1u : dtypeBits(type) / 8);
+  }
   EXPECT_EQ(parseDType("float32"), DType::F32);
   EXPECT_EQ(parseDType("f16"), DType::F16);
+  EXPECT_EQ(parseDType("bool"), DType::I1);
   EXPECT_EQ(parseDType("complex64"), std::nullopt);
+  // A signature names types only as Triton's AOT signatures do.
+  EXPECT_EQ(dtypeFromName("float32"), std::nullopt);
+  EXPECT_EQ(dtypeName(DType::BF16), "bf16");
+  EXPECT_EQ(dtypeTritonName(DType::U16), "uint16");
   EXPECT_EQ(dtypeBytes(DType::BF16), 2u);
   EXPECT_EQ(dtypeBytes(DType::I64), 8u);
-  EXPECT_EQ(dtypeBytes(DType::I1), 1u);
+  EXPECT_EQ(dtypeBits(DType::I1), 1u);
+  EXPECT_TRUE(isFloatDType(DType::BF16));
+  EXPECT_FALSE(isFloatDType(DType::U32));
+  EXPECT_TRUE(isUnsignedDType(DType::U8));
+  EXPECT_FALSE(isUnsignedDType(DType::I8));
 }

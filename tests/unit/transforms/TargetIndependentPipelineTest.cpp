@@ -66,9 +66,7 @@ TEST_F(PipelineTest, InlinesCombinesAndHoists) {
     }
   )mlir");
   ASSERT_TRUE(module);
-  mgp::CompileOptions options;
-  ASSERT_FALSE(
-      llvm::errorToBool(mgp::runTargetIndependentPasses(*module, options)));
+  ASSERT_FALSE(llvm::errorToBool(mgp::runTargetIndependentPasses(*module)));
   std::string ir = print(*module);
   // The helper is inlined and gone; the select became the load's `other`.
   EXPECT_EQ(ir.find("func.call"), std::string::npos) << ir;
@@ -105,10 +103,7 @@ TEST_F(PipelineTest, UnrollsStaticRangeAndFoldsDotAccumulator) {
     }
   )mlir");
   ASSERT_TRUE(module);
-  mgp::CompileOptions options;
-  options.timePasses = true;
-  ASSERT_FALSE(
-      llvm::errorToBool(mgp::runTargetIndependentPasses(*module, options)));
+  ASSERT_FALSE(llvm::errorToBool(mgp::runTargetIndependentPasses(*module)));
   std::string ir = print(*module);
   EXPECT_EQ(ir.find("scf.for"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("arith.addf"), std::string::npos) << ir;
@@ -132,8 +127,7 @@ TEST_F(PipelineTest, ReportsFailuresAsErrors) {
     }
   )mlir");
   ASSERT_TRUE(module);
-  llvm::Error err =
-      mgp::runTargetIndependentPasses(*module, mgp::CompileOptions());
+  llvm::Error err = mgp::runTargetIndependentPasses(*module);
   ASSERT_TRUE(bool(err));
   std::string message = llvm::toString(std::move(err));
   EXPECT_NE(message.find("static_range loop needs constant bounds and step"),

@@ -4,7 +4,7 @@
 // `*fp32:16,*fp32,i32,1024` -> four SignatureParams.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/Signature.h"
+#include "compiler/api/Signature.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -20,35 +20,6 @@ using namespace llvm;
 using namespace mgp;
 
 namespace {
-struct TypeInfo {
-  ScalarType type;
-  const char *name;
-  unsigned bits;
-};
-const TypeInfo kTypes[] = {
-    {ScalarType::I1, "i1", 1},      {ScalarType::I8, "i8", 8},
-    {ScalarType::I16, "i16", 16},   {ScalarType::I32, "i32", 32},
-    {ScalarType::I64, "i64", 64},   {ScalarType::U8, "u8", 8},
-    {ScalarType::U16, "u16", 16},   {ScalarType::U32, "u32", 32},
-    {ScalarType::U64, "u64", 64},   {ScalarType::F16, "fp16", 16},
-    {ScalarType::BF16, "bf16", 16}, {ScalarType::F32, "fp32", 32},
-    {ScalarType::F64, "fp64", 64},  {ScalarType::F8E4NV, "fp8e4nv", 8},
-    {ScalarType::F8E5, "fp8e5", 8}};
-
-const TypeInfo &info(ScalarType type) {
-  for (const TypeInfo &entry : kTypes)
-    if (entry.type == type)
-      return entry;
-  llvm_unreachable("unknown scalar type");
-}
-
-std::optional<ScalarType> lookupType(StringRef name) {
-  for (const TypeInfo &entry : kTypes)
-    if (name == entry.name)
-      return entry.type;
-  return std::nullopt;
-}
-
 Error entryError(size_t index, StringRef entry, const Twine &message) {
   return createStringError(inconvertibleErrorCode(),
                            "invalid signature entry " + Twine(index) + " '" +
@@ -61,12 +32,12 @@ Expected<SignatureParam> parseConstexpr(size_t index, StringRef entry) {
   param.kind = SignatureParam::Kind::Constexpr;
   int64_t intValue;
   if (!entry.getAsInteger(10, intValue)) {
-    param.type = ScalarType::I64;
+    param.type = DType::I64;
     param.intValue = intValue;
     return param;
   }
   if (entry == "True" || entry == "False") {
-    param.type = ScalarType::I64;
+    param.type = DType::I64;
     param.intValue = entry == "True";
     return param;
   }
@@ -96,7 +67,7 @@ Expected<SignatureParam> parseConstexpr(size_t index, StringRef entry) {
     return entryError(index, entry,
                       "expected a type such as 'fp32', '*fp16' or 'i32', or a "
                       "constexpr number or string");
-  param.type = ScalarType::F64;
+  param.type = DType::F64;
   param.isFloat = true;
   param.floatValue = value;
   return param;
@@ -111,7 +82,7 @@ Expected<SignatureParam> parseEntry(size_t index, StringRef entry) {
   if (body.consume_front("*"))
     param.kind = SignatureParam::Kind::Pointer;
   auto [typeName, hint] = body.split(':');
-  std::optional<ScalarType> type = lookupType(typeName.trim());
+  std::optional<DType> type = dtypeFromName(typeName.trim());
   if (!type) {
     if (param.isPointer())
       return entryError(index, entry,
@@ -124,7 +95,7 @@ Expected<SignatureParam> parseEntry(size_t index, StringRef entry) {
   if (!body.contains(':'))
     return param;
   hint = hint.trim();
-  if (isFloatScalarType(*type) && !param.isPointer())
+  if (isFloatDType(*type) && !param.isPointer())
     return entryError(index, entry,
                       "hints apply to pointers and integers only");
   if (hint == "16") {
@@ -139,16 +110,6 @@ Expected<SignatureParam> parseEntry(size_t index, StringRef entry) {
   return param;
 }
 } // namespace
-
-StringRef mgp::getScalarTypeName(ScalarType type) { return info(type).name; }
-
-unsigned mgp::getScalarTypeBitWidth(ScalarType type) { return info(type).bits; }
-
-bool mgp::isFloatScalarType(ScalarType type) {
-  return type == ScalarType::F16 || type == ScalarType::BF16 ||
-         type == ScalarType::F32 || type == ScalarType::F64 ||
-         type == ScalarType::F8E4NV || type == ScalarType::F8E5;
-}
 
 Expected<Signature> mgp::parseSignature(StringRef text) {
   Signature signature;
@@ -192,7 +153,7 @@ std::string Signature::str() const {
     }
     if (param.isPointer())
       os << '*';
-    os << getScalarTypeName(param.type);
+    os << dtypeName(param.type);
     if (param.divisibility == 16)
       os << ":16";
     else if (param.equalsOne)

@@ -9,7 +9,7 @@
 // also counts: that can only make the key change more often, never less.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/pipeline/CompileKernel.h"
+#include "compiler/api/NormalizeSource.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -35,8 +35,7 @@ static std::string chunkName(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n');
   for (llvm::StringRef line : lines) {
-    if (line.starts_with("@") || line.trim().empty() ||
-        line.starts_with("#"))
+    if (line.starts_with("@") || line.trim().empty() || line.starts_with("#"))
       continue;
     llvm::StringRef rest = line;
     if (rest.consume_front("def ")) {

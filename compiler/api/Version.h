@@ -1,7 +1,7 @@
 //===- Version.h - the compiler's identity ----------------------*- C++ -*-===//
 //
-// The version string printed by `--version`; it is also part of every cache key,
-// so that a new compiler never trusts PTX produced by an old one.
+// The version string printed by `--version`; it is also part of every cache
+// key, so that a new compiler never trusts PTX produced by an old one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_PIPELINE_VERSION_H

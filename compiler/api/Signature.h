@@ -2,13 +2,15 @@
 //
 // This file declares the parsed form of a kernel signature such as
 // `*fp32:16,*fp32,i32,1024` (mgpc --signature, the JIT's specialization):
-// one entry per kernel parameter, each a pointer to a scalar type, an integer,
+// one entry per kernel parameter, each a pointer to a DType, an integer,
 // a float, or a constexpr value, with Triton's `:16` (divisible by 16) and
 // `:1` (equal to 1) hints.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_PIPELINE_SIGNATURE_H
 #define MGP_PIPELINE_SIGNATURE_H
+
+#include "compiler/api/DType.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -18,33 +20,6 @@
 #include <vector>
 
 namespace mgp {
-
-/// The scalar types a signature can name (`i1 i8 ... u64 fp16 bf16 fp32 fp64
-/// fp8e4nv fp8e5`).
-enum class ScalarType {
-  I1,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F16,
-  BF16,
-  F32,
-  F64,
-  F8E4NV, ///< fp8e4nv: float8 e4m3fn (OCP E4M3, no infinities)
-  F8E5    ///< fp8e5: float8 e5m2
-};
-
-/// The signature spelling of `type` (`fp32`, `i32`, ...).
-llvm::StringRef getScalarTypeName(ScalarType type);
-/// Size of `type` in bits.
-unsigned getScalarTypeBitWidth(ScalarType type);
-/// True for fp16, bf16, fp32, fp64 and the fp8 types.
-bool isFloatScalarType(ScalarType type);
 
 /// One kernel parameter of a signature.
 struct SignatureParam {
@@ -56,7 +31,7 @@ struct SignatureParam {
   Kind kind = Kind::Scalar;
   /// Pointee type for pointers, the value type for scalars; for constexprs
   /// i64 (integer literal) or fp64 (float literal).
-  ScalarType type = ScalarType::I32;
+  DType type = DType::I32;
   /// 16 with the `:16` hint (pointer address or integer divisible by 16),
   /// else 1.
   int divisibility = 1;
