@@ -100,7 +100,13 @@ TEST_F(SemaTypesTest, UnsignedIntegerPromotion) {
   // A literal (kind int) does not take part against an unsigned block.
   EXPECT_EQ(computeArithmeticType(u(32), false, i(64), true, false, why),
             u(32));
-  EXPECT_EQ(computeArithmeticType(u(32), false, i(32), false, true, why),
+  EXPECT_EQ(computeArithmeticType(u(32), false, i(32), false, false, why),
+            u(32));
+  // Division and remainder of integers of different signedness: Triton's
+  // error.
+  EXPECT_FALSE(computeArithmeticType(u(32), false, i(32), false, true, why));
+  EXPECT_NE(why.find("different signedness"), std::string::npos);
+  EXPECT_EQ(computeArithmeticType(u(32), false, i(32), true, true, why),
             u(32));
   EXPECT_EQ(computeArithmeticType(u(32), false, f32(), true, false, why),
             f32());
