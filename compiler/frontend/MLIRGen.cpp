@@ -202,6 +202,13 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
         dims.push_back(SemaValue::getInt(d));
       return SemaValue::getTuple(std::move(dims));
     }
+    if (attr == "numel") {
+      // Triton's tensor.numel: the element count, a constexpr.
+      int64_t n = 1;
+      for (int64_t d : getShapeOf(base.getLogicalType()))
+        n *= d;
+      return SemaValue::getInt(n);
+    }
     if (attr == "T") {
       // Triton's tensor.T: the transpose of a 2-D block (tl.trans(x)).
       auto type = llvm::dyn_cast<mlir::RankedTensorType>(base.getType());

@@ -1,5 +1,6 @@
 # Triton's tensor.T: the transpose of a 2-D block, as tl.trans(x); on a block of
-# another rank it is a located error.
+# another rank it is a located error. tensor.numel: the element count, a
+# constexpr (logical, for blocks whose dimensions are not powers of two).
 # RUN: mgpc %s -k transpose_t --signature "*fp32,*fp32,16,32" -emit=mlir | FileCheck %s
 # RUN: not mgpc %s -k transpose_1d --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ERR
 # REQUIRES: ptxas
@@ -15,6 +16,8 @@ def transpose_t(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
     xt = x.T
     tl.static_assert(xt.shape[0] == N and xt.shape[1] == M)
+    tl.static_assert(xt.numel == M * N)
+    tl.static_assert(tl.arange(0, 24)[:, None].numel == 24)
     tl.store(y_ptr + rn[:, None] * M + rm[None, :], xt)
 
 # CHECK-LABEL: func.func @transpose_t
