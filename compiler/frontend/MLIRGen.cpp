@@ -190,6 +190,15 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
               .getPointeeType(),
           base.getElements()[0].isUnsigned());
   }
+  if (base.isConstNumber() && attr == "dtype") {
+    // A number's dtype: the type Triton gives it as a tensor (to_tensor):
+    // int1, int32 / uint32 / int64 by value, fp32 or fp64.
+    mlir::Type t =
+        base.isBool()  ? mlir::Type(builder.getI1Type())
+        : base.isInt() ? getIntLiteralType(&context, base.getInt(), true)
+                       : getFloatLiteralType(&context, base.getFloat());
+    return SemaValue::getDType(toSignless(t), isUnsignedType(t));
+  }
   if (base.isRuntime()) {
     // `x.dtype`: the element type (a pointer type for pointers); `x.type`
     // is the same dtype here (blocks are described by their elements).

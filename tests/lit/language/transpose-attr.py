@@ -1,6 +1,7 @@
 # Triton's tensor.T: the transpose of a 2-D block, as tl.trans(x); on a block of
 # another rank it is a located error. tensor.numel: the element count, a
-# constexpr (logical, for blocks whose dimensions are not powers of two).
+# constexpr (logical, for blocks whose dimensions are not powers of two). A
+# number's .dtype is the type Triton's to_tensor gives it.
 # RUN: mgpc %s -k transpose_t --signature "*fp32,*fp32,16,32" -emit=mlir | FileCheck %s
 # RUN: not mgpc %s -k transpose_1d --signature "*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ERR
 # REQUIRES: ptxas
@@ -18,6 +19,9 @@ def transpose_t(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.static_assert(xt.shape[0] == N and xt.shape[1] == M)
     tl.static_assert(xt.numel == M * N)
     tl.static_assert(tl.arange(0, 24)[:, None].numel == 24)
+    tl.static_assert((5).dtype == tl.int32 and (3000000000).dtype == tl.uint32)
+    tl.static_assert((2 ** 40).dtype == tl.int64 and (1.5).dtype == tl.float32)
+    tl.static_assert((1e50).dtype == tl.float64 and True.dtype == tl.int1)
     tl.store(y_ptr + rn[:, None] * M + rm[None, :], xt)
 
 # CHECK-LABEL: func.func @transpose_t
