@@ -43,11 +43,14 @@ std::optional<SemaValue> getNeutral(Combine kind) {
 } // namespace
 
 /// Fills `block` (the combiner region's block, arguments created) with the
-/// combination of its arguments and the region's terminator `makeReturn`.
+/// combination of its arguments and the region's terminator `makeReturn`; a
+/// combine function sees operand k as unsigned when `unsignedOperands[k]`.
 static Error
 fillCombiner(Generator &g, mlir::Block *block, Combine kind,
-             const SemaValue *fn, size_t numOperands, const ast::CallExpr &call,
+             const SemaValue *fn, llvm::ArrayRef<bool> unsignedOperands,
+             const ast::CallExpr &call,
              llvm::function_ref<void(mlir::ValueRange)> makeReturn) {
+  size_t numOperands = unsignedOperands.size();
   mlir::OpBuilder::InsertionGuard guard(g.builder);
   g.builder.setInsertionPointToEnd(block);
   mlir::Location l = g.loc(call);
@@ -76,7 +79,8 @@ fillCombiner(Generator &g, mlir::Block *block, Combine kind,
   }
   CallArgs args;
   for (mlir::BlockArgument arg : block->getArguments()) {
-    args.args.push_back(SemaValue::getRuntime(arg));
+    args.args.push_back(SemaValue::getRuntime(arg).withUnsigned(
+        unsignedOperands[arg.getArgNumber() % numOperands]));
     args.argExprs.push_back(&call);
   }
   Expected<SemaValue> result = g.callFunction(*fn->getFunction(), args, call);
@@ -190,7 +194,7 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
   // Element types, as Triton's standard.py: cumsum and cumprod compute bf16
   // in fp32; cumsum accumulates narrow integers in int32 (uint32 for
   // unsigned ones: the sum rule) or in `dtype`; xor/or need integers.
-  std::vector<bool> unsignedSrcs;
+  llvm::SmallVector<bool> unsignedSrcs;
   for (auto [i, src] : llvm::enumerate(srcs)) {
     mlir::Type elt = getElementType(src.getType());
     bool u = inputs[i].isUnsigned() && elt.isInteger();
@@ -246,7 +250,7 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
       block = builder.createBlock(&op.getCombineOp(), {}, argTypes, locs);
     }
     if (Error err = fillCombiner(
-            *this, block, kind, fn, srcs.size(), call,
+            *this, block, kind, fn, unsignedSrcs, call,
             [&](mlir::ValueRange v) { ScanReturnOp::create(builder, l, v); }))
       return std::move(err);
     for (auto [i, r] : llvm::enumerate(op.getResults()))
@@ -262,7 +266,7 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
                   : &op.getCombineOp().front();
     }
     if (Error err = fillCombiner(
-            *this, block, kind, fn, srcs.size(), call,
+            *this, block, kind, fn, unsignedSrcs, call,
             [&](mlir::ValueRange v) { ReduceReturnOp::create(builder, l, v); }))
       return std::move(err);
     bool keepDims = keepIdx && b->has(keepIdx) && b->get(keepIdx).isTruthy();

@@ -2,11 +2,13 @@
 # integers are signless: division, remainder, right shift, comparisons,
 # maximum/minimum, max reductions and conversions to float or wider integers
 # choose their unsigned forms; mixed operands promote as C does (uint32 with
-# int32 is uint32, uint8 with int32 is int32); dtype predicates know them.
+# int32 is uint32, uint8 with int32 is int32); dtype predicates know them; a
+# combine function of tl.reduce sees the unsigned operands as unsigned.
 # RUN: mgpc %s -k u32_ops --signature "*u32,*u32,*fp32,*i64,i32,64" -emit=mlir | FileCheck %s
 # RUN: mgpc %s -k mixed --signature "*u8,*i32,*u32,64" -emit=mlir | FileCheck %s --check-prefix=MIX
 # RUN: mgpc %s -k casts --signature "*fp32,*i32,64" -emit=mlir | FileCheck %s --check-prefix=CAST
 # RUN: mgpc %s -k loop_and_if --signature "*u32,i32,64" -emit=mlir | FileCheck %s --check-prefix=FLOW
+# RUN: mgpc %s -k combine_fn --signature "*u32,64" -emit=mlir | FileCheck %s --check-prefix=COMBINE
 # REQUIRES: ptxas
 # RUN: mgpc %s -k u32_ops --signature "*u32,*u32,*fp32,*i64,i32,64" -o %t.ptx && %ptxas -arch=sm_90 %t.ptx -o %t.cubin
 import triton
@@ -96,3 +98,18 @@ def loop_and_if(x_ptr, n, BLOCK: tl.constexpr):
 # FLOW: scf.if
 # FLOW: arith.divui
 # FLOW: arith.shrui
+
+
+@triton.jit
+def _bigger(a, b):
+    return tl.where(a > b, a, b)
+
+
+@triton.jit
+def combine_fn(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.store(x_ptr, tl.reduce(x, 0, _bigger))
+
+# COMBINE-LABEL: func.func @combine_fn
+# COMBINE: mgp.reduce
+# COMBINE: arith.cmpi ugt
