@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuzz/FuzzSupport.h"
-#include "graph/GraphParser.h"
-#include "graph/ShapeInference.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
 
 #include "llvm/Support/raw_ostream.h"
 

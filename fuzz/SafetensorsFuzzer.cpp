@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuzz/FuzzSupport.h"
-#include "graph/Safetensors.h"
+#include "graph/io/Safetensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string path =

@@ -12,7 +12,7 @@
 #ifndef MGP_GRAPH_BACKEND_H
 #define MGP_GRAPH_BACKEND_H
 
-#include "graph/Graph.h"
+#include "graph/ir/Graph.h"
 
 #include <functional>
 #include <memory>

@@ -17,7 +17,7 @@
 #include "compiler/api/Environment.h"
 
 #include <algorithm>
-#include "graph/NhwcLayout.h"
+#include "graph/passes/NhwcLayout.h"
 
 #include <cstdlib>
 

@@ -1,7 +1,7 @@
 //===- KernelLaunch.cpp - Which mgp kernel runs each graph node -----------===//
 //
 // This file implements the launch rules of every op but the convolutions
-// (ConvLaunch.cpp): kernel choice by storage layout (graph/NhwcLayout.h),
+// (ConvLaunch.cpp): kernel choice by storage layout (graph/passes/NhwcLayout.h),
 // block sizes, grids and parameter values, and the signature strings built
 // from them.
 //
@@ -10,7 +10,7 @@
 #include "graph/KernelLaunch.h"
 
 #include "graph/LaunchBuilder.h"
-#include "graph/NhwcLayout.h"
+#include "graph/passes/NhwcLayout.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"

@@ -13,8 +13,8 @@
 #ifndef MGP_GRAPH_KERNELLAUNCH_H
 #define MGP_GRAPH_KERNELLAUNCH_H
 
-#include "graph/Graph.h"
-#include "graph/StorageTypes.h"
+#include "graph/ir/Graph.h"
+#include "graph/ir/StorageTypes.h"
 
 #include "compiler/api/KernelOptions.h"
 
@@ -45,7 +45,7 @@ struct LaunchParam {
   double floatValue = 0;
   /// Kind::Buffer and Kind::Workspace: the element type of the buffer
   /// (fp16/bf16 activations under --precision fp16|bf16;
-  /// graph/StorageTypes.h).
+  /// graph/ir/StorageTypes.h).
   DType type = DType::F32;
 };
 
@@ -136,7 +136,7 @@ struct LaunchOptions {
 
 /// The launches of every node of `graph` (shapes inferred), in node order:
 /// one per node, two for a split-K convolution. Activations are stored as
-/// graph/NhwcLayout.h says. An error when a size does not fit the kernels'
+/// graph/passes/NhwcLayout.h says. An error when a size does not fit the kernels'
 /// 32-bit indexing.
 llvm::Expected<std::vector<KernelLaunch>>
 planLaunches(const Graph &graph, const LaunchOptions &options);

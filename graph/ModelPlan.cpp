@@ -6,7 +6,7 @@
 
 #include "graph/ModelPlan.h"
 
-#include "graph/StorageTypes.h"
+#include "graph/ir/StorageTypes.h"
 
 using namespace mgp;
 using namespace mgp::graph;

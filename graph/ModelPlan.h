@@ -7,7 +7,7 @@
 // device kind, its SM count and the tuned convolution configurations. The
 // `gpu` and `cpu` backends run their plan (Backend::plan()); `mgp-run --info`
 // and `--list-kernels` print the same plan (planGpuModelFromCache,
-// graph/ConvTuner.h, for the gpu device).
+// graph/tune/ConvTuner.h, for the gpu device).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +31,7 @@ struct PlanOptions {
   /// The device's streaming multiprocessors: convolutions with fewer output
   /// tiles split their reduction. 0 never splits.
   int numSMs = 0;
-  /// Tuned configurations by convolution node (graph/ConvTuner.h).
+  /// Tuned configurations by convolution node (graph/tune/ConvTuner.h).
   std::map<int, ConvConfig> tuned;
 };
 

@@ -9,7 +9,7 @@
 #ifndef MGP_GRAPH_MODELSTATS_H
 #define MGP_GRAPH_MODELSTATS_H
 
-#include "graph/Graph.h"
+#include "graph/ir/Graph.h"
 
 namespace mgp::graph {
 

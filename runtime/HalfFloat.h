@@ -1,7 +1,7 @@
 //===- HalfFloat.h - fp32 <-> fp16 / bf16 bit conversions -----*- C++ -*-===//
 //
 // This file implements the one host conversion between fp32 and the 16-bit
-// float formats, shared by the graph's storage types (graph/StorageTypes.cpp)
+// float formats, shared by the graph's storage types (graph/ir/StorageTypes.cpp)
 // and the interpreter's numerics (runtime/interp/Numerics.cpp). fp32 -> fp16
 // rounds the 24-bit significand to 11 bits (fewer for subnormal halves) to
 // nearest even on the bit pattern, overflow to infinity; fp32 -> bf16 rounds

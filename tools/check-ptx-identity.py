@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(ROOT, "tools", "ptx-identity", "kernels.txt")
 ARCHS = ["sm_90a", "sm_80"]
 PRECISIONS = ["fp32", "tf32", "fp16", "bf16"]
-# The conv tuner's candidates (graph/ConvTuner.cpp: BM,BN,BK,warps,stages), forced through MGP_CONV_CONFIG, plus
+# The conv tuner's candidates (graph/tune/ConvTuner.cpp: BM,BN,BK,warps,stages), forced through MGP_CONV_CONFIG, plus
 # the default plan (no override).
 CONV_CONFIGS = [None, "128,64,16,8,3", "64,64,16,4,3", "128,64,32,8,3", "64,128,32,8,3", "128,128,16,8,3",
                 "64,64,32,4,4", "128,64,16,8,2", "32,64,32,4,3", "128,128,32,8,3", "128,128,64,8,2"]

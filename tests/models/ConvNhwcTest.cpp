@@ -1,7 +1,7 @@
 //===- ConvNhwcTest.cpp - NHWC convolutions and split-K on the interpreter ===//
 //
 // This file implements the tests of the kernel backends' NHWC storage
-// (graph/NhwcLayout.h) and the convolution launch rules (ConvLaunch.cpp):
+// (graph/passes/NhwcLayout.h) and the convolution launch rules (ConvLaunch.cpp):
 // every convolution variant (3x3 stride 1 and 2, 1x1 stride-2 downsample,
 // 7x7 stride-2 stem, with and without residual and ReLU, reading NCHW graph
 // inputs and NHWC activations, weights repacked or not), the layout kernels
@@ -12,14 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/CpuBackend.h"
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GraphParser.h"
+#include "graph/backends/cpu/CpuBackend.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/KernelLaunch.h"
-#include "graph/NhwcLayout.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/NhwcLayout.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "ModelTestSupport.h"
 

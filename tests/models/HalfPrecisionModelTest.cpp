@@ -10,14 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/CpuBackend.h"
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GraphParser.h"
+#include "graph/backends/cpu/CpuBackend.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/KernelLaunch.h"
-#include "graph/ShapeInference.h"
-#include "graph/StorageTypes.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/ir/StorageTypes.h"
+#include "graph/io/WeightInit.h"
 
 #include "ModelTestSupport.h"
 

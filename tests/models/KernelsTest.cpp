@@ -9,15 +9,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/CpuBackend.h"
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GraphParser.h"
+#include "graph/backends/cpu/CpuBackend.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/KernelLaunch.h"
 #include "graph/KernelSources.h"
 #include "graph/LaunchRequest.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "runtime/jit/KernelCompiler.h"
 
@@ -72,7 +72,7 @@ TEST_P(KernelTest, MatchesReferenceTF32) {
 }
 
 // fp16/bf16: the input, activations and conv/linear weights stored 16-bit
-// (graph/StorageTypes.h), fp32 accumulation; fp16's 11 significant bits
+// (graph/ir/StorageTypes.h), fp32 accumulation; fp16's 11 significant bits
 // give about 1e-3, bf16's 8 bits about 8x that.
 TEST_P(KernelTest, MatchesReferenceFP16) {
   EXPECT_LT(compareWithReference(GetParam().graph, Precision::FP16), 1e-2);

@@ -11,8 +11,8 @@
 #define MGP_TESTS_MODELS_MODELTESTSUPPORT_H
 
 #include "graph/Backend.h"
-#include "graph/GraphParser.h"
-#include "graph/ShapeInference.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
 #include "tests/unit/support/TensorCompare.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/CpuBackend.h"
-#include "graph/GraphParser.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/backends/cpu/CpuBackend.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "ModelTestSupport.h"
 

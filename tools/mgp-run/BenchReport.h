@@ -11,7 +11,7 @@
 #define MGP_TOOLS_MGPRUN_BENCHREPORT_H
 
 #include "graph/Backend.h"
-#include "graph/GpuBackendProfile.h"
+#include "graph/backends/gpu/GpuBackendProfile.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -6,8 +6,8 @@
 
 #include "tools/mgp-run/InputBatch.h"
 
-#include "graph/ImageInput.h"
-#include "graph/Npy.h"
+#include "graph/io/ImageInput.h"
+#include "graph/io/Npy.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -10,8 +10,8 @@
 #ifndef MGP_TOOLS_MGPRUN_INPUTBATCH_H
 #define MGP_TOOLS_MGPRUN_INPUTBATCH_H
 
-#include "graph/Graph.h"
-#include "graph/ShapeInference.h"
+#include "graph/ir/Graph.h"
+#include "graph/passes/ShapeInference.h"
 
 #include <optional>
 

@@ -9,8 +9,8 @@
 #ifndef MGP_TOOLS_MGPRUN_MODELREPORT_H
 #define MGP_TOOLS_MGPRUN_MODELREPORT_H
 
-#include "graph/Graph.h"
-#include "graph/MemoryPlan.h"
+#include "graph/ir/Graph.h"
+#include "graph/passes/MemoryPlan.h"
 
 namespace mgp::run {
 

@@ -8,13 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GpuBackendCompile.h"
-#include "graph/GraphParser.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/backends/gpu/GpuBackendCompile.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/KernelLaunch.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "gtest/gtest.h"
 

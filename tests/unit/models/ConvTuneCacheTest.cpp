@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/ConvTuner.h"
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GraphParser.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/tune/ConvTuner.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"

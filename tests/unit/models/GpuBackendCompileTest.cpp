@@ -9,15 +9,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GpuBackend.h"
-#include "graph/GpuBackendArena.h"
-#include "graph/GraphParser.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/backends/gpu/GpuBackend.h"
+#include "graph/backends/gpu/GpuBackendArena.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/LaunchRequest.h"
-#include "graph/ShapeInference.h"
-#include "graph/StorageTypes.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/ir/StorageTypes.h"
+#include "graph/io/WeightInit.h"
 
 #include "runtime/CacheKey.h"
 

@@ -1,6 +1,6 @@
 //===- GpuBackendStagingFakeDriverTest.cpp - staging through a fake driver ===//
 //
-// This file tests, without a GPU, HostStaging (graph/GpuBackendStaging.h)
+// This file tests, without a GPU, HostStaging (graph/backends/gpu/GpuBackendStaging.h)
 // and PinnedBuffer end to end through the runtime's driver table, with
 // libcuda replaced by the host-only fake of tests/unit/support/
 // FakeCudaDriver.h (device memory is host memory, copies are logged): random
@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/GpuBackendStaging.h"
+#include "graph/backends/gpu/GpuBackendStaging.h"
 
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Stream.h"

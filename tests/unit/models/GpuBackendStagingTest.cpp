@@ -1,7 +1,7 @@
 //===- GpuBackendStagingTest.cpp - run()'s chunked staging, no GPU --------===//
 //
 // This file tests, without a GPU, the host half of the gpu backend's pinned
-// staging (graph/GpuBackendStaging.h): stageInChunks fills the buffer chunk
+// staging (graph/backends/gpu/GpuBackendStaging.h): stageInChunks fills the buffer chunk
 // by chunk on random inputs of ragged sizes, in fp32 (a copy) and fp16/bf16
 // (the same bits as converting the whole input at once), announces each
 // chunk in order only once it is complete and before the next one is
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/GpuBackendStaging.h"
+#include "graph/backends/gpu/GpuBackendStaging.h"
 
 #include "gtest/gtest.h"
 

@@ -12,13 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/GpuBackend.h"
-#include "graph/GpuBackendGraph.h"
-#include "graph/GpuBackendStaging.h"
-#include "graph/GraphParser.h"
+#include "graph/backends/gpu/GpuBackend.h"
+#include "graph/backends/gpu/GpuBackendGraph.h"
+#include "graph/backends/gpu/GpuBackendStaging.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/ModelStats.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "runtime/DeviceBuffer.h"
 #include "tests/unit/support/GpuTestSupport.h"
@@ -164,7 +164,7 @@ TEST_F(GpuBackendTest, ResNet18Tf32MatchesReference) {
   EXPECT_LT(relativeError(got, want), 3e-3);
 }
 
-// The CUDA graph path (graph/GpuBackendGraph.h): the first run is eager, the
+// The CUDA graph path (graph/backends/gpu/GpuBackendGraph.h): the first run is eager, the
 // second captures and replays, later ones replay; on fresh inputs the logits
 // equal those of a backend with graphs off (same kernels, same launch
 // order; 1e-6 leaves room for split-K accumulation order). A profiled run is
@@ -256,7 +256,7 @@ TEST_F(GpuBackendTest, ResNet18GraphReplayEqualsEager) {
   EXPECT_LE(relativeError(replayed->front(), want[2]), 1e-6);
 }
 
-// Pinned staging (graph/GpuBackendStaging.h) moves the same bytes as the
+// Pinned staging (graph/backends/gpu/GpuBackendStaging.h) moves the same bytes as the
 // pageable copies: on one backend (the same kernels and buffers), a stem-like
 // convolution on an input of several staging chunks (12 x 3 x 256 x 256: 9 MiB
 // in fp32, 4.5 MiB in fp16/bf16, 4 MiB chunks) with two outputs, the logits

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/GraphParser.h"
-#include "graph/Diagnostic.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/ir/Diagnostic.h"
 
 #include "gtest/gtest.h"
 

@@ -8,12 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/Backend.h"
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GraphParser.h"
-#include "graph/MemoryPlan.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/MemoryPlan.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 #include "tests/unit/support/TensorCompare.h"
 
 #include "gtest/gtest.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/ImageInput.h"
+#include "graph/io/ImageInput.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

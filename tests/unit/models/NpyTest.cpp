@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Npy.h"
+#include "graph/io/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/ReferenceKernels.h"
-#include "graph/GraphParser.h"
-#include "graph/Random.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/backends/reference/ReferenceKernels.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/ir/Random.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "gtest/gtest.h"
 

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/Backend.h"
-#include "graph/GraphParser.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 
 #include "gtest/gtest.h"
 

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Safetensors.h"
-#include "graph/GraphParser.h"
-#include "graph/Random.h"
+#include "graph/io/Safetensors.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/ir/Random.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/ShapeInference.h"
-#include "graph/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/ir/GraphParser.h"
 
 #include "gtest/gtest.h"
 

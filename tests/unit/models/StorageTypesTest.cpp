@@ -1,6 +1,6 @@
 //===- StorageTypesTest.cpp - fp16/bf16 storage of graph values -----------===//
 //
-// This file implements the tests of graph/StorageTypes.h: the host
+// This file implements the tests of graph/ir/StorageTypes.h: the host
 // conversions fp32 -> fp16/bf16 against llvm::APFloat (round to nearest
 // even, ties, subnormal halves, overflow, NaN) and back (exact), and the
 // storage plan of ResNet18 (activations and rank >= 2 weights 16-bit,
@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/StorageTypes.h"
-#include "graph/GraphParser.h"
-#include "graph/ShapeInference.h"
+#include "graph/ir/StorageTypes.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
 #include "tests/unit/support/APFloatReference.h"
 
 #include "llvm/ADT/APFloat.h"

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "graph/Backend.h"
-#include "graph/GraphParser.h"
-#include "graph/ShapeInference.h"
-#include "graph/WeightInit.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/io/WeightInit.h"
 #include "tests/unit/support/TensorCompare.h"
 
 #include "gtest/gtest-spi.h"

@@ -1,19 +1,19 @@
 //===- Tf32RoundingTest.cpp - tf32 dots read only rounded operands --------===//
 //
-// checkTF32Rounding (graph/Tf32Rounding.h) on planned graphs: ResNet18's tf32
+// checkTF32Rounding (graph/passes/Tf32Rounding.h) on planned graphs: ResNet18's tf32
 // plan passes (every activation a dot reads is stored rounded, through max
 // pooling and flatten too); a plan without the rounding stores, a dot reading
 // a separate add's sum and a dot reading the graph input directly are each
 // refused with a message naming the nodes.
 //
 //===----------------------------------------------------------------------===//
-#include "graph/FoldBatchNorm.h"
-#include "graph/FuseEpilogue.h"
-#include "graph/GraphParser.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/KernelLaunch.h"
-#include "graph/ShapeInference.h"
-#include "graph/Tf32Rounding.h"
-#include "graph/WeightInit.h"
+#include "graph/passes/ShapeInference.h"
+#include "graph/passes/Tf32Rounding.h"
+#include "graph/io/WeightInit.h"
 
 #include "gtest/gtest.h"
 

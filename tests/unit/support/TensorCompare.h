@@ -10,7 +10,7 @@
 #ifndef MGP_TESTS_UNIT_SUPPORT_TENSORCOMPARE_H
 #define MGP_TESTS_UNIT_SUPPORT_TENSORCOMPARE_H
 
-#include "graph/Tensor.h"
+#include "graph/ir/Tensor.h"
 #include "runtime/Compare.h"
 
 #include "llvm/ADT/ArrayRef.h"

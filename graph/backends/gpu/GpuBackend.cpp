@@ -1,0 +1,628 @@
+//===- GpuBackend.cpp - The `gpu` device: mgp kernels through the driver --===//
+//
+// This file implements the GPU backend. prepare() folds BatchNorm, fuses the
+// epilogues, plans the launches and the activation arena, compiles every
+// distinct specialization (GpuBackendCompile), loads each PTX module, uploads
+// the weights into one buffer, allocates the arena and builds each launch's
+// argument slots once (every address is fixed from then on). run() copies the
+// input into the arena, launches every kernel on one stream (with events
+// around each launch when profiling; otherwise replayed as a CUDA graph from
+// the second run on, graph/backends/gpu/GpuBackendGraph.h) and copies the outputs back,
+// both through pinned host buffers allocated in prepare()
+// (graph/backends/gpu/GpuBackendStaging.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/backends/gpu/GpuBackend.h"
+
+#include "graph/tune/ConvTuner.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/backends/gpu/GpuBackendArena.h"
+#include "graph/backends/gpu/GpuBackendGraph.h"
+#include "graph/backends/gpu/GpuBackendStaging.h"
+#include "graph/ModelStats.h"
+#include "graph/passes/NhwcLayout.h"
+#include "graph/ir/StorageTypes.h"
+#include "graph/passes/Tf32Rounding.h"
+
+#include "compiler/api/Environment.h"
+#include "runtime/Device.h"
+#include "runtime/DeviceBuffer.h"
+#include "runtime/Event.h"
+#include "runtime/LoadedKernel.h"
+#include "runtime/Stream.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Parallel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <utility>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+static llvm::Error backendError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// stderr when MGP_DEBUG is set to something other than "" and "0", else
+/// null: where a fallback the user would not otherwise see is noted.
+static llvm::raw_ostream *debugNotes() {
+  return isEnvOn(EnvVar::Debug) ? &llvm::errs() : nullptr;
+}
+
+namespace {
+/// One node's launch, ready to go.
+struct ReadyLaunch {
+  Function *function = nullptr;
+  LaunchConfig config;
+  std::vector<uint64_t> slots; ///< one per non-constexpr parameter
+  std::vector<void *> args;    ///< pointers into `slots`
+  int profileIndex = -1;       ///< entry in `profileTotals`
+  int layerIndex = -1;         ///< entry in `layerTotals`
+  double flops = 0;            ///< 2 x the node's MACs (ModelStats)
+  std::string label;           ///< the node's value name, for errors
+};
+
+class GpuBackendImpl : public GpuBackend {
+public:
+  GpuBackendImpl(const BackendOptions &options, Device device)
+      : options(options), device(std::move(device)),
+        forward(cudaGraphsAllowedByEnvironment()),
+        pinnedRequested(pinnedStagingAllowedByEnvironment()) {}
+  GpuBackendImpl(const BackendOptions &options,
+                 std::shared_ptr<GpuDeviceOpening> opening)
+      : options(options), opening(std::move(opening)),
+        forward(cudaGraphsAllowedByEnvironment()),
+        pinnedRequested(pinnedStagingAllowedByEnvironment()) {}
+
+  llvm::Error prepare(const Graph &graph, const WeightMap &weights) override;
+  llvm::Expected<std::vector<Tensor>>
+  run(llvm::ArrayRef<Tensor> inputs) override;
+
+  void setProfiling(bool enabled) override { profiling = enabled; }
+  void setCudaGraph(bool enabled) override { forward.setEnabled(enabled); }
+  bool cudaGraphEnabled() const override { return forward.isEnabled(); }
+  void setPinnedStaging(bool enabled) override;
+  bool pinnedStaging() const override { return staging.isPinned(); }
+  unsigned graphReplays() const override { return forward.replays(); }
+  size_t graphNodes() const override { return forward.nodes(); }
+  std::vector<KernelProfileEntry> profile() const override;
+  std::vector<KernelProfileEntry> layerProfile() const override;
+  double lastKernelMs() const override { return kernelMs; }
+  const GpuCompileStats &compileStats() const override { return stats; }
+  const ModelPlan *plan() const override { return &modelPlan; }
+  llvm::StringRef arch() const override { return target.arch(); }
+  const std::vector<GpuPrepareStep> &prepareSteps() const override {
+    return steps;
+  }
+
+private:
+  /// Ends prepare()'s current step, named `name` (prepareSteps()).
+  void endStep(llvm::StringRef name);
+  llvm::Error joinDevice();
+  llvm::Error chooseArch();
+  void packWeights(const WeightMap &weights);
+  llvm::Error uploadWeights(std::vector<CUdeviceptr> &addressOf);
+  llvm::Error buildLaunches(const GpuKernelSet &set,
+                            llvm::ArrayRef<CUdeviceptr> addressOf);
+  llvm::Error launchAll();
+  llvm::Error enqueueLaunches(bool timed);
+
+  BackendOptions options;
+  std::optional<Device> device; ///< set once `opening` is joined
+  std::shared_ptr<GpuDeviceOpening> opening;
+  std::vector<GpuPrepareStep> steps;
+  std::chrono::steady_clock::time_point stepStart;
+  Target target; ///< getDeviceTarget's
+  Model model;
+  ModelPlan modelPlan; ///< the launches (graph/ModelPlan.h)
+  ArenaPlan arenaPlan;
+  GpuCompileStats stats;
+  std::optional<DeviceBuffer> weightBuffer, arena;
+  std::vector<bool> nhwc;                ///< by value: stored NHWC
+  std::vector<DType> types;              ///< by value: fp32 or fp16/bf16
+  std::optional<DeviceBuffer> workspace; ///< split-K partial sums
+  std::optional<Stream> stream;
+  std::map<std::string, LoadedKernel> loaded; ///< by KernelLaunch::key()
+  std::vector<ReadyLaunch> ready;
+  std::vector<Event> launchEvents; ///< launches + 1 (profiling)
+  std::vector<KernelProfileEntry> profileTotals;
+  std::vector<KernelProfileEntry> layerTotals; ///< per node, in node order
+  bool profiling = false;
+  double kernelMs = 0;
+  ForwardGraph forward;
+  bool pinnedRequested;
+  HostStaging staging; ///< run()'s copies (after `device`: freed before it)
+  /// The weights as uploaded (packWeights; freed once on the device), and
+  /// each parameter's offset in them.
+  std::unique_ptr<char[]> packedWeights;
+  int64_t packedBytes = 0;
+  std::vector<int64_t> weightOffset;
+};
+} // namespace
+
+void GpuBackendImpl::endStep(llvm::StringRef name) {
+  auto now = std::chrono::steady_clock::now();
+  steps.push_back(
+      {name.str(),
+       std::chrono::duration<double, std::milli>(now - stepStart).count()});
+  stepStart = now;
+}
+
+llvm::Error GpuBackendImpl::joinDevice() {
+  if (device)
+    return llvm::Error::success();
+  auto opened = opening->take();
+  opening.reset();
+  if (!opened)
+    return opened.takeError();
+  device.emplace(std::move(*opened));
+  return llvm::Error::success();
+}
+
+llvm::Error GpuBackendImpl::chooseArch() {
+  llvm::Expected<Target> chosen = getDeviceTarget(device->properties());
+  if (!chosen)
+    return chosen.takeError();
+  target = std::move(*chosen);
+  return llvm::Error::success();
+}
+
+/// One host buffer for one upload, filled on all cores before the device is
+/// needed, and not zeroed first (each parameter zeroes only its alignment
+/// padding).
+void GpuBackendImpl::packWeights(const WeightMap &weights) {
+  const Graph &graph = model.graph;
+  int64_t total = 0;
+  std::vector<int64_t> &offsetOf = weightOffset;
+  offsetOf.assign(graph.values.size(), -1);
+  for (int param : graph.params) {
+    offsetOf[param] = total;
+    total += static_cast<int64_t>(llvm::alignTo(
+        numElements(graph.values[param].shape) * dtypeBytes(types[param]),
+        kArenaAlignment));
+  }
+  packedBytes = total;
+  packedWeights.reset(new char[std::max<int64_t>(total, 1)]);
+  char *host = packedWeights.get();
+  llvm::parallelFor(0, graph.params.size(), [&](size_t i) {
+    int param = graph.params[i];
+    const Tensor &weight = weights.find(graph.values[param].name)->second;
+    char *at = host + offsetOf[param];
+    size_t bytes = weight.data.size() * dtypeBytes(types[param]);
+    if (types[param] == DType::F32)
+      std::memcpy(at, weight.data.data(), bytes);
+    else // converted once, here (round to nearest even)
+      convertFromF32(weight.data, types[param],
+                     reinterpret_cast<uint16_t *>(at));
+    size_t padded = llvm::alignTo(bytes, kArenaAlignment);
+    std::memset(at + bytes, 0, padded - bytes);
+  });
+}
+
+llvm::Error GpuBackendImpl::uploadWeights(std::vector<CUdeviceptr> &addressOf) {
+  const Graph &graph = model.graph;
+  int64_t total = packedBytes;
+  double needed = double(total) + double(arenaPlan.bytes);
+  if (needed > double(device->properties().totalMemory))
+    return backendError(llvm::formatv(
+        "the weights and activations need {0:F1} GiB, more than the {1:F1} "
+        "GiB of {2} (use a smaller --batch or --size)",
+        needed / double(1 << 30),
+        double(device->properties().totalMemory) / double(1 << 30),
+        device->properties().name));
+  auto weightsOnDevice = DeviceBuffer::allocate(std::max<int64_t>(total, 1));
+  if (!weightsOnDevice)
+    return weightsOnDevice.takeError();
+  weightBuffer.emplace(std::move(*weightsOnDevice));
+  endStep("allocate the weight buffer");
+  for (int param : graph.params)
+    addressOf[param] = weightBuffer->address() + weightOffset[param];
+  if (total > 0)
+    if (llvm::Error e =
+            weightBuffer->copyFromHost(packedWeights.get(), size_t(total)))
+      return e;
+  packedWeights.reset();
+  endStep(llvm::formatv("upload weights ({0:F1} MiB)",
+                        double(total) / double(1 << 20))
+              .str());
+  return llvm::Error::success();
+}
+
+llvm::Error
+GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
+                              llvm::ArrayRef<CUdeviceptr> addressOf) {
+  const Graph &graph = model.graph;
+  std::map<std::string, int> profileIndex;
+  int layerNode = -1;          ///< the node of layerTotals.back()
+  bool layerAuxiliary = false; ///< the node's launches so far are auxiliary
+  std::vector<double> flopsOf(graph.nodes.size(), 0);
+  for (const LayerStats &layer : computeStats(graph).layers)
+    flopsOf[layer.node] = 2.0 * double(layer.macs);
+  for (const KernelLaunch &launch : modelPlan.launches) {
+    if (launch.aliasOf >= 0)
+      continue;
+    std::string key = launch.key();
+    auto found = loaded.find(key);
+    if (found == loaded.end()) {
+      auto loadStart = std::chrono::steady_clock::now();
+      auto kernel = LoadedKernel::load(set.kernels.find(key)->second,
+                                       "'" + launch.kernel + "' [" +
+                                           launch.signature() + "]");
+      stats.loadSeconds += std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - loadStart)
+                               .count();
+      if (!kernel)
+        return kernel.takeError();
+      found = loaded.emplace(key, std::move(*kernel)).first;
+    }
+    const CompiledKernel &kernel = *found->second.kernel;
+    ReadyLaunch r;
+    r.function = &found->second.function;
+    r.label = graph.values[graph.nodes[launch.node].result].name;
+    // A node's FLOPs go to its first launch that is not auxiliary (a
+    // split-K convolution's partial-sum GEMM, not its epilogue launch; the
+    // stem's GEMM, not its packing launch).
+    if (!launch.auxiliary)
+      r.flops = std::exchange(flopsOf[launch.node], 0.0);
+    for (int i = 0; i < 3; ++i) {
+      assert(launch.grid[i] >= 1 && launch.grid[i] <= (i ? 65535 : INT32_MAX) &&
+             "planLaunches keeps grids within the GPU's limits");
+      r.config.grid[i] = static_cast<unsigned>(launch.grid[i]);
+    }
+    r.config.numWarps = kernel.numWarps;
+    r.config.sharedBytes = kernel.sharedBytes;
+    r.config.stream = stream->handle();
+    for (const LaunchParam &p : launch.params) {
+      uint64_t slot = 0;
+      switch (p.kind) {
+      case LaunchParam::Kind::Buffer:
+        slot = addressOf[p.value];
+        break;
+      case LaunchParam::Kind::Workspace:
+        slot = workspace->address();
+        break;
+      case LaunchParam::Kind::Int: {
+        int32_t value = static_cast<int32_t>(p.intValue);
+        std::memcpy(&slot, &value, sizeof(value));
+        break;
+      }
+      case LaunchParam::Kind::Float: {
+        float value = static_cast<float>(p.floatValue);
+        std::memcpy(&slot, &value, sizeof(value));
+        break;
+      }
+      case LaunchParam::Kind::Constexpr:
+        continue;
+      }
+      r.slots.push_back(slot);
+    }
+    std::string profileName = launch.kernel + " " + launch.specialization();
+    auto [it, inserted] = profileIndex.try_emplace(
+        profileName, static_cast<int>(profileTotals.size()));
+    if (inserted)
+      profileTotals.push_back({profileName, 0, 0});
+    r.profileIndex = it->second;
+    if (layerTotals.empty() || layerNode != launch.node) {
+      layerNode = launch.node;
+      layerTotals.push_back({r.label + " (" + launch.kernel + ")", 0, 0});
+    } else if (!launch.auxiliary && layerAuxiliary) {
+      // The stem's layer is named for its GEMM, not its packing launch.
+      layerTotals.back().kernel = r.label + " (" + launch.kernel + ")";
+    }
+    layerAuxiliary = launch.auxiliary;
+    r.layerIndex = static_cast<int>(layerTotals.size()) - 1;
+    ready.push_back(std::move(r));
+  }
+  // Pointers into the slots once `ready` no longer moves.
+  for (ReadyLaunch &r : ready)
+    for (uint64_t &slot : r.slots)
+      r.args.push_back(&slot);
+  return llvm::Error::success();
+}
+
+llvm::Error GpuBackendImpl::prepare(const Graph &graph,
+                                    const WeightMap &weights) {
+  steps.clear();
+  stepStart = std::chrono::steady_clock::now();
+  for (int param : graph.params)
+    if (!weights.count(graph.values[param].name))
+      return backendError("no weights for parameter '" +
+                          graph.values[param].name + "'");
+  // The host-side steps first: a device still being opened (mgp-run's
+  // GpuDeviceOpening) is joined after them.
+  model = foldBatchNorm(graph, weights);
+  endStep("fold batchnorm");
+  model.graph = fuseEpilogues(model.graph);
+  endStep("fuse epilogues");
+  repackConvWeights(model);
+  endStep("repack conv weights");
+  if (options.precision == Precision::TF32) {
+    roundWeightsToTF32(model.graph, model.weights);
+    endStep("round weights to tf32");
+  }
+  nhwc = planNhwcValues(model.graph);
+  // fp16/bf16: activations and conv/linear weights 16-bit (StorageTypes.h).
+  types = planStorageTypes(model.graph, activationType(options.precision));
+  packWeights(model.weights);
+  endStep("pack weights on the host");
+  if (llvm::Error e = joinDevice())
+    return e;
+  endStep("wait for the device");
+  if (llvm::Error e = chooseArch())
+    return e;
+  // The plan --info prints for --device gpu (graph/ModelPlan.h,
+  // planGpuModelFromCache): its SM count and tuned configurations.
+  PlanOptions planOptions;
+  planOptions.precision = options.precision;
+  planOptions.gpu = true;
+  planOptions.numSMs = device->properties().smCount;
+  // Sizes the kernels cannot index (a huge --batch) are errors before the
+  // tuner runs any kernel on them.
+  auto checked = planModel(model.graph, planOptions);
+  if (!checked)
+    return checked.takeError();
+  // tf32 on any graph: refused where a dot would read an unrounded value.
+  if (getLaunchOptions(planOptions).roundTF32)
+    if (llvm::Error e = checkTF32Rounding(model.graph, checked->launches))
+      return e;
+  endStep("plan launches");
+  if (convTuningEnabled()) {
+    if (llvm::Error e = device->makeCurrent())
+      return e;
+    ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
+                        llvm::errs());
+    auto tuned =
+        tuneConvolutions(model.graph,
+                         getConvTunerOptions(device->properties(), target,
+                                             planOptions, options.progress),
+                         cache);
+    if (!tuned)
+      return tuned.takeError();
+    planOptions.tuned = std::move(*tuned);
+    endStep("conv tuner (tune cache)");
+  }
+  auto planned = planModel(model.graph, planOptions);
+  if (!planned)
+    return planned.takeError();
+  modelPlan = std::move(*planned);
+  assert(modelPlan.types == types && "the plan stores values as packed");
+  arenaPlan = planArena(model.graph, modelPlan.launches, elementBytes(types));
+  endStep("plan tuned launches and arena");
+
+  GpuCompileOptions compileOptions;
+  compileOptions.target = target;
+  compileOptions.progress = options.progress;
+  auto set = compileGpuKernels(modelPlan.launches, compileOptions);
+  if (!set)
+    return set.takeError();
+  stats = set->stats;
+  endStep("compile (kernel cache)");
+
+  if (llvm::Error e = device->makeCurrent())
+    return e;
+  std::vector<CUdeviceptr> addressOf(model.graph.values.size(), 0);
+  if (llvm::Error e = uploadWeights(addressOf))
+    return e;
+  auto arenaBuffer =
+      DeviceBuffer::allocate(std::max<int64_t>(arenaPlan.bytes, 1));
+  if (!arenaBuffer)
+    return arenaBuffer.takeError();
+  arena.emplace(std::move(*arenaBuffer));
+  int64_t workspaceFloats = 1;
+  for (const KernelLaunch &launch : modelPlan.launches)
+    workspaceFloats = std::max(workspaceFloats, launch.workspace);
+  auto workspaceBuffer =
+      DeviceBuffer::allocate(workspaceFloats * int64_t(sizeof(float)));
+  if (!workspaceBuffer)
+    return workspaceBuffer.takeError();
+  workspace.emplace(std::move(*workspaceBuffer));
+  for (size_t v = 0; v < model.graph.values.size(); ++v)
+    if (arenaPlan.offsetOf[v] >= 0)
+      addressOf[v] = arena->address() + arenaPlan.offsetOf[v];
+  auto newStream = Stream::create();
+  if (!newStream)
+    return newStream.takeError();
+  stream.emplace(std::move(*newStream));
+  endStep("allocate arena and workspace, create stream");
+  std::vector<StagedValue> stagedInputs, stagedOutputs;
+  for (int value : model.graph.inputs)
+    stagedInputs.push_back(
+        {types[value], size_t(numElements(model.graph.values[value].shape)),
+         addressOf[value]});
+  for (int value : model.graph.outputs)
+    stagedOutputs.push_back(
+        {types[value], size_t(numElements(model.graph.values[value].shape)),
+         arena->address() + arenaPlan.offsetOf[value]});
+  staging.setValues(std::move(stagedInputs), std::move(stagedOutputs));
+  if (pinnedRequested) {
+    staging.allocatePinned(debugNotes());
+    endStep(llvm::formatv("allocate pinned staging ({0:F1} MiB)",
+                          double(staging.pinnedBytes()) / double(1 << 20))
+                .str());
+  }
+  if (llvm::Error e = buildLaunches(*set, addressOf))
+    return e;
+  endStep(llvm::formatv("module loads ({0:F1} ms) and launch arguments",
+                        stats.loadSeconds * 1e3)
+              .str());
+  for (size_t i = 0; i <= ready.size(); ++i) {
+    auto event = Event::create();
+    if (!event)
+      return event.takeError();
+    launchEvents.push_back(std::move(*event));
+  }
+  endStep("create events");
+  return llvm::Error::success();
+}
+
+/// Queues every launch; `timed` records launchEvents[i] before launch i
+/// (launchAll records the first and the last event otherwise).
+llvm::Error GpuBackendImpl::enqueueLaunches(bool timed) {
+  for (size_t i = 0; i < ready.size(); ++i) {
+    ReadyLaunch &r = ready[i];
+    if (timed && i > 0)
+      if (llvm::Error e = launchEvents[i].record(stream->handle()))
+        return e;
+    if (llvm::Error e = r.function->launch(r.config, r.args.data()))
+      return backendError("node '" + r.label + "' (" + r.function->name() +
+                          "): " + llvm::toString(std::move(e)));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error GpuBackendImpl::launchAll() {
+  if (llvm::Error e = launchEvents[0].record(stream->handle()))
+    return e;
+  // Profiling times each launch, so it runs them eagerly.
+  llvm::Error queued =
+      profiling ? enqueueLaunches(true) : forward.run(stream->handle(), [this] {
+        return enqueueLaunches(false);
+      });
+  if (queued)
+    return queued;
+  if (llvm::Error e = launchEvents[ready.size()].record(stream->handle()))
+    return e;
+  if (llvm::Error e = launchEvents[ready.size()].synchronize())
+    return e;
+  auto total = Event::elapsedMs(launchEvents[0], launchEvents[ready.size()]);
+  if (!total)
+    return total.takeError();
+  kernelMs = *total;
+  if (!profiling)
+    return llvm::Error::success();
+  for (size_t i = 0; i < ready.size(); ++i) {
+    auto ms = Event::elapsedMs(launchEvents[i], launchEvents[i + 1]);
+    if (!ms)
+      return ms.takeError();
+    KernelProfileEntry &entry = profileTotals[ready[i].profileIndex];
+    entry.launches += 1;
+    entry.ms += *ms;
+    entry.flops += ready[i].flops;
+    KernelProfileEntry &layer = layerTotals[ready[i].layerIndex];
+    layer.launches += 1;
+    layer.ms += *ms;
+    layer.flops += ready[i].flops;
+  }
+  return llvm::Error::success();
+}
+
+void GpuBackendImpl::setPinnedStaging(bool enabled) {
+  pinnedRequested = enabled;
+  if (!enabled) {
+    staging.dropPinned();
+    return;
+  }
+  if (!stream || staging.isPinned()) // prepare() allocates them
+    return;
+  if (llvm::Error e = device->makeCurrent()) {
+    if (llvm::raw_ostream *note = debugNotes())
+      *note << "mgp: gpu backend: no pinned staging ("
+            << llvm::toString(std::move(e)) << ")\n";
+    else
+      llvm::consumeError(std::move(e));
+    return;
+  }
+  staging.allocatePinned(debugNotes());
+}
+
+llvm::Expected<std::vector<Tensor>>
+GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
+  const Graph &graph = model.graph;
+  if (inputs.size() != graph.inputs.size())
+    return backendError("the graph has " + llvm::Twine(graph.inputs.size()) +
+                        " inputs, got " + llvm::Twine(inputs.size()));
+  if (llvm::Error e = device->makeCurrent())
+    return std::move(e);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Value &input = graph.values[graph.inputs[i]];
+    if (inputs[i].shape != input.shape)
+      return backendError("input '" + input.name + "' has shape " +
+                          formatShape(inputs[i].shape) + ", expected " +
+                          formatShape(input.shape));
+    // fp16/bf16: the input is converted on the host on the way.
+    if (llvm::Error e = staging.upload(i, inputs[i].data, stream->handle()))
+      return std::move(e);
+  }
+  if (!ready.empty())
+    if (llvm::Error e = launchAll())
+      return std::move(e);
+  for (size_t i = 0; i < graph.outputs.size(); ++i)
+    if (llvm::Error e = staging.download(i, stream->handle()))
+      return std::move(e);
+  if (llvm::Error e = stream->synchronize())
+    return std::move(e);
+  std::vector<Tensor> outputs;
+  for (size_t i = 0; i < graph.outputs.size(); ++i) {
+    Tensor tensor;
+    tensor.shape = graph.values[graph.outputs[i]].shape;
+    tensor.data = staging.output(i);
+    outputs.push_back(std::move(tensor));
+  }
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (nhwc[graph.outputs[i]])
+      nhwcToNchw(outputs[i]);
+  return std::move(outputs);
+}
+
+std::vector<KernelProfileEntry> GpuBackendImpl::profile() const {
+  std::vector<KernelProfileEntry> sorted;
+  for (const KernelProfileEntry &entry : profileTotals)
+    if (entry.launches > 0)
+      sorted.push_back(entry);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const KernelProfileEntry &a,
+                      const KernelProfileEntry &b) { return a.ms > b.ms; });
+  return sorted;
+}
+
+std::vector<KernelProfileEntry> GpuBackendImpl::layerProfile() const {
+  std::vector<KernelProfileEntry> layers;
+  for (const KernelProfileEntry &entry : layerTotals)
+    if (entry.launches > 0)
+      layers.push_back(entry);
+  return layers;
+}
+
+llvm::Expected<std::unique_ptr<GpuBackend>>
+mgp::graph::createGpuBackend(const BackendOptions &options) {
+  auto device = Device::open(0);
+  if (!device)
+    return backendError(describeGpuOpenError(device.takeError()));
+  return std::make_unique<GpuBackendImpl>(options, std::move(*device));
+}
+
+std::unique_ptr<GpuBackend>
+mgp::graph::createGpuBackend(const BackendOptions &options,
+                             std::shared_ptr<GpuDeviceOpening> opening) {
+  return std::make_unique<GpuBackendImpl>(options, std::move(opening));
+}
+
+bool mgp::graph::isGpuAvailable() {
+  llvm::Expected<bool> present = hasGpu();
+  if (!present) {
+    // A driver that is there but fails: the GPU is used, so its error shows.
+    llvm::consumeError(present.takeError());
+    return true;
+  }
+  return *present;
+}
+
+void mgp::graph::registerGpuBackend() {
+  registerBackend("gpu",
+                  [](const BackendOptions &options)
+                      -> llvm::Expected<std::unique_ptr<Backend>> {
+                    auto backend = createGpuBackend(options);
+                    if (!backend)
+                      return backend.takeError();
+                    return std::unique_ptr<Backend>(std::move(*backend));
+                  });
+}

@@ -1,0 +1,391 @@
+//===- ConvTuner.cpp - Per-layer convolution configs on the GPU -----------===//
+//
+// This file implements the tuner: problems not in the tuning cache are
+// collected, every (problem, candidate) launch is compiled in one parallel
+// compile phase, then each problem gets scratch buffers (zeroed) and each
+// candidate is launched once to warm up and timed over a few repetitions
+// between two CUDA events; the fastest candidate is stored.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/tune/ConvTuner.h"
+
+#include "compiler/api/Environment.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/Device.h"
+#include "runtime/DeviceBuffer.h"
+#include "runtime/Event.h"
+#include "runtime/LoadedKernel.h"
+#include "runtime/Stream.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <set>
+
+using namespace mgp;
+using namespace mgp::graph;
+
+/// Timed repetitions per candidate.
+static constexpr int kTimedRuns = 5;
+
+bool mgp::graph::convTuningEnabled() {
+  return !readEnv(EnvVar::ConvConfig) && !isEnvOff(EnvVar::Tune);
+}
+
+llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {
+  auto make = [](int64_t m, int64_t n, int64_t k, int warps, int stages) {
+    ConvConfig config{m, n, k, warps};
+    config.numStages = stages;
+    return config;
+  };
+  static const ConvConfig candidates[] = {
+      make(128, 64, 16, 8, 3), // the 3x3 default
+      make(64, 64, 16, 4, 3),  // the others' default
+      make(128, 64, 32, 8, 3),  make(64, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3), make(64, 64, 32, 4, 4),
+      make(128, 64, 16, 8, 2),  make(32, 64, 32, 4, 3),
+      // The largest tile: fewer loop overheads per mma (96 KiB of tf32
+      // operand buffers at 3 stages, the pipeliner's budget).
+      make(128, 128, 32, 8, 3),
+  };
+  // sm_90a (wgmma): the tiles that won any ResNet18 layer on the H200 in
+  // tf32, fp16 or bf16 (session 3), plus a small one; each candidate costs
+  // about 0.1 s of cold start (compile, driver JIT, timing).
+  static const ConvConfig wgmmaCandidates[] = {
+      make(128, 64, 32, 8, 3),  make(64, 128, 32, 8, 3),
+      make(128, 128, 32, 8, 3), make(128, 128, 16, 8, 3),
+      make(128, 128, 64, 8, 2), make(64, 64, 32, 4, 4),
+  };
+  if (wgmma)
+    return wgmmaCandidates;
+  return candidates;
+}
+
+/// The cache key of convolution `node`'s problem: convTuneKey, and the
+/// activation type when it is 16-bit.
+static std::string problemKey(const Graph &graph, int node,
+                              const ConvTunerOptions &options) {
+  std::string key =
+      convTuneKey(graph, node, options.deviceName, options.launch.tf32);
+  if (options.activation != DType::F32)
+    key += ("|" + dtypeName(options.activation)).str();
+  return key;
+}
+
+ConvTunerOptions mgp::graph::getConvTunerOptions(const DeviceProperties &props,
+                                                 const Target &target,
+                                                 const PlanOptions &plan,
+                                                 llvm::raw_ostream *log) {
+  ConvTunerOptions tuner;
+  tuner.deviceName = convTuneDevice(props.name, target.arch());
+  tuner.compile.target = target;
+  tuner.launch = getLaunchOptions(plan);
+  tuner.activation = activationType(plan.precision);
+  tuner.log = log;
+  return tuner;
+}
+
+std::map<int, ConvConfig> mgp::graph::cachedConvConfigs(
+    const Graph &graph, const ConvTunerOptions &options, ConvTuneCache &cache) {
+  std::map<int, ConvConfig> configs;
+  for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
+    if (isConvNode(graph, i))
+      if (auto config = cache.lookup(problemKey(graph, i, options)))
+        configs[i] = *config;
+  return configs;
+}
+
+namespace {
+/// One problem to time: its first node and the candidates' launches.
+struct Problem {
+  std::string key;
+  int node = -1;
+  std::vector<int> nodes; ///< every node with this key
+  std::vector<ConvConfig> configs;
+  std::vector<std::vector<KernelLaunch>> launches; ///< per config
+};
+
+/// Scratch buffers of one problem, by graph value.
+struct Scratch {
+  std::map<int, DeviceBuffer> values;
+  std::optional<DeviceBuffer> workspace;
+};
+} // namespace
+
+static llvm::Error zero(const DeviceBuffer &buffer, size_t bytes) {
+  auto driver = CudaDriver::get();
+  if (!driver)
+    return driver.takeError();
+  return driver->check(driver->cuMemsetD8(buffer.address(), 0, bytes),
+                       "cuMemsetD8");
+}
+
+/// Buffers for every value and workspace `launches` use, zeroed.
+static llvm::Error allocateScratch(const Graph &graph,
+                                   llvm::ArrayRef<KernelLaunch> launches,
+                                   Scratch &scratch) {
+  for (const KernelLaunch &launch : launches) {
+    for (const LaunchParam &p : launch.params)
+      if (p.kind == LaunchParam::Kind::Buffer &&
+          !scratch.values.count(p.value)) {
+        size_t bytes = size_t(numElements(graph.values[p.value].shape)) * 4;
+        auto buffer = DeviceBuffer::allocate(std::max<size_t>(bytes, 4));
+        if (!buffer)
+          return buffer.takeError();
+        if (llvm::Error e = zero(*buffer, bytes))
+          return e;
+        scratch.values.emplace(p.value, std::move(*buffer));
+      }
+    if (launch.workspace > 0 &&
+        (!scratch.workspace ||
+         scratch.workspace->size() < size_t(launch.workspace) * 4)) {
+      auto buffer = DeviceBuffer::allocate(size_t(launch.workspace) * 4);
+      if (!buffer)
+        return buffer.takeError();
+      scratch.workspace.emplace(std::move(*buffer));
+    }
+  }
+  return llvm::Error::success();
+}
+
+namespace {
+/// A candidate's launches, loaded and with their argument slots.
+struct ReadyCandidate {
+  std::vector<LoadedKernel> kernels;
+  std::vector<LaunchConfig> configs;
+  std::vector<std::vector<uint64_t>> slots;
+};
+} // namespace
+
+static llvm::Expected<ReadyCandidate>
+prepareCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
+                 const Scratch &scratch, CUstream stream) {
+  ReadyCandidate ready;
+  for (const KernelLaunch &launch : launches) {
+    const CompiledKernel &kernel = *set.kernels.find(launch.key())->second;
+    auto loaded = LoadedKernel::load(set.kernels.find(launch.key())->second,
+                                     "'" + launch.kernel + "'");
+    if (!loaded)
+      return loaded.takeError();
+    ready.kernels.push_back(std::move(*loaded));
+    LaunchConfig config;
+    for (int i = 0; i < 3; ++i)
+      config.grid[i] = unsigned(launch.grid[i]);
+    config.numWarps = kernel.numWarps;
+    config.sharedBytes = kernel.sharedBytes;
+    config.stream = stream;
+    ready.configs.push_back(config);
+    std::vector<uint64_t> slots;
+    for (const LaunchParam &p : launch.params) {
+      uint64_t slot = 0;
+      switch (p.kind) {
+      case LaunchParam::Kind::Buffer:
+        slot = scratch.values.find(p.value)->second.address();
+        break;
+      case LaunchParam::Kind::Workspace:
+        slot = scratch.workspace->address();
+        break;
+      case LaunchParam::Kind::Int: {
+        int32_t value = int32_t(p.intValue);
+        std::memcpy(&slot, &value, sizeof(value));
+        break;
+      }
+      case LaunchParam::Kind::Float: {
+        float value = float(p.floatValue);
+        std::memcpy(&slot, &value, sizeof(value));
+        break;
+      }
+      case LaunchParam::Kind::Constexpr:
+        continue;
+      }
+      slots.push_back(slot);
+    }
+    ready.slots.push_back(std::move(slots));
+  }
+  return std::move(ready);
+}
+
+static llvm::Error launchOnce(ReadyCandidate &ready) {
+  for (size_t i = 0; i < ready.kernels.size(); ++i) {
+    std::vector<void *> args;
+    for (uint64_t &slot : ready.slots[i])
+      args.push_back(&slot);
+    if (llvm::Error e =
+            ready.kernels[i].function.launch(ready.configs[i], args.data()))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
+/// Milliseconds per run of `launches` (a warm-up, then kTimedRuns).
+static llvm::Expected<double>
+timeCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
+              const Scratch &scratch, Stream &stream) {
+  auto ready = prepareCandidate(launches, set, scratch, stream.handle());
+  if (!ready)
+    return ready.takeError();
+  auto start = Event::create();
+  auto end = Event::create();
+  if (!start)
+    return start.takeError();
+  if (!end)
+    return end.takeError();
+  if (llvm::Error e = launchOnce(*ready))
+    return std::move(e);
+  if (llvm::Error e = start->record(stream.handle()))
+    return std::move(e);
+  for (int run = 0; run < kTimedRuns; ++run)
+    if (llvm::Error e = launchOnce(*ready))
+      return std::move(e);
+  if (llvm::Error e = end->record(stream.handle()))
+    return std::move(e);
+  if (llvm::Error e = end->synchronize())
+    return std::move(e);
+  auto ms = Event::elapsedMs(*start, *end);
+  if (!ms)
+    return ms.takeError();
+  return double(*ms) / kTimedRuns;
+}
+
+llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
+    const Graph &graph, const ConvTunerOptions &options, ConvTuneCache &cache) {
+  auto start = std::chrono::steady_clock::now();
+  std::map<int, ConvConfig> chosen;
+  std::map<std::string, Problem> problems;
+  bool tf32 = options.launch.tf32;
+  std::vector<DType> types = planStorageTypes(graph, options.activation);
+  for (int i = 0, e = int(graph.nodes.size()); i < e; ++i) {
+    if (!isConvNode(graph, i))
+      continue;
+    std::string key = problemKey(graph, i, options);
+    auto [it, inserted] = problems.try_emplace(key);
+    it->second.nodes.push_back(i);
+    if (!inserted)
+      continue;
+    it->second.key = key;
+    it->second.node = i;
+  }
+  // Problems in the cache are done; the others get their candidates.
+  std::vector<KernelLaunch> all;
+  std::vector<Problem *> toTune;
+  for (auto &[key, problem] : problems) {
+    if (auto config = cache.lookup(key)) {
+      for (int node : problem.nodes)
+        chosen[node] = *config;
+      continue;
+    }
+    std::set<std::string> seen;
+    // wgmma: a tensor-core dot on sm_90a (fp32 stays on FMA).
+    bool wgmma = options.compile.target.hasWgmma() &&
+                 (tf32 || options.activation != DType::F32);
+    for (const ConvConfig &config : convTuneCandidates(wgmma)) {
+      std::vector<KernelLaunch> launches =
+          planConvLaunches(graph, problem.node, config, options.launch);
+      assignBufferTypes(launches, types);
+      std::string id;
+      for (const KernelLaunch &launch : launches)
+        id += launch.key() + ";";
+      if (!seen.insert(id).second)
+        continue; // the same kernels once clamped to the problem
+      problem.configs.push_back(config);
+      problem.launches.push_back(launches);
+      all.insert(all.end(), launches.begin(), launches.end());
+    }
+    toTune.push_back(&problem);
+  }
+  if (toTune.empty())
+    return std::move(chosen);
+
+  GpuCompileOptions compileOptions = options.compile;
+  compileOptions.progress = nullptr;
+  auto set = compileGpuKernels(all, compileOptions);
+  if (!set) {
+    // A candidate the compiler rejects must not stop the run: the untuned
+    // layers keep the defaults (whose own compile reports real errors).
+    if (options.log)
+      *options.log << "mgp: warning: convolution tuning skipped: "
+                   << llvm::toString(set.takeError()) << "\n";
+    else
+      llvm::consumeError(set.takeError());
+    return std::move(chosen);
+  }
+  auto stream = Stream::create();
+  if (!stream)
+    return stream.takeError();
+  for (Problem *problem : toTune) {
+    Scratch scratch;
+    std::vector<KernelLaunch> used;
+    for (const auto &launches : problem->launches)
+      used.insert(used.end(), launches.begin(), launches.end());
+    if (llvm::Error e = allocateScratch(graph, used, scratch))
+      return std::move(e);
+    double best = std::numeric_limits<double>::infinity();
+    std::optional<ConvConfig> winner;
+    for (size_t c = 0; c < problem->configs.size(); ++c) {
+      auto ms = timeCandidate(problem->launches[c], *set, scratch, *stream);
+      if (!ms) {
+        // e.g. more shared memory than the device has: not a candidate.
+        if (options.log)
+          *options.log << "mgp: tuning: candidate "
+                       << formatConvConfig(problem->configs[c]) << " of '"
+                       << graph.values[graph.nodes[problem->node].result].name
+                       << "' failed: " << llvm::toString(ms.takeError())
+                       << "\n";
+        else
+          llvm::consumeError(ms.takeError());
+        continue;
+      }
+      if (*ms < best) {
+        best = *ms;
+        winner = problem->configs[c];
+      }
+    }
+    if (!winner)
+      continue;
+    for (int node : problem->nodes)
+      chosen[node] = *winner;
+    if (llvm::Error e = cache.store(problem->key, *winner)) {
+      if (options.log)
+        *options.log << "mgp: warning: " << llvm::toString(std::move(e))
+                     << "\n";
+      else
+        llvm::consumeError(std::move(e));
+    }
+  }
+  if (options.log)
+    *options.log << llvm::formatv(
+        "gpu: tuned {0} convolution shapes ({1} candidate kernels) in {2:F2} "
+        "s\n",
+        toTune.size(), set->kernels.size(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  return std::move(chosen);
+}
+
+llvm::Expected<ModelPlan>
+mgp::graph::planGpuModelFromCache(const Graph &graph, Precision precision) {
+  PlanOptions plan;
+  plan.precision = precision;
+  plan.gpu = true;
+  auto device = Device::open(0);
+  if (!device) {
+    llvm::consumeError(device.takeError()); // no GPU: no split-K, no tuning
+    return planModel(graph, plan);
+  }
+  const DeviceProperties &props = device->properties();
+  plan.numSMs = props.smCount;
+  if (convTuningEnabled()) {
+    auto target = getDeviceTarget(props);
+    if (!target)
+      return target.takeError();
+    ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
+                        llvm::errs());
+    plan.tuned = cachedConvConfigs(
+        graph, getConvTunerOptions(props, *target, plan), cache);
+  }
+  return planModel(graph, plan);
+}
