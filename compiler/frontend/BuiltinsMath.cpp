@@ -4,9 +4,10 @@
 // as arith.maxnumf/minnumf or maxsi/minsi; `exp exp2 log log2 sqrt rsqrt erf
 // floor ceil sin cos` on floating-point operands as math ops; `abs`; `fma`;
 // `sigmoid` as 1 / (1 + exp(-x)); `fdiv`, `div_rn`; `sqrt_rn` and `umulhi`
-// through libdevice; `clamp`) and `dot(a, b,
-// acc=None, input_precision="tf32"|"ieee", allow_tf32=)`, which becomes
-// mgp.dot with an fp32 accumulator (zeros when `acc` is absent); a padded K
+// through libdevice; `clamp`) and `dot(a, b, acc=None, input_precision=,
+// allow_tf32=, out_dtype=)`, which becomes mgp.dot with an fp32 accumulator
+// (zeros when `acc` is absent), or several for the split-precision fp32
+// algorithms "tf32x3", "bf16x3" and "bf16x6"; a padded K
 // (MLIRGenPadding.cpp) is zeroed in both operands.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +23,99 @@ using namespace mgp;
 using namespace mgp::detail;
 using llvm::Error;
 using llvm::Expected;
+
+/// Triton's `input_precision` values for fp32 operands.
+static constexpr llvm::StringLiteral kInputPrecisions[] = {
+    "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
+
+/// The fp32 dot `a @ b + acc` from products of narrower parts, Triton's
+/// split-precision algorithms: "tf32x3" splits x = big + small with big
+/// rounded to tf32 (cvt.rna: ties away from zero) and adds the tf32 products
+/// small*big + big*small, then big*big (3xTF32, CUTLASS's trick); "bf16x3"
+/// and "bf16x6" split x = hi + mid (+ lo) into bf16 parts (round to nearest
+/// even) and add 3 or 6 bf16 products, smallest first. A NaN in the sum of
+/// the small products (inf * 0 from a part that is zero) becomes 0 before the
+/// large product is added; `acc` is added last. The products and their order
+/// are Triton's, so the result rounds as Triton's does.
+static mlir::Value splitPrecisionDot(Generator &g, mlir::Value a,
+                                     mlir::Value b, mlir::Value acc,
+                                     llvm::StringRef precision,
+                                     llvm::ArrayRef<int64_t> shape,
+                                     mlir::Location l) {
+  mlir::OpBuilder &bd = g.builder;
+  mlir::Type f32 = bd.getF32Type(), i32 = bd.getI32Type();
+  auto splatLike = [&](mlir::Value like, mlir::Type elt, int64_t bits) {
+    return g.materializeSplat(SemaValue::getInt(bits), elt,
+                              getShapeOf(like.getType()), l);
+  };
+  auto withElement = [](mlir::Value v, mlir::Type elt) {
+    return llvm::cast<mlir::RankedTensorType>(v.getType()).clone(elt);
+  };
+  auto zero = [&]() {
+    return g.setLogicalShape(g.materializeSplat(SemaValue::getInt(0), f32,
+                                                padShape(shape), l),
+                             shape);
+  };
+  auto dot = [&](mlir::Value x, mlir::Value y, mlir::Value c,
+                 InputPrecision p) {
+    return DotOp::create(bd, l, x, y, c, p).getResult();
+  };
+  // NaN partial sums become zeros (Triton's replaceNansWithZeros).
+  auto dropNaN = [&](mlir::Value v) -> mlir::Value {
+    mlir::Value nan = mlir::arith::CmpFOp::create(
+        bd, l, mlir::arith::CmpFPredicate::UNO, v, v);
+    return mlir::arith::SelectOp::create(bd, l, nan, zero(), v);
+  };
+  mlir::Value sum;
+  if (precision == "tf32x3") {
+    // big = x rounded to tf32 on its bits ((bits + 0x1000) & ~0x1fff, which
+    // is cvt.rna.tf32.f32 for finite values and infinities); NaN stays NaN.
+    auto split = [&](mlir::Value x) -> std::pair<mlir::Value, mlir::Value> {
+      mlir::Value bits =
+          mlir::arith::BitcastOp::create(bd, l, withElement(x, i32), x);
+      bits = mlir::arith::AddIOp::create(bd, l, bits,
+                                         splatLike(x, i32, 0x1000));
+      bits = mlir::arith::AndIOp::create(
+          bd, l, bits, splatLike(x, i32, static_cast<int32_t>(0xffffe000u)));
+      mlir::Value big =
+          mlir::arith::BitcastOp::create(bd, l, withElement(x, f32), bits);
+      mlir::Value nan = mlir::arith::CmpFOp::create(
+          bd, l, mlir::arith::CmpFPredicate::UNO, x, x);
+      big = mlir::arith::SelectOp::create(bd, l, nan, x, big);
+      return {big, mlir::arith::SubFOp::create(bd, l, x, big)};
+    };
+    auto [aBig, aSmall] = split(a);
+    auto [bBig, bSmall] = split(b);
+    sum = dot(aSmall, bBig, zero(), InputPrecision::TF32);
+    sum = dot(aBig, bSmall, sum, InputPrecision::TF32);
+    sum = dot(aBig, bBig, dropNaN(sum), InputPrecision::TF32);
+  } else {
+    // x = hi + mid (+ lo), each part x minus the parts before, in bf16.
+    unsigned n = precision == "bf16x6" ? 3 : 2;
+    auto split = [&](mlir::Value x) {
+      llvm::SmallVector<mlir::Value, 3> parts;
+      for (unsigned i = 0; i < n; ++i) {
+        mlir::Value part = g.castTo(x, bd.getBF16Type(), l);
+        if (i + 1 < n)
+          x = mlir::arith::SubFOp::create(bd, l, x, g.castTo(part, f32, l));
+        parts.push_back(part);
+      }
+      return parts;
+    };
+    llvm::SmallVector<mlir::Value, 3> pa = split(a), pb = split(b);
+    enum { Hi, Mid, Lo };
+    sum = zero();
+    if (n == 3) {
+      sum = dot(pa[Mid], pb[Mid], sum, InputPrecision::IEEE);
+      sum = dot(pa[Lo], pb[Hi], sum, InputPrecision::IEEE);
+      sum = dot(pa[Hi], pb[Lo], sum, InputPrecision::IEEE);
+    }
+    sum = dot(pa[Mid], pb[Hi], sum, InputPrecision::IEEE);
+    sum = dot(pa[Hi], pb[Mid], sum, InputPrecision::IEEE);
+    sum = dot(pa[Hi], pb[Hi], dropNaN(sum), InputPrecision::IEEE);
+  }
+  return mlir::arith::AddFOp::create(bd, l, sum, acc);
+}
 
 static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
                                   const ast::CallExpr &call) {
@@ -123,21 +217,26 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
   if (pa[1] != sa[1])
     for (mlir::Value &op : ops)
       op = g.fillPadding(op, SemaValue::getInt(0), l);
-  InputPrecision precision = InputPrecision::TF32;
+  std::string precision = "tf32";
   if (b->has(4) && !b->get(4).isTruthy())
-    precision = InputPrecision::IEEE;
-  if (b->has(3)) {
+    precision = "ieee";
+  if (b->has(3) && !b->get(3).isNone()) {
     const SemaValue &p = b->get(3);
-    if (p.isString() && p.getString() == "tf32")
-      precision = InputPrecision::TF32;
-    else if (p.isString() && p.getString() == "ieee")
-      precision = InputPrecision::IEEE;
-    else
-      return g.error(b->expr(3), "input_precision must be \"tf32\" or "
-                                 "\"ieee\", got " +
+    std::string name = p.isString() ? p.getString().lower() : "";
+    if (!llvm::is_contained(kInputPrecisions, name))
+      return g.error(b->expr(3), "input_precision must be one of \"tf32\", "
+                                 "\"tf32x3\", \"ieee\", \"bf16x3\" or "
+                                 "\"bf16x6\", got " +
                                      p.describe());
+    precision = name;
   }
-  mlir::Value d = DotOp::create(g.builder, l, ops[0], ops[1], acc, precision);
+  mlir::Value d;
+  if (ea.isF32() && precision != "tf32" && precision != "ieee")
+    d = splitPrecisionDot(g, ops[0], ops[1], acc, precision, shape, l);
+  else
+    d = DotOp::create(g.builder, l, ops[0], ops[1], acc,
+                      precision == "ieee" ? InputPrecision::IEEE
+                                          : InputPrecision::TF32);
   return g.runtime(g.castTo(d, outType, l));
 }
 

@@ -11,8 +11,8 @@ _PRECISIONS = {"tf32", "ieee"}
 
 def compile_options(options):
     """mgp_compile_options from launch keywords (num_warps, num_stages,
-    precision; num_ctas must be 1; Triton's other options are accepted and
-    have no effect)."""
+    precision; num_ctas, a positive integer, and Triton's other options are
+    accepted and have no effect)."""
     opts = _lib.CompileOptions()
     if not options:
         return opts
@@ -23,9 +23,10 @@ def compile_options(options):
     if stages is not None:
         opts.num_stages = _option_int("num_stages", stages)
     ctas = options.get("num_ctas")
-    if ctas not in (None, 1):
-        raise ValueError(f"num_ctas={ctas!r}: mgp launches one CTA per program "
-                         "(num_ctas must be 1)")
+    if ctas is not None:
+        # Triton's num_ctas > 1 runs a program on a cluster of CTAs, which
+        # changes its speed, not its results; mgp runs it on one CTA.
+        _option_int("num_ctas", ctas)
     precision = options.get("precision")
     if precision is not None:
         if precision not in _PRECISIONS:

@@ -14,7 +14,7 @@ import ctypes
 import inspect
 import operator
 
-from . import _launch, _lib, _source, _tuples, _types, runtime
+from . import _compound, _launch, _lib, _source, _types, runtime
 from .compiler import CompiledKernel, compile_options
 
 _OPTIONS = {"num_warps", "num_stages", "num_ctas", "precision", "debug",
@@ -72,7 +72,7 @@ class JITFunction:
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
         self._file = inspect.getsourcefile(fn) or f"<{fn.__name__}>"
         self._sources = {}
-        self._text_of = None  # a tuple variant's text (mgp/_tuples.py)
+        self._text_of = None  # a compound-argument variant's text (mgp/_compound.py)
         self._tuple_variants = {}
         self._cache = {}
         self._binder = self._make_binder()
@@ -151,8 +151,8 @@ class JITFunction:
                     f"kernel '{self.__name__}': keyword argument(s) "
                     f"{', '.join(sorted(options.keys() - _OPTIONS))} specified "
                     f"but not recognised (parameters: {', '.join(self.arg_names)})")
-            if _tuples.has_tuples(self, values):
-                variant, flat = _tuples.variant(self, values)
+            if _compound.has_compounds(self, values):
+                variant, flat = _compound.variant(self, values)
                 return variant.run(*flat, grid=grid, warmup=warmup, **options)
             entry = self._compile(values, options, key)
         if warmup:

@@ -54,8 +54,8 @@ class CompileErrors(unittest.TestCase):
             K.add_kernel[(1,)](x, y, out, 64, BLOCK=64, num_warps=3)
         self.assertIn("num_warps must be a power of two in 1..32, got 3",
                       str(caught.exception))
-        with self.assertRaisesRegex(ValueError, "num_ctas must be 1"):
-            K.add_kernel[(1,)](x, y, out, 64, BLOCK=64, num_ctas=2)
+        with self.assertRaisesRegex(ValueError, "num_ctas must be positive, got 0"):
+            K.add_kernel[(1,)](x, y, out, 64, BLOCK=64, num_ctas=0)
         with self.assertRaisesRegex(ValueError, "precision='fp8'"):
             K.add_kernel[(1,)](x, y, out, 64, BLOCK=64, precision="fp8")
 

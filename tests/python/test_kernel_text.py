@@ -167,7 +167,7 @@ def tuple_kernel(T, Y, N: tl.constexpr):
 
 class TupleArguments(unittest.TestCase):
     """Triton flattens tuple arguments; mgp launches a variant over the
-    elements that rebuilds the tuples (mgp/_tuples.py)."""
+    elements that rebuilds the tuples (mgp/_compound.py)."""
 
     def test_flat_and_nested_tuples(self):
         x = floats()
@@ -178,6 +178,69 @@ class TupleArguments(unittest.TestCase):
         np.testing.assert_array_equal(y, x + 2.5 * x)
         tuple_kernel[(1,)]((x, 2, (x, -1.0)), y, N=16)
         np.testing.assert_array_equal(y, x)
+
+
+@mgp.jit
+def descriptor_scale_kernel(x_desc, y_desc, alpha, BLOCK_M: tl.constexpr,
+                            BLOCK_N: tl.constexpr):
+    # The persistent-matmul tutorial's style: descriptors made on the host.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    tile = x_desc.load([pid_m * BLOCK_M, pid_n * BLOCK_N])
+    y_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], tile * alpha)
+
+
+@mgp.jit
+def descriptor_tile_kernel(x_desc, out_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # One tile at the corner: elements past the shape read the padding.
+    rm = tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    tile = x_desc.load([0, 0])
+    tl.store(out_ptr + rm[:, None] * BLOCK_N + rn[None, :], tile)
+
+
+class TensorDescriptorArguments(unittest.TestCase):
+    """Host TensorDescriptors (triton.tools.tensor_descriptor): mgp launches
+    a variant over base, shape and strides that rebuilds each descriptor
+    with tl.make_tensor_descriptor (mgp/_compound.py)."""
+
+    def setUp(self):
+        try:
+            import torch
+            from triton.tools.tensor_descriptor import TensorDescriptor
+        except ImportError:
+            self.skipTest("torch and triton are not both installed")
+        self.torch, self.TensorDescriptor = torch, TensorDescriptor
+
+    def test_ragged_tiles_through_a_strided_view(self):
+        torch, TD = self.torch, self.TensorDescriptor
+        gen = torch.Generator().manual_seed(7)
+        for (m, n), (bm, bn) in (((100, 70), (32, 16)), ((64, 64), (16, 64)), ((5, 24), (8, 8))):
+            with self.subTest(shape=(m, n), block=(bm, bn)):
+                # Row strides are multiples of 16 bytes (a TensorDescriptor
+                # asks for it); the views are ragged. y is the top-left of a
+                # larger NaN buffer: stores stop at the descriptor's shape.
+                x = torch.randn(m, n + 4 - n % 4, generator=gen)[:, :n]
+                full = torch.full((m + 3, n + 12 - n % 4), float("nan"))
+                y = full[:m, :n]
+                grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+                descriptor_scale_kernel[grid](TD(x, x.shape, x.stride(), [bm, bn]),
+                                              TD(y, y.shape, y.stride(), [bm, bn]), 2.5,
+                                              BLOCK_M=bm, BLOCK_N=bn)
+                np.testing.assert_array_equal(y.numpy(), (x * 2.5).numpy())
+                self.assertTrue(torch.isnan(full[m:, :]).all() and torch.isnan(full[:, n:]).all())
+
+    def test_padding(self):
+        torch, TD = self.torch, self.TensorDescriptor
+        x = torch.randn(5, 8, generator=torch.Generator().manual_seed(3))[:, :6]
+        for padding, fill in (("zero", 0.0), ("nan", float("nan"))):
+            with self.subTest(padding=padding):
+                out = torch.full((8, 8), 7.0)
+                descriptor_tile_kernel[(1,)](TD(x, x.shape, x.stride(), [8, 8], padding),
+                                             out, BLOCK_M=8, BLOCK_N=8)
+                expected = torch.full((8, 8), fill)
+                expected[:5, :6] = x
+                np.testing.assert_array_equal(out.numpy(), expected.numpy())
 
 
 class TensorWrappers(unittest.TestCase):

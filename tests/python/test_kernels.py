@@ -63,6 +63,15 @@ class VectorAdd(unittest.TestCase):
                 K.add_kernel[(mgp.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
                 np.testing.assert_array_equal(out, x + y)
 
+    def test_num_ctas_keeps_results(self):
+        # Triton's num_ctas spreads a program over a cluster of CTAs: the
+        # same results, so a kernel launched with it runs unchanged.
+        rng = np.random.default_rng()
+        x, y = random_floats(rng, 3000), random_floats(rng, 3000)
+        out = np.full(3000, np.nan, np.float32)
+        K.add_kernel[(mgp.cdiv(3000, 1024),)](x, y, out, 3000, BLOCK=1024, num_ctas=2)
+        np.testing.assert_array_equal(out, x + y)
+
     def test_grid_callable_and_views(self):
         rng = np.random.default_rng()
         base = random_floats(rng, 2001)

@@ -39,10 +39,12 @@ bool isVersion3(DotOp dot) {
 
 /// Whether `op` may write `buffer` (the allocation a dot operand was read
 /// from): anything with side effects or regions, except local_loads,
-/// barriers and the initialisation of another buffer (a local_alloc live
-/// together with `buffer` has its own bytes).
+/// barriers, the wgmma dots fused before (they read shared memory and write
+/// registers: dots sharing an operand, as a split-precision dot's parts do)
+/// and the initialisation of another buffer (a local_alloc live together
+/// with `buffer` has its own bytes).
 bool mayWrite(Operation *op, Operation *buffer) {
-  if (isa<LocalLoadOp, BarrierOp>(op))
+  if (isa<LocalLoadOp, BarrierOp, WarpGroupDotOp, WarpGroupDotWaitOp>(op))
     return false;
   if (isa<LocalAllocOp>(op))
     return !buffer || op == buffer;

@@ -33,6 +33,18 @@ register("matmul.linear_tf32", K, "_linear_kernel", "linear",
          lambda g, m, n, k: [randn(g, m, k), randn(g, n, k), randn(g, n), "tf32"],
          lambda x, w, b, p: f64(x) @ f64(w).t() + f64(b),
          shapes=[(64, 48, 80), (37, 20, 33)], check=TF32)
+# Split-precision fp32 dots: 3xTF32 and 6xBF16 keep about fp32 accuracy
+# (a tf32 dot is off by ~1e-2 here, a 3xBF16 one by ~2e-4: it leaves out
+# the mid*mid product); the tolerances tell the three apart.
+_INTERP_BF16XN = ("Triton's interpreter takes only tf32, tf32x3 and ieee as input_precision "
+                  "(bf16x3 and bf16x6 are options of its CUDA backend)")
+for _precision, _check in (("tf32x3", Close(5e-5, 5e-5)), ("bf16x3", Close(1e-3, 1e-3)),
+                           ("bf16x6", Close(5e-5, 5e-5))):
+    register(f"matmul.linear_{_precision}", K, "_linear_kernel", "linear",
+             lambda g, m, n, k, p=_precision: [randn(g, m, k), randn(g, n, k), randn(g, n), p],
+             lambda x, w, b, p: f64(x) @ f64(w).t() + f64(b),
+             shapes=[(64, 48, 80), (37, 20, 33)], check=_check,
+             skip={} if _precision == "tf32x3" else {"triton-interp": _INTERP_BF16XN})
 register("matmul.linear_ieee", K, "_linear_kernel", "linear",
          lambda g, m, n, k: [randn(g, m, k), randn(g, n, k), None, "ieee"],
          lambda x, w, b, p: f64(x) @ f64(w).t(),
