@@ -17,11 +17,11 @@ st["extra"] = (S, "`tl.extra.cuda.libdevice` (every function of Triton's libdevi
 for n in ["int1","int8","int16","int32","int64","float16","bfloat16","float32","float64","float8e4nv","float8e5"]:
     st[n] = (S, "fp8: converts through fp16/fp32 (saturating, round to nearest even); fp8 arithmetic computes in fp16; `dot` widens fp8 operands to fp16 (exact)" if n.startswith("float8") else "")
 for n in ["uint8","uint16","uint32","uint64"]:
-    st[n] = (L, "same bits as the signed type and signed semantics (`>>`, `<`, `//`, `%`, conversions to float)")
+    st[n] = (S, "unsigned semantics as Triton's: logical `>>`, unsigned comparisons, `//`, `%`, min/max and conversions")
 for n in ["float8e4b15","float8e4b8","float8e5b16"]:
     st[n] = (N, "AMD / pre-Hopper fp8 variants")
 st["dtype"] = (L, "dtype objects: comparisons, `element_ty`, `primitive_bitwidth`, `is_*()`, calling one converts (`tl.float32(x)`); `tl.dtype('fp16')` is not constructed")
-st["dot"] = (L, "float operands (tf32/ieee for fp32, fp16, bf16, fp8 widened to fp16, fp64); integer dot and `tf32x3` not yet")
+st["dot"] = (L, 'float operands (fp32 as `input_precision` "tf32", "ieee", or the split-precision "tf32x3", "bf16x3", "bf16x6" in Triton\'s products and order; fp16, bf16, fp8 widened to fp16, fp64); integer operands (int8/int16/int32, signed or unsigned) accumulate in int32 with wraparound, on CUDA cores (no int8 tensor-core path yet); `out_dtype` is any float for float operands (accumulated in fp32 or fp64, converted once) or any integer for integer ones; 2-D operands only (3-D batched dots not yet)')
 st["max"] = (L, "reduction; `tl.max(a, b)` of two blocks is `maximum`; bare `max(...)` in a kernel is `tl.maximum`")
 st["min"] = (L, "as `max`")
 for n in ["argmax","argmin"]: st[n] = (S, "ties go to the lower index")
@@ -35,9 +35,9 @@ st["device_assert"] = (S, "checked only in debug mode (`@triton.jit(debug=True)`
 st["device_print"] = (S, "vprintf on the GPU, stderr on the interpreter; Python's `print` in a kernel is `device_print`")
 st["advance"] = (S, "")
 st["make_block_ptr"] = (S, "`load`/`store` with `boundary_check` and `padding_option`; ordinary masked loads")
-st["make_tensor_descriptor"] = (L, "made in the kernel; `desc.load`/`desc.store` as masked loads and stores (no TMA); descriptors passed as kernel arguments not yet")
+st["make_tensor_descriptor"] = (L, 'made in the kernel or passed from the host (`TensorDescriptor` arguments, docs/python.md); `desc.load`/`desc.store` as masked loads and stores, `desc.atomic_add/min/max/and/or/xor` as masked relaxed atomics (no TMA; 16-bit float min/max not yet)')
 for n in ["load_tensor_descriptor","store_tensor_descriptor"]: st[n] = (S, "")
-st["tensor_descriptor"] = (N, "as a kernel argument type")
+st["tensor_descriptor"] = (L, 'host `TensorDescriptor` arguments become in-kernel descriptors (docs/python.md); not as an annotation or `mgpc --signature` type')
 for n in ["rand","rand4x","randint","randint4x","randn","randn4x","philox","philox_impl","uint_to_uniform_float","pair_uniform_to_normal"]:
     st[n] = (S, "Philox-4x32-10 with Triton's bits (`randint` returns int32 with the uint32 bits)")
 for n in ["join","split","interleave","flip","ravel"]:

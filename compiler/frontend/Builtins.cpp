@@ -65,7 +65,10 @@ static Group getGroup(llvm::StringRef name) {
               "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas"},
              Group::Atomic)
       .Cases({"make_block_ptr", "advance", "make_tensor_descriptor",
-              "load_tensor_descriptor", "store_tensor_descriptor"},
+              "load_tensor_descriptor", "store_tensor_descriptor",
+              "descriptor_atomic_add", "descriptor_atomic_min",
+              "descriptor_atomic_max", "descriptor_atomic_and",
+              "descriptor_atomic_or", "descriptor_atomic_xor"},
              Group::BlockPtr)
       .Cases(
           {"join", "split", "interleave", "cat", "flip", "ravel", "histogram",

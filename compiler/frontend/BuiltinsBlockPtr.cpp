@@ -13,7 +13,9 @@
 //    padding_option="zero")` with `desc.load(offsets)` /
 //    `desc.store(offsets, value)` (and `tl.load_tensor_descriptor` /
 //    `tl.store_tensor_descriptor`): the same with every dimension checked,
-//    as TMA does. (mgp uses ordinary loads and stores here, on every arch.)
+//    as TMA does, and `desc.atomic_add/min/max/and/or/xor(offsets, value)`:
+//    relaxed atomics on the elements inside the shape. (mgp uses ordinary
+//    loads, stores and atomics here, on every arch.)
 // Block dimensions must be powers of two, as in Triton.
 //
 //===----------------------------------------------------------------------===//
@@ -258,6 +260,42 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
     fields[kOffsets] = SemaValue::getTuple(std::move(offsets));
     return SemaValue::getCompound(kBlockPtrTag, std::move(fields));
   }
+  if (name.consume_front("descriptor_")) {
+    // desc.atomic_add(offsets, value) and friends: the atomic on each element
+    // of the block inside the descriptor's shape (TMA's reduction).
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"desc", "offsets", "value"}, 3);
+    if (!b)
+      return b.takeError();
+    const SemaValue &desc = b->get(0);
+    if (desc.getTag() != kTensorDescTag)
+      return error(b->expr(0),
+                   name + " needs a tensor descriptor, got " + desc.describe());
+    const std::vector<SemaValue> &fields = desc.getElements();
+    std::vector<SemaValue> blockShape = fields[kDescBlockShape].getElements();
+    Expected<std::vector<SemaValue>> offsets =
+        getTupleArg(*this, *b, 1, "offsets", blockShape.size());
+    if (!offsets)
+      return offsets.takeError();
+    llvm::SmallVector<int64_t> checked;
+    for (size_t d = 0; d < blockShape.size(); ++d)
+      checked.push_back(d);
+    mlir::Value mask;
+    Expected<SemaValue> ptrs = blockAccess(
+        fields[kDescBase], fields[kDescShape].getElements(),
+        fields[kDescStrides].getElements(), *offsets, blockShape, checked,
+        call, mask);
+    if (!ptrs)
+      return ptrs.takeError();
+    CallArgs atomic;
+    atomic.args = {*ptrs, b->get(2), mask ? runtime(mask) : SemaValue::getNone(),
+                   SemaValue::getString("relaxed")};
+    atomic.argExprs = {&b->expr(0), &b->expr(2), &b->expr(1), &b->expr(0)};
+    Expected<SemaValue> old = genAtomicBuiltin(name, atomic, call);
+    if (!old)
+      return old.takeError();
+    return SemaValue::getNone();
+  }
   // Loads and stores through a descriptor (or a block pointer, from
   // tl.load / tl.store).
   bool isStore = name == "store_tensor_descriptor" || name == "store";
@@ -290,7 +328,8 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
   std::vector<SemaValue> shape = fields[1].getElements();
   std::vector<SemaValue> strides = fields[2].getElements();
   std::vector<SemaValue> blockShape =
-      fields[viaDesc ? kDescBlockShape : kBlockShape].getElements();
+      fields[viaDesc ? unsigned(kDescBlockShape) : unsigned(kBlockShape)]
+          .getElements();
   size_t rank = blockShape.size();
   std::vector<SemaValue> offsets;
   llvm::SmallVector<int64_t> checked;

@@ -178,6 +178,10 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
     // desc.load(offsets) / desc.store(offsets, value) and its fields.
     if (attr == "load" || attr == "store")
       return SemaValue::getMethod(base, (attr + "_tensor_descriptor").str());
+    if (llvm::is_contained({"atomic_add", "atomic_min", "atomic_max",
+                            "atomic_and", "atomic_or", "atomic_xor"},
+                           attr))
+      return SemaValue::getMethod(base, ("descriptor_" + attr).str());
     if (attr == "shape")
       return base.getElements()[1];
     if (attr == "strides")

@@ -199,6 +199,28 @@ def descriptor_tile_kernel(x_desc, out_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.c
     tl.store(out_ptr + rm[:, None] * BLOCK_N + rn[None, :], tile)
 
 
+@mgp.jit
+def descriptor_reduce_kernel(out_desc, a_ptr, M, N, M_BLOCK: tl.constexpr, N_BLOCK: tl.constexpr,
+                             KIND: tl.constexpr):
+    moffset = tl.program_id(0) * M_BLOCK
+    noffset = tl.program_id(1) * N_BLOCK
+    rm = moffset + tl.arange(0, M_BLOCK)[:, None]
+    rn = noffset + tl.arange(0, N_BLOCK)[None, :]
+    val = tl.load(a_ptr + rm * N + rn, mask=(rm < M) & (rn < N), other=0)
+    if KIND == "add":
+        out_desc.atomic_add([moffset, noffset], val)
+    elif KIND == "min":
+        out_desc.atomic_min([moffset, noffset], val)
+    elif KIND == "max":
+        out_desc.atomic_max([moffset, noffset], val)
+    elif KIND == "and":
+        out_desc.atomic_and([moffset, noffset], val)
+    elif KIND == "or":
+        out_desc.atomic_or([moffset, noffset], val)
+    else:
+        out_desc.atomic_xor([moffset, noffset], val)
+
+
 class TensorDescriptorArguments(unittest.TestCase):
     """Host TensorDescriptors (triton.tools.tensor_descriptor): mgp launches
     a variant over base, shape and strides that rebuilds each descriptor
@@ -229,6 +251,30 @@ class TensorDescriptorArguments(unittest.TestCase):
                                               BLOCK_M=bm, BLOCK_N=bn)
                 np.testing.assert_array_equal(y.numpy(), (x * 2.5).numpy())
                 self.assertTrue(torch.isnan(full[m:, :]).all() and torch.isnan(full[:, n:]).all())
+
+    def test_atomics(self):
+        # desc.atomic_*(offsets, value) on a ragged view: elements past the
+        # shape are left alone (the buffer around the view keeps its values).
+        torch, TD = self.torch, self.TensorDescriptor
+        gen = torch.Generator().manual_seed(11)
+        ops = {"add": torch.add, "min": torch.minimum, "max": torch.maximum,
+               "and": torch.bitwise_and, "or": torch.bitwise_or, "xor": torch.bitwise_xor}
+        m, n = 37, 20
+        for kind, dtype in [(k, torch.int32) for k in ops] + [("add", torch.float32)]:
+            with self.subTest(kind=kind, dtype=dtype):
+                if dtype == torch.int32:
+                    full = torch.randint(-1000, 1000, (m + 2, 24), generator=gen, dtype=dtype)
+                    a = torch.randint(-1000, 1000, (m, n), generator=gen, dtype=dtype)
+                else:
+                    full = torch.randn(m + 2, 24, generator=gen)
+                    a = torch.randn(m, n, generator=gen)
+                before = full.clone()
+                out = full[:m, :n]
+                descriptor_reduce_kernel[(3, 2)](TD(out, out.shape, out.stride(), [16, 16]), a,
+                                                 m, n, M_BLOCK=16, N_BLOCK=16, KIND=kind)
+                expected = before.clone()
+                expected[:m, :n] = ops[kind](before[:m, :n], a)
+                np.testing.assert_array_equal(full.numpy(), expected.numpy())
 
     def test_padding(self):
         torch, TD = self.torch, self.TensorDescriptor
