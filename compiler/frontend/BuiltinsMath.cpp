@@ -127,6 +127,10 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
   if (!b)
     return b.takeError();
   mlir::Value ops[2];
+  // The operands' element type as written (before widening).
+  mlir::Type given = b->get(0).isTensor()
+                         ? getElementType(b->get(0).getType())
+                         : mlir::Type();
   for (unsigned i = 0; i < 2; ++i) {
     const SemaValue &v = b->get(i);
     if (!v.isTensor() || getShapeOf(v.getType()).size() != 2 ||
@@ -174,10 +178,12 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
                            : mlir::Type(g.builder.getF32Type());
   llvm::SmallVector<int64_t> shape = {sa[0], sb[1]};
   mlir::Location l = g.loc(call);
-  // out_dtype: the result's type. The product accumulates in accType (fp32,
-  // fp64 or int32) and converts to out_dtype (an fp16 out_dtype rounds once
-  // at the end, where Triton's tensor cores accumulate in fp16; an int8 one
-  // keeps the low bits of the int32 sum).
+  // out_dtype: the result's type for fp16 and fp8 operands. The product
+  // accumulates in accType (fp32, fp64 or int32) and converts to out_dtype
+  // (an fp16 out_dtype rounds once at the end, where Triton's tensor cores
+  // accumulate in fp16). As in Triton, integer operands give int32, fp32 and
+  // bf16 ones fp32 and fp64 ones fp64 whatever out_dtype says (any integer,
+  // any float but bf16, fp64 for fp64).
   mlir::Type outType = accType;
   if (b->has(6) && !b->get(6).isNone()) {
     const SemaValue &o = b->get(6);
@@ -194,7 +200,14 @@ static Expected<SemaValue> genDot(Generator &g, CallArgs &args,
                                                  : "a floating-point type") +
                          " for " + getTypeName(ea) + " operands, got " +
                          o.describe());
-    outType = o.getType();
+    if (o.getType().isBF16() && !accType.isInteger())
+      return g.error(b->expr(6),
+                     "out_dtype=bfloat16 is unsupported. Please use "
+                     "out_dtype=float32/float16 and cast with "
+                     "`.to(tl.bfloat16)`");
+    if (given.isF16() ||
+        llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(given))
+      outType = o.getType();
   }
   mlir::Value acc;
   if (b->has(2) && !b->get(2).isNone()) {
