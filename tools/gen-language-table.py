@@ -50,7 +50,7 @@ st["bitonic_merge"] = (L, "last dimension, power-of-two dimensions")
 for n in ["gather","dot_scaled","inline_asm_elementwise","map_elementwise","slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
     st[n] = (N, "")
 st["inline_asm_elementwise"] = (N, "")
-st["PropagateNan"] = (N, "`propagate_nan=` is accepted by maximum/minimum and ignored")
+st["PropagateNan"] = (S, '`tl.PropagateNan.NONE` / `ALL` for `propagate_nan=` of maximum, minimum and clamp (ALL: a NaN operand gives NaN)')
 for n in ["block_type","tensor","void","const","constexpr_type","target_info"]:
     st[n] = (X, "a type or object of Triton's Python front end, not a kernel operation")
 st["target_info"] = (N, "")

@@ -59,7 +59,7 @@ static Group getGroup(llvm::StringRef name) {
              Group::Shape)
       .Cases({"sum", "max", "min", "argmax", "argmin"}, Group::Reduce)
       .Cases({"static_assert", "range", "static_range", "float", "int", "bool",
-              "len", "constexpr", "jit", "isinstance", "tuple"},
+              "len", "constexpr", "jit", "isinstance", "tuple", "getattr"},
              Group::Python)
       .Cases({"atomic_add", "atomic_max", "atomic_min", "atomic_and",
               "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas"},
@@ -90,7 +90,7 @@ bool Generator::isBuiltinName(llvm::StringRef name) {
     return true;
   return getGroup(name) != Group::None && name != "float" && name != "int" &&
          name != "bool" && name != "len" && name != "print" &&
-         name != "isinstance" && name != "tuple";
+         name != "isinstance" && name != "tuple" && name != "getattr";
 }
 
 /// Python's `min(a, b, ...)` / `max(...)`: on constants Python's; otherwise
@@ -382,6 +382,26 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
     if (v.isFloat())
       return SemaValue::getFloat(std::fabs(v.getFloat()));
     return SemaValue::getInt(v.getInt() < 0 ? -v.getInt() : v.getInt());
+  }
+  if (name == "getattr") {
+    // getattr(value, "name"[, default]) with a constant name: `value.name`
+    // (Triton's tests pick builtins so: getattr(tl, op)).
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"object", "name", "default"}, 2);
+    if (!b)
+      return b.takeError();
+    if (!b->get(1).isString())
+      return error(b->expr(1), "getattr() needs a constant string name, got " +
+                                   b->get(1).describe());
+    ast::AttributeExpr attr(
+        call.getLocation(),
+        std::make_unique<ast::NameExpr>(b->expr(0).getLocation(), "getattr"),
+        b->get(1).getString().str(), b->expr(1).getLocation());
+    Expected<SemaValue> v = getAttribute(b->get(0), attr);
+    if (v || !b->has(2))
+      return v;
+    llvm::consumeError(v.takeError());
+    return b->get(2);
   }
   if (name == "len") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);

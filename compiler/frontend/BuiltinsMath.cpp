@@ -316,15 +316,18 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
         bindArgs(name, args, call, {"x", "min", "max", "propagate_nan"}, 3);
     if (!b)
       return b.takeError();
+    SemaValue propagate =
+        b->has(3) ? b->get(3) : SemaValue::getInt(0);
+    const ast::Expr &pe = b->has(3) ? b->expr(3) : b->expr(0);
     CallArgs lo;
-    lo.args = {b->get(0), b->get(1)};
-    lo.argExprs = {&b->expr(0), &b->expr(1)};
+    lo.args = {b->get(0), b->get(1), propagate};
+    lo.argExprs = {&b->expr(0), &b->expr(1), &pe};
     Expected<SemaValue> r = genMathBuiltin("maximum", lo, call);
     if (!r)
       return r.takeError();
     CallArgs hi;
-    hi.args = {*r, b->get(2)};
-    hi.argExprs = {&b->expr(0), &b->expr(2)};
+    hi.args = {*r, b->get(2), propagate};
+    hi.argExprs = {&b->expr(0), &b->expr(2), &pe};
     return genMathBuiltin("minimum", hi, call);
   }
   namespace arith = mlir::arith;
@@ -346,6 +349,17 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
                                     site(call), &u))
       return std::move(err);
     bool isMax = name == "maximum";
+    // propagate_nan=tl.PropagateNan.ALL: a NaN operand gives NaN
+    // (arith.maximumf / minimumf); NONE (the default) the other operand.
+    bool propagateNaN = false;
+    if (b->has(2)) {
+      const SemaValue &p = b->get(2);
+      if (!p.isInt())
+        return error(b->expr(2), "propagate_nan must be tl.PropagateNan.NONE "
+                                 "or tl.PropagateNan.ALL, got " +
+                                     p.describe());
+      propagateNaN = p.getInt() != 0;
+    }
     mlir::Value r;
     if (getElementType(a.getType()).isInteger() && u)
       r = isMax ? arith::MaxUIOp::create(builder, l, a, c).getResult()
@@ -353,6 +367,9 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     else if (getElementType(a.getType()).isInteger())
       r = isMax ? arith::MaxSIOp::create(builder, l, a, c).getResult()
                 : arith::MinSIOp::create(builder, l, a, c).getResult();
+    else if (propagateNaN)
+      r = isMax ? arith::MaximumFOp::create(builder, l, a, c).getResult()
+                : arith::MinimumFOp::create(builder, l, a, c).getResult();
     else
       r = isMax ? arith::MaxNumFOp::create(builder, l, a, c).getResult()
                 : arith::MinNumFOp::create(builder, l, a, c).getResult();

@@ -74,7 +74,8 @@ static bool isConstexprAnnotation(const ast::Expr *annotation) {
 /// Python builtins a kernel may use bare.
 static bool isPythonBuiltin(llvm::StringRef name) {
   return llvm::is_contained({"range", "float", "int", "bool", "min", "max",
-                             "abs", "len", "print", "isinstance", "tuple"},
+                             "abs", "len", "print", "isinstance", "tuple",
+                             "getattr"},
                             name);
 }
 

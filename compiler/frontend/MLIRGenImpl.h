@@ -402,6 +402,9 @@ public:
 inline constexpr llvm::StringLiteral kTritonModule = "triton";
 inline constexpr llvm::StringLiteral kLanguageModule = "triton.language";
 inline constexpr llvm::StringLiteral kMathModule = "triton.language.math";
+/// tl.PropagateNan, whose members NONE and ALL are Triton's values.
+inline constexpr llvm::StringLiteral kPropagateNanModule =
+    "triton.language.PropagateNan";
 inline constexpr llvm::StringLiteral kExtraModule = "triton.language.extra";
 inline constexpr llvm::StringLiteral kExtraCudaModule =
     "triton.language.extra.cuda";

@@ -76,6 +76,8 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
           PointerType::get(mlir::IntegerType::get(ctx, 32)));
     if (name == "math")
       return SemaValue::getModule(kMathModule);
+    if (name == "PropagateNan")
+      return SemaValue::getModule(kPropagateNanModule);
     if (name == "extra")
       return SemaValue::getModule(kExtraModule);
     if (name == "language" || name == "core" || name == "standard")
@@ -91,6 +93,12 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
     if (lookupLibdeviceFunction(name))
       return SemaValue::getBuiltin((kLibdevicePrefix + name).str());
     why = "unknown function '" + name.str() + "' of triton.language.math";
+    return std::nullopt;
+  }
+  if (module == kPropagateNanModule) {
+    if (name == "NONE" || name == "ALL")
+      return SemaValue::getInt(name == "ALL" ? 0xffff : 0);
+    why = "tl.PropagateNan has NONE and ALL, not '" + name.str() + "'";
     return std::nullopt;
   }
   if (module == kExtraModule) {
@@ -219,7 +227,8 @@ Expected<SemaValue> Generator::getModuleAttribute(const SemaValue &module,
                  al.getRange());
   }
   if (!getCanonicalModule(path) && path != kLibdeviceModule &&
-      path != kExtraCudaModule && path != kMathModule && path != kExtraModule)
+      path != kExtraCudaModule && path != kMathModule &&
+      path != kExtraModule && path != kPropagateNanModule)
     return error(e, "module '" + path + "' cannot be used in a kernel");
   std::string why;
   if (std::optional<SemaValue> v = getMember(&context, path, e.getAttr(), why))

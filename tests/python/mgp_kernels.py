@@ -140,3 +140,19 @@ def bias_act_kernel(x_ptr, b_ptr, out_ptr, n, ACTIVATION: tl.constexpr,
 
 if __name__ == "__main__":
     print("host code: mgp compiles only the kernels")
+
+
+@mgp.jit
+def nan_minmax_kernel(a_ptr, b_ptr, out_ptr, n, FUNC: tl.constexpr, PROPAGATE: tl.constexpr,
+                      BLOCK: tl.constexpr):
+    # tl.maximum / tl.minimum / tl.clamp with a tl.PropagateNan member picked by name.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask)
+    b = tl.load(b_ptr + offs, mask=mask)
+    mode = getattr(tl.PropagateNan, PROPAGATE)
+    if FUNC == "clamp":
+        r = tl.clamp(a, -tl.abs(b), tl.abs(b), propagate_nan=mode)
+    else:
+        r = getattr(tl, FUNC)(a, b, propagate_nan=mode)
+    tl.store(out_ptr + offs, r, mask=mask)

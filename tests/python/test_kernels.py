@@ -145,6 +145,25 @@ class Numerics(unittest.TestCase):
         assert_finite_close(self, rstd, ref_rstd, rtol=1e-5, atol=0)
         assert_finite_close(self, y, ref, rtol=1e-4, atol=1e-5)
 
+    def test_propagate_nan(self):
+        # NONE (the default) takes the other operand where one is NaN (NumPy's
+        # fmax/fmin); ALL gives NaN (NumPy's maximum/minimum).
+        rng = np.random.default_rng()
+        n = 300
+        a, b = random_floats(rng, n), random_floats(rng, n)
+        a[rng.random(n) < 0.2] = np.nan
+        b[rng.random(n) < 0.2] = np.nan
+        refs = {("maximum", "NONE"): np.fmax(a, b), ("maximum", "ALL"): np.maximum(a, b),
+                ("minimum", "NONE"): np.fmin(a, b), ("minimum", "ALL"): np.minimum(a, b),
+                ("clamp", "NONE"): np.fmin(np.fmax(a, -np.abs(b)), np.abs(b)),
+                ("clamp", "ALL"): np.minimum(np.maximum(a, -np.abs(b)), np.abs(b))}
+        for (func, mode), ref in refs.items():
+            with self.subTest(func=func, propagate_nan=mode):
+                out = np.full(n, 7.0, np.float32)
+                K.nan_minmax_kernel[(mgp.cdiv(n, 128),)](a, b, out, n, FUNC=func,
+                                                         PROPAGATE=mode, BLOCK=128)
+                np.testing.assert_array_equal(out, ref)
+
     def test_scalar_types(self):
         ints = np.zeros(4, np.int64)
         floats = np.zeros(1, np.float32)
