@@ -21,7 +21,7 @@ for n in ["uint8","uint16","uint32","uint64"]:
 for n in ["float8e4b15","float8e4b8","float8e5b16"]:
     st[n] = (N, "AMD / pre-Hopper fp8 variants")
 st["dtype"] = (L, "dtype objects: comparisons, `element_ty`, `primitive_bitwidth`, `is_*()`, calling one converts (`tl.float32(x)`); `tl.dtype('fp16')` is not constructed")
-st["dot"] = (L, 'float operands (fp32 as `input_precision` "tf32", "ieee", or the split-precision "tf32x3", "bf16x3", "bf16x6" in Triton\'s products and order; fp16, bf16, fp8 widened to fp16, fp64); integer operands (int8/int16/int32, signed or unsigned) accumulate in int32 with wraparound, on CUDA cores (no int8 tensor-core path yet); `out_dtype` is the result type of fp16 and fp8 dots (accumulated in fp32, converted once); as in Triton, integer dots give int32, fp32 and bf16 dots fp32 and fp64 dots fp64 whatever `out_dtype` says; 2-D operands only (3-D batched dots not yet)')
+st["dot"] = (L, 'float operands (fp32 as `input_precision` "tf32", "ieee", or the split-precision "tf32x3", "bf16x3", "bf16x6" in Triton\'s products and order; fp16, bf16, fp8 widened to fp16, fp64); integer operands (int8/int16/int32, signed or unsigned) accumulate in int32 with wraparound, on CUDA cores (no int8 tensor-core path yet); `out_dtype` is the result type of fp16 and fp8 dots (accumulated in fp32, converted once); as in Triton, integer dots give int32, fp32 and bf16 dots fp32 and fp64 dots fp64 whatever `out_dtype` says; 3-D operands `[B, M, K] @ [B, K, N]` are B 2-D dots (power-of-two dimensions)')
 st["max"] = (L, "reduction; `tl.max(a, b)` of two blocks is `maximum`; bare `max(...)` in a kernel is `tl.maximum`")
 st["min"] = (L, "as `max`")
 for n in ["argmax","argmin"]: st[n] = (S, "ties go to the lower index")

@@ -326,6 +326,9 @@ public:
   llvm::Expected<SemaValue> genCreationBuiltin(llvm::StringRef name,
                                                CallArgs &args,
                                                const ast::CallExpr &call);
+  /// dot, 2-D and batched 3-D (BuiltinsDot.cpp).
+  llvm::Expected<SemaValue> genDotBuiltin(CallArgs &args,
+                                          const ast::CallExpr &call);
   llvm::Expected<SemaValue> genMathBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call);
   llvm::Expected<SemaValue> genShapeBuiltin(llvm::StringRef name,

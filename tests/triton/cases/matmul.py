@@ -74,6 +74,11 @@ register("matmul.bmm_bf16", K, "_bmm_kernel", "bmm",
                                 randn(g, b, k, n, dtype=torch.bfloat16)],
          lambda a, b: f64(a) @ f64(b), shapes=[(2, 40, 50, 60)], check=Close(2e-2, 1e-1),
          skip={"triton-interp": INTERP_BF16})
+register("matmul.head_scores_3d_dot", K, "_head_scores_kernel", "head_scores",
+         lambda g, h, m, n, d: [randn(g, h, m, d, dtype=torch.float16),
+                                randn(g, h, n, d, dtype=torch.float16)],
+         lambda q, k: (f64(q) @ f64(k).transpose(1, 2)) * q.shape[2] ** -0.5,
+         shapes=[(4, 64, 32, 32), (5, 40, 30, 24)], check=MM16)
 register("matmul.block_ptr", K, "_matmul_block_ptr_kernel", "matmul_block_ptr",
          _mm_inputs(torch.float16), lambda a, b: f64(a) @ f64(b),
          shapes=[(64, 64, 64), (50, 70, 40)], check=MM16, skip=BLOCK_PTR_SKIP)

@@ -265,6 +265,43 @@ def bmm(a, b):
     return c
 
 
+@triton.jit
+def _head_scores_kernel(Q, K, S, H, M, N, D, stride_qh, stride_qm, stride_kh, stride_kn,
+                        stride_sh, stride_sm, scale, HEADS: tl.constexpr, BLOCK_M: tl.constexpr,
+                        BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
+    # Attention scores of HEADS heads at once with a 3-D (batched) dot:
+    # S[h] = Q[h] @ K[h]^T * scale, one block of rows of each head per program.
+    rh = tl.program_id(0) * HEADS + tl.arange(0, HEADS)
+    rm = tl.program_id(1) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    rd = tl.arange(0, BLOCK_D)
+    h3 = rh[:, None, None]
+    q_mask = (h3 < H) & (rm[None, :, None] < M) & (rd[None, None, :] < D)
+    q = tl.load(Q + h3 * stride_qh + rm[None, :, None] * stride_qm + rd[None, None, :],
+                mask=q_mask, other=0.0)
+    kt_mask = (h3 < H) & (rd[None, :, None] < D) & (rn[None, None, :] < N)
+    kt = tl.load(K + h3 * stride_kh + rd[None, :, None] + rn[None, None, :] * stride_kn,
+                 mask=kt_mask, other=0.0)
+    s = tl.dot(q, kt) * scale
+    s_mask = (h3 < H) & (rm[None, :, None] < M) & (rn[None, None, :] < N)
+    tl.store(S + h3 * stride_sh + rm[None, :, None] * stride_sm + rn[None, None, :], s,
+             mask=s_mask)
+
+
+def head_scores(q, k):
+    """q [H, M, D] @ k [H, N, D]^T / sqrt(D), fp32, two heads per program."""
+    H, M, D = q.shape
+    N = k.shape[1]
+    s = torch.empty((H, M, N), dtype=torch.float32, device=q.device)
+    block_n = max(16, triton.next_power_of_2(N))
+    block_d = max(16, triton.next_power_of_2(D))
+    grid = (triton.cdiv(H, 2), triton.cdiv(M, 32))
+    _head_scores_kernel[grid](q, k, s, H, M, N, D, q.stride(0), q.stride(1), k.stride(0),
+                              k.stride(1), s.stride(0), s.stride(1), D ** -0.5, HEADS=2,
+                              BLOCK_M=32, BLOCK_N=block_n, BLOCK_D=block_d)
+    return s
+
+
 def bmm_transposed_b(a, bt):
     """a @ bt.transpose(1, 2) with bt stored [B, N, K]: strides do the work."""
     return bmm(a, bt.transpose(1, 2))

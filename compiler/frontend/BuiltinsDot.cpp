@@ -1,0 +1,403 @@
+//===- BuiltinsDot.cpp - tl.dot --------------------------------------------===//
+//
+// This file implements `dot(a, b, acc=None, input_precision=, allow_tf32=,
+// max_num_imprecise_acc=, out_dtype=)`: on 2-D blocks one mgp.dot with an
+// fp32 (fp64, int32) accumulator, zeros when `acc` is absent, or several for
+// the split-precision fp32 algorithms "tf32x3", "bf16x3" and "bf16x6"; a
+// padded K (MLIRGenPadding.cpp) is zeroed in both operands. On 3-D blocks
+// [B, M, K] @ [B, K, N] (Triton's batched dot) one 2-D dot per batch: the
+// operands are cut into their B matrices exactly (split's bit-exact
+// selection) and the results joined back.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "compiler/frontend/SemaTypes.h"
+#include "compiler/ir/MgpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <optional>
+
+using namespace mgp;
+using namespace mgp::detail;
+using llvm::Error;
+using llvm::Expected;
+
+/// Triton's `input_precision` values for fp32 operands.
+static constexpr llvm::StringLiteral kInputPrecisions[] = {
+    "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
+
+/// The fp32 dot `a @ b + acc` from products of narrower parts, Triton's
+/// split-precision algorithms: "tf32x3" splits x = big + small with big
+/// rounded to tf32 (cvt.rna: ties away from zero) and adds the tf32 products
+/// small*big + big*small, then big*big (3xTF32, CUTLASS's trick); "bf16x3"
+/// and "bf16x6" split x = hi + mid (+ lo) into bf16 parts (round to nearest
+/// even) and add 3 or 6 bf16 products, smallest first. A NaN in the sum of
+/// the small products (inf * 0 from a part that is zero) becomes 0 before the
+/// large product is added; `acc` is added last. The products and their order
+/// are Triton's, so the result rounds as Triton's does.
+static mlir::Value splitPrecisionDot(Generator &g, mlir::Value a,
+                                     mlir::Value b, mlir::Value acc,
+                                     llvm::StringRef precision,
+                                     llvm::ArrayRef<int64_t> shape,
+                                     mlir::Location l) {
+  mlir::OpBuilder &bd = g.builder;
+  mlir::Type f32 = bd.getF32Type(), i32 = bd.getI32Type();
+  auto splatLike = [&](mlir::Value like, mlir::Type elt, int64_t bits) {
+    return g.materializeSplat(SemaValue::getInt(bits), elt,
+                              getShapeOf(like.getType()), l);
+  };
+  auto withElement = [](mlir::Value v, mlir::Type elt) {
+    return llvm::cast<mlir::RankedTensorType>(v.getType()).clone(elt);
+  };
+  auto zero = [&]() {
+    return g.setLogicalShape(g.materializeSplat(SemaValue::getInt(0), f32,
+                                                padShape(shape), l),
+                             shape);
+  };
+  auto dot = [&](mlir::Value x, mlir::Value y, mlir::Value c,
+                 InputPrecision p) {
+    return DotOp::create(bd, l, x, y, c, p).getResult();
+  };
+  // NaN partial sums become zeros (Triton's replaceNansWithZeros).
+  auto dropNaN = [&](mlir::Value v) -> mlir::Value {
+    mlir::Value nan = mlir::arith::CmpFOp::create(
+        bd, l, mlir::arith::CmpFPredicate::UNO, v, v);
+    return mlir::arith::SelectOp::create(bd, l, nan, zero(), v);
+  };
+  mlir::Value sum;
+  if (precision == "tf32x3") {
+    // big = x rounded to tf32 on its bits ((bits + 0x1000) & ~0x1fff, which
+    // is cvt.rna.tf32.f32 for finite values and infinities); NaN stays NaN.
+    auto split = [&](mlir::Value x) -> std::pair<mlir::Value, mlir::Value> {
+      mlir::Value bits =
+          mlir::arith::BitcastOp::create(bd, l, withElement(x, i32), x);
+      bits = mlir::arith::AddIOp::create(bd, l, bits,
+                                         splatLike(x, i32, 0x1000));
+      bits = mlir::arith::AndIOp::create(
+          bd, l, bits, splatLike(x, i32, static_cast<int32_t>(0xffffe000u)));
+      mlir::Value big =
+          mlir::arith::BitcastOp::create(bd, l, withElement(x, f32), bits);
+      mlir::Value nan = mlir::arith::CmpFOp::create(
+          bd, l, mlir::arith::CmpFPredicate::UNO, x, x);
+      big = mlir::arith::SelectOp::create(bd, l, nan, x, big);
+      return {big, mlir::arith::SubFOp::create(bd, l, x, big)};
+    };
+    auto [aBig, aSmall] = split(a);
+    auto [bBig, bSmall] = split(b);
+    sum = dot(aSmall, bBig, zero(), InputPrecision::TF32);
+    sum = dot(aBig, bSmall, sum, InputPrecision::TF32);
+    sum = dot(aBig, bBig, dropNaN(sum), InputPrecision::TF32);
+  } else {
+    // x = hi + mid (+ lo), each part x minus the parts before, in bf16.
+    unsigned n = precision == "bf16x6" ? 3 : 2;
+    auto split = [&](mlir::Value x) {
+      llvm::SmallVector<mlir::Value, 3> parts;
+      for (unsigned i = 0; i < n; ++i) {
+        mlir::Value part = g.castTo(x, bd.getBF16Type(), l);
+        if (i + 1 < n)
+          x = mlir::arith::SubFOp::create(bd, l, x, g.castTo(part, f32, l));
+        parts.push_back(part);
+      }
+      return parts;
+    };
+    llvm::SmallVector<mlir::Value, 3> pa = split(a), pb = split(b);
+    enum { Hi, Mid, Lo };
+    sum = zero();
+    if (n == 3) {
+      sum = dot(pa[Mid], pb[Mid], sum, InputPrecision::IEEE);
+      sum = dot(pa[Lo], pb[Hi], sum, InputPrecision::IEEE);
+      sum = dot(pa[Hi], pb[Lo], sum, InputPrecision::IEEE);
+    }
+    sum = dot(pa[Mid], pb[Hi], sum, InputPrecision::IEEE);
+    sum = dot(pa[Hi], pb[Mid], sum, InputPrecision::IEEE);
+    sum = dot(pa[Hi], pb[Hi], dropNaN(sum), InputPrecision::IEEE);
+  }
+  return mlir::arith::AddFOp::create(bd, l, sum, acc);
+}
+
+static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
+                                    const ast::CallExpr &call) {
+  Expected<BoundArgs> b =
+      g.bindArgs("dot", args, call,
+                 {"input", "other", "acc", "input_precision", "allow_tf32",
+                  "max_num_imprecise_acc", "out_dtype"},
+                 2);
+  if (!b)
+    return b.takeError();
+  mlir::Value ops[2];
+  // The operands' element type as written (before widening).
+  mlir::Type given = b->get(0).isTensor()
+                         ? getElementType(b->get(0).getType())
+                         : mlir::Type();
+  for (unsigned i = 0; i < 2; ++i) {
+    const SemaValue &v = b->get(i);
+    if (!v.isTensor() || getShapeOf(v.getType()).size() != 2 ||
+        !getElementType(v.getType()).isIntOrFloat())
+      return g.error(b->expr(i), "dot operands must be 2-D (or, both, 3-D) "
+                                 "blocks of numbers, got " +
+                                     v.describe());
+    mlir::Type elt = getElementType(v.getType());
+    if (elt.isInteger(1) || elt.isInteger(64))
+      return g.error(b->expr(i), "dot operands must be 8-, 16- or 32-bit "
+                                 "integers or floats, got " +
+                                     getTypeName(elt));
+    ops[i] = v.getValue();
+    // Integer dots accumulate in int32 (Triton's int8 dot): narrower
+    // operands widen to int32 first, by their signedness.
+    if (elt.isInteger() && !elt.isInteger(32))
+      ops[i] = g.castTo(ops[i], g.builder.getI32Type(), g.loc(b->expr(i)),
+                        v.isUnsigned());
+  }
+  // Logical shapes (MLIRGenPadding.cpp); the MLIR ones are padded.
+  llvm::SmallVector<int64_t> sa = g.getLogicalShape(ops[0]),
+                             sb = g.getLogicalShape(ops[1]);
+  if (sa[1] != sb[0])
+    return g.error(call, "dot: the inner dimensions differ: " +
+                             describeShape(sa) + " @ " + describeShape(sb));
+  llvm::ArrayRef<int64_t> pa = getShapeOf(ops[0].getType()),
+                          pb = getShapeOf(ops[1].getType());
+  for (int64_t d : {pa[0], pa[1], pb[1]})
+    if (d < 16)
+      return g.error(call, "dot needs every dimension >= 16, got " +
+                               describeShape(sa) + " @ " + describeShape(sb));
+  // fp8 operands: exactly representable in fp16, whose dot accumulates in
+  // fp32 like an fp8 one.
+  for (mlir::Value &op : ops)
+    if (llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(
+            getElementType(op.getType())))
+      op = g.castTo(op, g.builder.getF16Type(), g.loc(call));
+  mlir::Type ea = getElementType(ops[0].getType()),
+             eb = getElementType(ops[1].getType());
+  if (ea != eb)
+    return g.error(call, "dot operands must have the same element type, got " +
+                             getTypeName(ea) + " and " + getTypeName(eb));
+  mlir::Type accType = ea.isF64() || ea.isInteger(32)
+                           ? ea
+                           : mlir::Type(g.builder.getF32Type());
+  llvm::SmallVector<int64_t> shape = {sa[0], sb[1]};
+  mlir::Location l = g.loc(call);
+  // out_dtype: the result's type for fp16 and fp8 operands. The product
+  // accumulates in accType (fp32, fp64 or int32) and converts to out_dtype
+  // (an fp16 out_dtype rounds once at the end, where Triton's tensor cores
+  // accumulate in fp16). As in Triton, integer operands give int32, fp32 and
+  // bf16 ones fp32 and fp64 ones fp64 whatever out_dtype says (any integer,
+  // any float but bf16, fp64 for fp64).
+  mlir::Type outType = accType;
+  if (b->has(6) && !b->get(6).isNone()) {
+    const SemaValue &o = b->get(6);
+    bool ok = o.isDType() &&
+              (accType.isInteger() ? o.getType().isInteger() &&
+                                         !o.getType().isInteger(1)
+                                   : llvm::isa<mlir::FloatType>(o.getType()) &&
+                                         !ea.isF64() == !o.getType().isF64());
+    if (!ok)
+      return g.error(b->expr(6),
+                     "out_dtype must be " +
+                         std::string(accType.isInteger() ? "an integer type"
+                                     : ea.isF64()        ? "fp64"
+                                                 : "a floating-point type") +
+                         " for " + getTypeName(ea) + " operands, got " +
+                         o.describe());
+    if (o.getType().isBF16() && !accType.isInteger())
+      return g.error(b->expr(6),
+                     "out_dtype=bfloat16 is unsupported. Please use "
+                     "out_dtype=float32/float16 and cast with "
+                     "`.to(tl.bfloat16)`");
+    if (given.isF16() ||
+        llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(given))
+      outType = o.getType();
+  }
+  mlir::Value acc;
+  if (b->has(2) && !b->get(2).isNone()) {
+    const SemaValue &c = b->get(2);
+    mlir::Type ct = c.isTensor() ? getElementType(c.getType()) : mlir::Type();
+    if (!c.isTensor() ||
+        getShapeOf(c.getLogicalType()) != llvm::ArrayRef(shape) ||
+        (ct != accType && ct != outType))
+      return g.error(b->expr(2), "dot accumulator must be a " +
+                                     describeType(mlir::RankedTensorType::get(
+                                         shape, outType)) +
+                                     " block, got " + c.describe());
+    acc = g.castTo(c.getValue(), accType, l);
+  } else {
+    acc = g.setLogicalShape(
+        g.materializeSplat(SemaValue::getInt(0), accType, padShape(shape), l),
+        shape);
+  }
+  // A padded K must add nothing: zero the padding of both operands.
+  if (pa[1] != sa[1])
+    for (mlir::Value &op : ops)
+      op = g.fillPadding(op, SemaValue::getInt(0), l);
+  std::string precision = "tf32";
+  if (b->has(4) && !b->get(4).isTruthy())
+    precision = "ieee";
+  if (b->has(3) && !b->get(3).isNone()) {
+    const SemaValue &p = b->get(3);
+    std::string name = p.isString() ? p.getString().lower() : "";
+    if (!llvm::is_contained(kInputPrecisions, name))
+      return g.error(b->expr(3), "input_precision must be one of \"tf32\", "
+                                 "\"tf32x3\", \"ieee\", \"bf16x3\" or "
+                                 "\"bf16x6\", got " +
+                                     p.describe());
+    precision = name;
+  }
+  mlir::Value d;
+  if (ea.isF32() && precision != "tf32" && precision != "ieee")
+    d = splitPrecisionDot(g, ops[0], ops[1], acc, precision, shape, l);
+  else
+    d = DotOp::create(g.builder, l, ops[0], ops[1], acc,
+                      precision == "ieee" ? InputPrecision::IEEE
+                                          : InputPrecision::TF32);
+  return g.runtime(g.castTo(d, outType, l));
+}
+
+namespace {
+/// The batched dot's data movement: other builtins called on values made
+/// here, located at the dot's call.
+struct BatchParts {
+  Generator &g;
+  const ast::CallExpr &call;
+
+  Expected<SemaValue> callBuiltin(llvm::StringRef name,
+                                  std::vector<SemaValue> values) {
+    CallArgs a;
+    a.args = std::move(values);
+    a.argExprs.assign(a.args.size(), &call);
+    if (name == "reshape" || name == "permute")
+      return g.genShapeBuiltin(name, a, call);
+    return g.genComposedBuiltin(name, a, call);
+  }
+  static SemaValue ints(llvm::ArrayRef<int64_t> values) {
+    std::vector<SemaValue> elts;
+    for (int64_t v : values)
+      elts.push_back(SemaValue::getInt(v));
+    return SemaValue::getTuple(std::move(elts));
+  }
+  Expected<SemaValue> reshape(const SemaValue &x,
+                              llvm::ArrayRef<int64_t> shape) {
+    return callBuiltin("reshape", {x, ints(shape)});
+  }
+
+  /// The n matrices x[..., i] of x [rows, cols, n], in order of i: x's
+  /// last dimension halved into pairs and split (exact) until it is 1.
+  Error slices(const SemaValue &x, int64_t rows, int64_t cols, int64_t n,
+               std::vector<SemaValue> &out) {
+    if (n == 1) {
+      Expected<SemaValue> m = reshape(x, {rows, cols});
+      if (!m)
+        return m.takeError();
+      out.push_back(*m);
+      return Error::success();
+    }
+    Expected<SemaValue> pairs = reshape(x, {rows, cols, n / 2, 2});
+    if (!pairs)
+      return pairs.takeError();
+    Expected<SemaValue> halves = callBuiltin("split", {*pairs});
+    if (!halves)
+      return halves.takeError();
+    std::vector<SemaValue> even, odd;
+    if (Error err = slices(halves->getElements()[0], rows, cols, n / 2, even))
+      return err;
+    if (Error err = slices(halves->getElements()[1], rows, cols, n / 2, odd))
+      return err;
+    for (int64_t i = 0; i < n / 2; ++i) {
+      out.push_back(even[i]);
+      out.push_back(odd[i]);
+    }
+    return Error::success();
+  }
+
+  /// The matrices [rows, cols] stacked into [rows, cols, n] (the inverse
+  /// of slices: pairs joined).
+  Expected<SemaValue> stack(llvm::ArrayRef<SemaValue> parts, int64_t rows,
+                            int64_t cols) {
+    int64_t n = parts.size();
+    if (n == 1)
+      return reshape(parts[0], {rows, cols, 1});
+    std::vector<SemaValue> even, odd;
+    for (int64_t i = 0; i < n; ++i)
+      (i % 2 ? odd : even).push_back(parts[i]);
+    Expected<SemaValue> lo = stack(even, rows, cols);
+    if (!lo)
+      return lo.takeError();
+    Expected<SemaValue> hi = stack(odd, rows, cols);
+    if (!hi)
+      return hi.takeError();
+    Expected<SemaValue> joined = callBuiltin("join", {*lo, *hi});
+    if (!joined)
+      return joined.takeError();
+    return reshape(*joined, {rows, cols, n});
+  }
+
+  /// The B matrices of a [B, rows, cols] block.
+  Error batches(const SemaValue &x, std::vector<SemaValue> &out) {
+    llvm::SmallVector<int64_t> shape(getShapeOf(x.getLogicalType()));
+    Expected<SemaValue> moved = callBuiltin("permute", {x, ints({1, 2, 0})});
+    if (!moved)
+      return moved.takeError();
+    return slices(*moved, shape[1], shape[2], shape[0], out);
+  }
+};
+} // namespace
+
+static bool isBlockOfRank(const SemaValue &v, size_t rank) {
+  return v.isTensor() && getShapeOf(v.getLogicalType()).size() == rank;
+}
+
+Expected<SemaValue> Generator::genDotBuiltin(CallArgs &args,
+                                             const ast::CallExpr &call) {
+  if (args.args.size() < 2 || !isBlockOfRank(args.args[0], 3) ||
+      !isBlockOfRank(args.args[1], 3))
+    return genDot2D(*this, args, call);
+  // [B, M, K] @ [B, K, N] (+ acc [B, M, N]): one 2-D dot per batch, with the
+  // call's other arguments.
+  llvm::SmallVector<int64_t> sa(getShapeOf(args.args[0].getLogicalType())),
+      sb(getShapeOf(args.args[1].getLogicalType()));
+  if (sa[0] != sb[0])
+    return error(call, "dot: the batch dimensions differ: " +
+                           describeShape(sa) + " @ " + describeShape(sb));
+  // acc: the third positional argument or a keyword one.
+  std::optional<size_t> accKeyword;
+  for (size_t i = 0; i < args.keywords.size(); ++i)
+    if (args.keywords[i]->name == "acc")
+      accKeyword = i;
+  const SemaValue *acc = accKeyword             ? &args.keywordValues[*accKeyword]
+                         : args.args.size() > 2 ? &args.args[2]
+                                                : nullptr;
+  if (acc && acc->isNone())
+    acc = nullptr;
+  if (acc && !(isBlockOfRank(*acc, 3) &&
+               getShapeOf(acc->getLogicalType()) ==
+                   llvm::ArrayRef<int64_t>({sa[0], sa[1], sb[2]})))
+    return error(call, "a batched dot's accumulator must be a [" +
+                           llvm::Twine(sa[0]) + ", " + llvm::Twine(sa[1]) +
+                           ", " + llvm::Twine(sb[2]) + "] block, got " +
+                           acc->describe());
+  BatchParts parts{*this, call};
+  std::vector<SemaValue> as, bs, accs;
+  if (Error err = parts.batches(args.args[0], as))
+    return std::move(err);
+  if (Error err = parts.batches(args.args[1], bs))
+    return std::move(err);
+  if (acc)
+    if (Error err = parts.batches(*acc, accs))
+      return std::move(err);
+  std::vector<SemaValue> results;
+  for (size_t i = 0; i < as.size(); ++i) {
+    CallArgs one = args;
+    one.args[0] = as[i];
+    one.args[1] = bs[i];
+    if (acc)
+      (accKeyword ? one.keywordValues[*accKeyword] : one.args[2]) = accs[i];
+    Expected<SemaValue> d = genDot2D(*this, one, call);
+    if (!d)
+      return d.takeError();
+    results.push_back(*d);
+  }
+  Expected<SemaValue> stacked = parts.stack(results, sa[1], sb[2]);
+  if (!stacked)
+    return stacked.takeError();
+  return parts.callBuiltin("permute", {*stacked, BatchParts::ints({2, 0, 1})});
+}
