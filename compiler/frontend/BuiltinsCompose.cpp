@@ -118,6 +118,47 @@ static mlir::Value reduceInt(Generator &g, mlir::Value v, int32_t axis,
   return r;
 }
 
+mlir::Value Generator::takeAlong(mlir::Value v, unsigned axis, int64_t index,
+                                 mlir::Location l) {
+  llvm::SmallVector<int64_t> shape(getShapeOf(v.getType()));
+  mlir::Type elt = getElementType(v.getType());
+  mlir::Value bits = toBits(*this, v, l);
+  mlir::Type bitsElt = getElementType(bits.getType());
+  mlir::Value pick = arith::CmpIOp::create(
+      builder, l, arith::CmpIPredicate::eq, makeIota(*this, shape, axis, l),
+      materializeSplat(SemaValue::getInt(index), builder.getI32Type(), shape,
+                       l));
+  mlir::Value only = arith::SelectOp::create(
+      builder, l, pick, bits,
+      materializeSplat(SemaValue::getInt(0), bitsElt, shape, l));
+  return fromBits(*this, reduceInt<arith::AddIOp>(*this, only, axis, false, l),
+                  elt, l);
+}
+
+mlir::Value Generator::stackLeading(llvm::ArrayRef<mlir::Value> parts,
+                                    mlir::Location l) {
+  llvm::SmallVector<int64_t> shape(getShapeOf(parts[0].getType()));
+  shape.insert(shape.begin(), parts.size());
+  mlir::Type elt = getElementType(parts[0].getType());
+  mlir::Type bitsElt = getBitsType(*this, elt);
+  mlir::Value iota = makeIota(*this, shape, 0, l);
+  mlir::Value sum = materializeSplat(SemaValue::getInt(0), bitsElt, shape, l);
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    mlir::Value bits = ExpandDimsOp::create(builder, l, toBits(*this, part, l), 0);
+    bits = BroadcastOp::create(builder, l, withShape(bitsElt, shape), bits);
+    mlir::Value here = arith::CmpIOp::create(
+        builder, l, arith::CmpIPredicate::eq, iota,
+        materializeSplat(SemaValue::getInt(i), builder.getI32Type(), shape,
+                         l));
+    sum = arith::AddIOp::create(
+        builder, l, sum,
+        arith::SelectOp::create(
+            builder, l, here, bits,
+            materializeSplat(SemaValue::getInt(0), bitsElt, shape, l)));
+  }
+  return fromBits(*this, sum, elt, l);
+}
+
 static mlir::Value reshape(Generator &g, mlir::Value v,
                            llvm::ArrayRef<int64_t> shape, mlir::Location l) {
   return ReshapeOp::create(
@@ -284,23 +325,9 @@ Expected<SemaValue> Generator::genComposedBuiltin(llvm::StringRef name,
     if (shape.back() != 2)
       return error(b->expr(0), "'split' needs a last dimension of 2, got " +
                                    describeShape(shape));
-    mlir::Type elt = getElementType(v->getType());
-    mlir::Value bits = toBits(*this, *v, l);
-    mlir::Type bitsElt = getElementType(bits.getType());
-    mlir::Value iota = makeIota(*this, shape, shape.size() - 1, l);
-    mlir::Value zero =
-        materializeSplat(SemaValue::getInt(0), bitsElt, shape, l);
     std::vector<SemaValue> halves;
-    for (int half = 0; half < 2; ++half) {
-      mlir::Value pick = arith::CmpIOp::create(
-          builder, l, arith::CmpIPredicate::eq, iota,
-          materializeSplat(SemaValue::getInt(half), builder.getI32Type(), shape,
-                           l));
-      mlir::Value only = arith::SelectOp::create(builder, l, pick, bits, zero);
-      mlir::Value r =
-          reduceInt<arith::AddIOp>(*this, only, shape.size() - 1, false, l);
-      halves.push_back(runtime(fromBits(*this, r, elt, l)));
-    }
+    for (int half = 0; half < 2; ++half)
+      halves.push_back(runtime(takeAlong(*v, shape.size() - 1, half, l)));
     return SemaValue::getTuple(std::move(halves));
   }
   if (name == "flip") {

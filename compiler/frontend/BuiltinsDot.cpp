@@ -6,8 +6,8 @@
 // the split-precision fp32 algorithms "tf32x3", "bf16x3" and "bf16x6"; a
 // padded K (MLIRGenPadding.cpp) is zeroed in both operands. On 3-D blocks
 // [B, M, K] @ [B, K, N] (Triton's batched dot) one 2-D dot per batch: the
-// operands are cut into their B matrices exactly (split's bit-exact
-// selection) and the results joined back.
+// operands are cut into their B matrices along axis 0 exactly (a one-hot
+// select of their bits, summed) and the results stacked back the same way.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
@@ -16,6 +16,8 @@
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include <optional>
 
@@ -253,95 +255,6 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
   return g.runtime(g.castTo(d, outType, l));
 }
 
-namespace {
-/// The batched dot's data movement: other builtins called on values made
-/// here, located at the dot's call.
-struct BatchParts {
-  Generator &g;
-  const ast::CallExpr &call;
-
-  Expected<SemaValue> callBuiltin(llvm::StringRef name,
-                                  std::vector<SemaValue> values) {
-    CallArgs a;
-    a.args = std::move(values);
-    a.argExprs.assign(a.args.size(), &call);
-    if (name == "reshape" || name == "permute")
-      return g.genShapeBuiltin(name, a, call);
-    return g.genComposedBuiltin(name, a, call);
-  }
-  static SemaValue ints(llvm::ArrayRef<int64_t> values) {
-    std::vector<SemaValue> elts;
-    for (int64_t v : values)
-      elts.push_back(SemaValue::getInt(v));
-    return SemaValue::getTuple(std::move(elts));
-  }
-  Expected<SemaValue> reshape(const SemaValue &x,
-                              llvm::ArrayRef<int64_t> shape) {
-    return callBuiltin("reshape", {x, ints(shape)});
-  }
-
-  /// The n matrices x[..., i] of x [rows, cols, n], in order of i: x's
-  /// last dimension halved into pairs and split (exact) until it is 1.
-  Error slices(const SemaValue &x, int64_t rows, int64_t cols, int64_t n,
-               std::vector<SemaValue> &out) {
-    if (n == 1) {
-      Expected<SemaValue> m = reshape(x, {rows, cols});
-      if (!m)
-        return m.takeError();
-      out.push_back(*m);
-      return Error::success();
-    }
-    Expected<SemaValue> pairs = reshape(x, {rows, cols, n / 2, 2});
-    if (!pairs)
-      return pairs.takeError();
-    Expected<SemaValue> halves = callBuiltin("split", {*pairs});
-    if (!halves)
-      return halves.takeError();
-    std::vector<SemaValue> even, odd;
-    if (Error err = slices(halves->getElements()[0], rows, cols, n / 2, even))
-      return err;
-    if (Error err = slices(halves->getElements()[1], rows, cols, n / 2, odd))
-      return err;
-    for (int64_t i = 0; i < n / 2; ++i) {
-      out.push_back(even[i]);
-      out.push_back(odd[i]);
-    }
-    return Error::success();
-  }
-
-  /// The matrices [rows, cols] stacked into [rows, cols, n] (the inverse
-  /// of slices: pairs joined).
-  Expected<SemaValue> stack(llvm::ArrayRef<SemaValue> parts, int64_t rows,
-                            int64_t cols) {
-    int64_t n = parts.size();
-    if (n == 1)
-      return reshape(parts[0], {rows, cols, 1});
-    std::vector<SemaValue> even, odd;
-    for (int64_t i = 0; i < n; ++i)
-      (i % 2 ? odd : even).push_back(parts[i]);
-    Expected<SemaValue> lo = stack(even, rows, cols);
-    if (!lo)
-      return lo.takeError();
-    Expected<SemaValue> hi = stack(odd, rows, cols);
-    if (!hi)
-      return hi.takeError();
-    Expected<SemaValue> joined = callBuiltin("join", {*lo, *hi});
-    if (!joined)
-      return joined.takeError();
-    return reshape(*joined, {rows, cols, n});
-  }
-
-  /// The B matrices of a [B, rows, cols] block.
-  Error batches(const SemaValue &x, std::vector<SemaValue> &out) {
-    llvm::SmallVector<int64_t> shape(getShapeOf(x.getLogicalType()));
-    Expected<SemaValue> moved = callBuiltin("permute", {x, ints({1, 2, 0})});
-    if (!moved)
-      return moved.takeError();
-    return slices(*moved, shape[1], shape[2], shape[0], out);
-  }
-};
-} // namespace
-
 static bool isBlockOfRank(const SemaValue &v, size_t rank) {
   return v.isTensor() && getShapeOf(v.getLogicalType()).size() == rank;
 }
@@ -375,29 +288,53 @@ Expected<SemaValue> Generator::genDotBuiltin(CallArgs &args,
                            llvm::Twine(sa[0]) + ", " + llvm::Twine(sa[1]) +
                            ", " + llvm::Twine(sb[2]) + "] block, got " +
                            acc->describe());
-  BatchParts parts{*this, call};
-  std::vector<SemaValue> as, bs, accs;
-  if (Error err = parts.batches(args.args[0], as))
-    return std::move(err);
-  if (Error err = parts.batches(args.args[1], bs))
-    return std::move(err);
-  if (acc)
-    if (Error err = parts.batches(*acc, accs))
-      return std::move(err);
-  std::vector<SemaValue> results;
-  for (size_t i = 0; i < as.size(); ++i) {
+  // The batch's matrices, cut out along axis 0 exactly (no layout of the
+  // block changes: the matrices keep the distribution of their batch).
+  auto batch = [&](const SemaValue &v, int64_t i) -> Expected<SemaValue> {
+    for (int64_t d : getShapeOf(v.getLogicalType()))
+      if (!llvm::isPowerOf2_64(d))
+        return error(call, "a batched dot needs power-of-two dimensions, got " +
+                               describeShape(getShapeOf(v.getLogicalType())));
+    if (sa[0] == 1)
+      return runtime(ReshapeOp::create(
+          builder, loc(call),
+          mlir::RankedTensorType::get(getShapeOf(v.getType()).drop_front(),
+                                      getElementType(v.getType())),
+          v.getValue()));
+    return runtime(takeAlong(v.getValue(), 0, i, loc(call)), v.isUnsigned());
+  };
+  std::vector<mlir::Value> results;
+  bool isUnsigned = false;
+  for (int64_t i = 0; i < sa[0]; ++i) {
     CallArgs one = args;
-    one.args[0] = as[i];
-    one.args[1] = bs[i];
-    if (acc)
-      (accKeyword ? one.keywordValues[*accKeyword] : one.args[2]) = accs[i];
+    for (unsigned k = 0; k < 2; ++k) {
+      Expected<SemaValue> m = batch(args.args[k], i);
+      if (!m)
+        return m.takeError();
+      one.args[k] = *m;
+    }
+    if (acc) {
+      Expected<SemaValue> m = batch(*acc, i);
+      if (!m)
+        return m.takeError();
+      (accKeyword ? one.keywordValues[*accKeyword] : one.args[2]) = *m;
+    }
     Expected<SemaValue> d = genDot2D(*this, one, call);
     if (!d)
       return d.takeError();
-    results.push_back(*d);
+    results.push_back(d->getValue());
+    isUnsigned = d->isUnsigned();
   }
-  Expected<SemaValue> stacked = parts.stack(results, sa[1], sb[2]);
-  if (!stacked)
-    return stacked.takeError();
-  return parts.callBuiltin("permute", {*stacked, BatchParts::ints({2, 0, 1})});
+  if (results.size() == 1) {
+    mlir::Value r = results[0];
+    llvm::SmallVector<int64_t> shape(getShapeOf(r.getType()));
+    shape.insert(shape.begin(), 1);
+    return runtime(ReshapeOp::create(
+                       builder, loc(call),
+                       mlir::RankedTensorType::get(shape,
+                                                   getElementType(r.getType())),
+                       r),
+                   isUnsigned);
+  }
+  return runtime(stackLeading(results, loc(call)), isUnsigned);
 }

@@ -326,6 +326,15 @@ public:
   llvm::Expected<SemaValue> genCreationBuiltin(llvm::StringRef name,
                                                CallArgs &args,
                                                const ast::CallExpr &call);
+  /// Element `index` along `axis` of the block `v` (power-of-two dims,
+  /// unpadded): the block without that axis, picked exactly (through the
+  /// bits: a one-hot select summed) (BuiltinsCompose.cpp).
+  mlir::Value takeAlong(mlir::Value v, unsigned axis, int64_t index,
+                        mlir::Location l);
+  /// Blocks of one shape stacked along a new leading axis, exactly (the
+  /// inverse of takeAlong on axis 0).
+  mlir::Value stackLeading(llvm::ArrayRef<mlir::Value> parts,
+                           mlir::Location l);
   /// dot, 2-D and batched 3-D (BuiltinsDot.cpp).
   llvm::Expected<SemaValue> genDotBuiltin(CallArgs &args,
                                           const ast::CallExpr &call);

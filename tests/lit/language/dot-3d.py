@@ -1,7 +1,7 @@
 # tl.dot of 3-D blocks [B, M, K] @ [B, K, N] (Triton's batched dot): one 2-D
-# mgp.dot per batch on the operands' B matrices (cut out exactly: permuted,
-# halved and split), the results joined back into [B, M, N]; the accumulator
-# is cut the same way. Differing batch dimensions and an accumulator of
+# mgp.dot per batch on the operands' B matrices (cut out along axis 0 exactly:
+# a one-hot select of the bits, summed), the results stacked back into
+# [B, M, N] the same way; the accumulator is cut like the operands. Differing batch dimensions and an accumulator of
 # another shape are located errors.
 # RUN: mgpc %s -k bmm --signature "*fp16,*fp16,*fp32" -D B=4 -emit=mlir | FileCheck %s
 # RUN: not mgpc %s -k bad_batch --signature "*fp16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BATCH
@@ -29,7 +29,7 @@ def bmm(q_ptr, k_ptr, o_ptr, B: tl.constexpr):
 # CHECK-LABEL: func.func @bmm
 # CHECK-COUNT-4: mgp.dot {{.*}} : tensor<32x16xf16> * tensor<16x16xf16> -> tensor<32x16xf32>
 # CHECK-NOT: mgp.dot
-# CHECK: mgp.trans {{.*}} -> tensor<4x32x16xf32>
+# CHECK: arith.bitcast {{.*}} : tensor<4x32x16xi32> to tensor<4x32x16xf32>
 
 
 @triton.jit
