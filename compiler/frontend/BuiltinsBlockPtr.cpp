@@ -287,8 +287,27 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
         call, mask);
     if (!ptrs)
       return ptrs.takeError();
+    // Triton's element types for TMA reductions (semantic.py).
+    const SemaValue &base = fields[kDescBase];
+    mlir::Type elt =
+        llvm::cast<PointerType>(base.getType()).getPointeeType();
+    bool u = base.isUnsigned();
+    unsigned bits = elt.getIntOrFloatBitWidth();
+    bool isInt32or64 = elt.isInteger() && (bits == 32 || bits == 64);
+    bool ok = name == "atomic_add"
+                  ? (elt.isInteger(32) || (u && bits == 64) || elt.isF32() ||
+                     elt.isF16() || elt.isBF16())
+              : name == "atomic_min" || name == "atomic_max"
+                  ? (isInt32or64 || elt.isF16() || elt.isBF16())
+                  : isInt32or64;
+    if (!ok)
+      return error(b->expr(0), "desc." + name + " does not support " +
+                                   (u ? "u" : "") + getTypeName(elt) +
+                                   " elements (Triton's descriptor "
+                                   "reductions: Unsupported dtype)");
     CallArgs atomic;
-    atomic.args = {*ptrs, b->get(2), mask ? runtime(mask) : SemaValue::getNone(),
+    atomic.args = {ptrs->withUnsigned(u), b->get(2),
+                   mask ? runtime(mask) : SemaValue::getNone(),
                    SemaValue::getString("relaxed")};
     atomic.argExprs = {&b->expr(0), &b->expr(2), &b->expr(1), &b->expr(0)};
     Expected<SemaValue> old = genAtomicBuiltin(name, atomic, call);

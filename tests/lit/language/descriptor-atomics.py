@@ -1,8 +1,11 @@
 # Reductions through a tensor descriptor (desc.atomic_add/min/max/and/or/xor,
 # Triton's TMA reductions): relaxed atomics on the block's elements, masked
-# to the descriptor's shape in every dimension.
+# to the descriptor's shape in every dimension, unsigned for an unsigned
+# base; element types outside Triton's sets (fp32 min/max) are errors.
 # RUN: mgpc %s -k desc_reduce --signature "*i32,*i32,i32,i32" -D KIND=max -emit=mlir | FileCheck %s
 # RUN: not mgpc %s -k desc_reduce --signature "*fp16,*fp16,i32,i32" -D KIND=max -emit=mlir 2>&1 | FileCheck %s --check-prefix=ERR
+# RUN: not mgpc %s -k desc_reduce --signature "*fp32,*fp32,i32,i32" -D KIND=max -emit=mlir 2>&1 | FileCheck %s --check-prefix=F32
+# RUN: mgpc %s -k desc_reduce --signature "*u32,*u32,i32,i32" -D KIND=max -emit=mlir | FileCheck %s --check-prefix=U32
 # REQUIRES: ptxas
 # RUN: mgpc %s -k desc_reduce --signature "*fp32,*fp32,i32,i32" -D KIND=add --arch sm_90a -o %t.ptx && %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 # RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -23,6 +26,8 @@ def desc_reduce(out_ptr, a_ptr, M, N, KIND: tl.constexpr):
     else:
         desc.atomic_max([moffset, noffset], val)
 # ERR: descriptor-atomics.py:[[@LINE-1]]:9: error: atomic_max does not support floats other than fp32 and fp64 (got fp16)
+# F32: descriptor-atomics.py:[[@LINE-2]]:9: error: desc.atomic_max does not support fp32 elements (Triton's descriptor reductions: Unsupported dtype)
+# U32: atomic_rmw_kind umax
 
 # CHECK-LABEL: func.func @desc_reduce
 # CHECK: %[[ROWS:.*]] = arith.andi {{.*}} : tensor<8x1xi1>
