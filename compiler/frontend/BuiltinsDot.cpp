@@ -192,14 +192,13 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
     bool ok = o.isDType() &&
               (accType.isInteger() ? o.getType().isInteger() &&
                                          !o.getType().isInteger(1)
-                                   : llvm::isa<mlir::FloatType>(o.getType()) &&
-                                         !ea.isF64() == !o.getType().isF64());
+                                   : llvm::isa<mlir::FloatType>(o.getType()));
     if (!ok)
       return g.error(b->expr(6),
                      "out_dtype must be " +
-                         std::string(accType.isInteger() ? "an integer type"
-                                     : ea.isF64()        ? "fp64"
-                                                 : "a floating-point type") +
+                         std::string(accType.isInteger()
+                                         ? "an integer type"
+                                         : "a floating-point type") +
                          " for " + getTypeName(ea) + " operands, got " +
                          o.describe());
     if (o.getType().isBF16() && !accType.isInteger())

@@ -1,11 +1,12 @@
 # tl.dot's out_dtype: fp16 operands with out_dtype=tl.float16 accumulate in
 # fp32 and round once to fp16 (an fp16 accumulator given as acc widens first);
-# fp32 and bf16 operands give fp32 whatever float out_dtype is given, as in
-# Triton; an integer out_dtype for float operands and out_dtype=bfloat16 are
+# fp32 and bf16 operands give fp32, fp64 ones fp64, whatever float out_dtype is
+# given, as in Triton; an integer out_dtype for float operands and out_dtype=bfloat16 are
 # located errors (Triton's words for the latter).
 # RUN: mgpc %s -k dot_fp16_out --signature "*fp16,*fp16,32" -emit=mlir | FileCheck %s
 # RUN: not mgpc %s -k dot_bad_out --signature "*fp16,*fp16,32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ERR
 # RUN: mgpc %s -k dot_fp32_out16 --signature "*fp32,*fp32,32" -emit=mlir | FileCheck %s --check-prefix=F32
+# RUN: mgpc %s -k dot_fp64_out32 --signature "*fp64,*fp64,32" -emit=mlir | FileCheck %s --check-prefix=F64
 # RUN: not mgpc %s -k dot_bf16_out --signature "*bf16,*fp32,32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BF16
 # REQUIRES: ptxas
 # RUN: mgpc %s -k dot_fp16_out --signature "*fp16,*fp16,32" -o %t.ptx && %ptxas -arch=sm_90 %t.ptx -o %t.cubin
@@ -54,3 +55,16 @@ def dot_bf16_out(a_ptr, c_ptr, BLOCK: tl.constexpr):
     a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :])
     c = tl.dot(a, a, out_dtype=tl.bfloat16)
 # BF16: dot-out-dtype.py:[[@LINE-1]]:32: error: out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 and cast with `.to(tl.bfloat16)`
+
+
+@triton.jit
+def dot_fp64_out32(a_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :])
+    c = tl.dot(a, a, out_dtype=tl.float32)
+    tl.static_assert(c.dtype == tl.float64)
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], c)
+
+# F64-LABEL: func.func @dot_fp64_out32
+# F64: mgp.dot {{.*}} -> tensor<32x32xf64>
+# F64-NOT: arith.truncf
