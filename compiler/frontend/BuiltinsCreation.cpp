@@ -222,6 +222,17 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
     if (!dtype)
       return dtype.takeError();
     bool toUnsigned = b->get(1).isUnsigned();
+    const SemaValue &in = b->get(0);
+    if (in.isRuntime() && llvm::isa<PointerType>(getElementType(in.getType())) &&
+        llvm::isa<PointerType>(*dtype)) {
+      // A pointer viewed as a pointer to another type (`p.to(tl.pointer_type(
+      // tl.int8))`): the same addresses.
+      mlir::Type to = in.isTensor()
+                          ? withShape(*dtype, getShapeOf(in.getType()))
+                          : *dtype;
+      return runtime(PtrCastOp::create(builder, l, to, in.getValue()),
+                     toUnsigned);
+    }
     if (b->has(3) && b->get(3).isTruthy()) {
       Expected<SemaValue> r = bitcastTo(*this, *b, *dtype, call);
       if (!r)

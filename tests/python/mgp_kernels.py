@@ -156,3 +156,12 @@ def nan_minmax_kernel(a_ptr, b_ptr, out_ptr, n, FUNC: tl.constexpr, PROPAGATE: t
     else:
         r = getattr(tl, FUNC)(a, b, propagate_nan=mode)
     tl.store(out_ptr + offs, r, mask=mask)
+
+
+@mgp.jit
+def byte_view_kernel(x_ptr, out_ptr, n_bytes, BLOCK: tl.constexpr):
+    # The bytes of an fp32 array, through a pointer cast to uint8.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_bytes
+    b = tl.load(x_ptr.to(tl.pointer_type(tl.uint8)) + offs, mask=mask)
+    tl.store(out_ptr + offs, b, mask=mask)

@@ -164,6 +164,13 @@ class Numerics(unittest.TestCase):
                                                          PROPAGATE=mode, BLOCK=128)
                 np.testing.assert_array_equal(out, ref)
 
+    def test_pointer_cast(self):
+        rng = np.random.default_rng()
+        x = random_floats(rng, 250)
+        out = np.zeros(1000, np.uint8)
+        K.byte_view_kernel[(mgp.cdiv(1000, 256),)](x, out, 1000, BLOCK=256)
+        np.testing.assert_array_equal(out, x.view(np.uint8))
+
     def test_scalar_types(self):
         ints = np.zeros(4, np.int64)
         floats = np.zeros(1, np.float32)
