@@ -1,7 +1,8 @@
 //===- ElementwiseOpToLLVM.cpp - arith/math on tensors --------------------===//
 //
 // This file implements the lowering of element math: an arith or math op on
-// distributed tensors becomes the same op once per register on scalars
+// distributed tensors becomes the same op once per register on scalars (a
+// scalar operand, the i1 condition of a select over tensors, in every one)
 // (which the upstream arith/math patterns then lower, so C semantics of
 // divsi/remsi come from LLVM sdiv/srem); a splat tensor constant becomes one
 // scalar constant in every register. Math functions without an LLVM
@@ -58,12 +59,16 @@ struct ElementwiseOpConversion : ConversionPattern {
     SmallVector<SmallVector<Value>> operandRegisters;
     for (Value operand : operands)
       operandRegisters.push_back(unpackRegisters(rewriter, loc, operand));
-    size_t count = operandRegisters.front().size();
+    // A scalar operand (arith.select's i1 condition over tensors) is one
+    // register that every element uses.
+    size_t count = 0;
+    for (auto &registers : operandRegisters)
+      count = std::max(count, registers.size());
     SmallVector<Value> results;
     for (size_t i = 0; i < count; ++i) {
       OperationState state(loc, op->getName());
       for (auto &registers : operandRegisters)
-        state.addOperands(registers[i]);
+        state.addOperands(registers.size() == 1 ? registers[0] : registers[i]);
       state.addTypes(scalarType);
       state.addAttributes(op->getAttrs());
       results.push_back(rewriter.create(state)->getResult(0));

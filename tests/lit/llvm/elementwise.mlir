@@ -44,3 +44,25 @@ module attributes {mgp.num_warps = 2 : i32} {
     return %r : tensor<128xi32, #b>
   }
 }
+
+// -----
+
+// arith.select with a scalar i1 condition over tensors (an `if` that yields a
+// block, folded): the condition is every register's.
+#b = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {mgp.num_warps = 1 : i32} {
+// CHECK-LABEL: llvm.func @scalar_select
+// CHECK-SAME: (%[[C:.*]]: i1,
+// CHECK-COUNT-4: llvm.select %[[C]], %{{.*}}, %{{.*}} : i1, f32
+// CHECK-NOT: llvm.select
+  func.func @scalar_select(%c: i1, %x: !mgp.ptr<f32>) attributes {mgp.kernel} {
+    %r = mgp.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #b>
+    %f = arith.sitofp %r : tensor<128xi32, #b> to tensor<128xf32, #b>
+    %z = arith.constant dense<0.0> : tensor<128xf32, #b>
+    %s = arith.select %c, %z, %f : tensor<128xf32, #b>
+    %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<128x!mgp.ptr<f32>, #b>
+    %xp = mgp.addptr %xs, %r : tensor<128x!mgp.ptr<f32>, #b>, tensor<128xi32, #b>
+    mgp.store %xp, %s : tensor<128x!mgp.ptr<f32>, #b>
+    return
+  }
+}
