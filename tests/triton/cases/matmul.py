@@ -74,6 +74,9 @@ register("matmul.bmm_bf16", K, "_bmm_kernel", "bmm",
                                 randn(g, b, k, n, dtype=torch.bfloat16)],
          lambda a, b: f64(a) @ f64(b), shapes=[(2, 40, 50, 60)], check=Close(2e-2, 1e-1),
          skip={"triton-interp": INTERP_BF16})
+register("matmul.flat_persistent", K, "_flat_persistent_matmul_kernel", "flat_persistent_matmul",
+         _mm_inputs(torch.float16), lambda a, b: f64(a) @ f64(b),
+         shapes=[(100, 70, 50), (64, 96, 80), (128, 128, 32)], check=MM16)
 register("matmul.head_scores_3d_dot", K, "_head_scores_kernel", "head_scores",
          lambda g, h, m, n, d: [randn(g, h, m, d, dtype=torch.float16),
                                 randn(g, h, n, d, dtype=torch.float16)],

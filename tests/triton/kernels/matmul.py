@@ -266,6 +266,56 @@ def bmm(a, b):
 
 
 @triton.jit
+def _flat_persistent_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                                   stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr,
+                                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                                   NUM_PROGRAMS: tl.constexpr):
+    # The persistent tutorial's flattened form: one loop over (tile, k step)
+    # pairs per program; a tile's offsets change at its first k step, and at
+    # its last the accumulator is stored and reset.
+    pid = tl.program_id(0)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_tiles = tl.cdiv(M, BLOCK_M) * num_pid_n
+    k_tiles = tl.cdiv(K, BLOCK_K)
+    my_tiles = num_tiles // NUM_PROGRAMS
+    if pid < num_tiles % NUM_PROGRAMS:
+        my_tiles += 1
+    tile = pid - NUM_PROGRAMS
+    ki = -1
+    rm = tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for _ in range(0, k_tiles * my_tiles):
+        ki = tl.where(ki == k_tiles - 1, 0, ki + 1)
+        if ki == 0:
+            tile += NUM_PROGRAMS
+            rm = (tile // num_pid_n) * BLOCK_M + tl.arange(0, BLOCK_M)
+            rn = (tile % num_pid_n) * BLOCK_N + tl.arange(0, BLOCK_N)
+        kk = ki * BLOCK_K + rk
+        a = tl.load(a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak,
+                    mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + kk[:, None] * stride_bk + rn[None, :] * stride_bn,
+                    mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        if ki == k_tiles - 1:
+            tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn,
+                     acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+
+
+def flat_persistent_matmul(a, b):
+    """a @ b by four programs, each looping over its tiles' k steps in one loop."""
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), dtype=a.dtype, device=a.device)
+    _flat_persistent_matmul_kernel[(4,)](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                                         b.stride(1), c.stride(0), c.stride(1), BLOCK_M=32,
+                                         BLOCK_N=32, BLOCK_K=16, NUM_PROGRAMS=4)
+    return c
+
+
+@triton.jit
 def _head_scores_kernel(Q, K, S, H, M, N, D, stride_qh, stride_qm, stride_kh, stride_kn,
                         stride_sh, stride_sm, scale, HEADS: tl.constexpr, BLOCK_M: tl.constexpr,
                         BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
