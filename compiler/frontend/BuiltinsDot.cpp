@@ -164,6 +164,35 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
     if (d < 16)
       return g.error(call, "dot needs every dimension >= 16, got " +
                                describeShape(sa) + " @ " + describeShape(sb));
+  // Integer and fp64 dots run on CUDA cores, each thread's share of the
+  // M x N x K multiply-adds unrolled: refuse what would compile for minutes.
+  mlir::Type opElt = getElementType(ops[0].getType());
+  if (opElt.isInteger() || opElt.isF64()) {
+    int64_t macs = pa[0] * pb[1] * pa[1];
+    auto perThread = [&](int warps) { return (macs + 32 * warps - 1) / (32 * warps); };
+    int warps = g.genOptions.numWarps;
+    if (perThread(warps) > Generator::kFmaDotBudget) {
+      int fit = warps;
+      while (fit < 32 && perThread(fit) > Generator::kFmaDotBudget)
+        fit *= 2;
+      std::string hint =
+          perThread(fit) <= Generator::kFmaDotBudget
+              ? "use num_warps=" + std::to_string(fit) +
+                    " or more, or smaller blocks"
+              : std::string("use smaller blocks (even 32 warps do not fit it)");
+      return g.error(call, "a dot of " + describeShape(sa) + " @ " +
+                               describeShape(sb) + " of " +
+                               (b->get(0).isUnsigned() ? "u" : "") +
+                               getTypeName(given) +
+                               " runs on CUDA cores and unrolls " +
+                               std::to_string(perThread(warps)) +
+                               " multiply-adds per thread at num_warps=" +
+                               std::to_string(warps) +
+                               ", more than mgp's budget of " +
+                               std::to_string(Generator::kFmaDotBudget) +
+                               "; " + hint);
+    }
+  }
   // fp8 operands: exactly representable in fp16, whose dot accumulates in
   // fp32 like an fp8 one.
   for (mlir::Value &op : ops)

@@ -382,6 +382,11 @@ public:
   /// "Block sizes"): beyond it a kernel is refused before the GPU passes,
   /// whose time and the spills grow with the block.
   static constexpr int64_t kRegisterBudget = 256;
+  /// The multiply-adds one thread may unroll for a dot on CUDA cores
+  /// (integer and fp64 dots; docs/language.md, "Block sizes"): LLVM's NVPTX
+  /// code generation time grows faster than the unrolled chain (8192: about
+  /// 5 s, 16384: 23 s, then minutes, and ptxas as much again).
+  static constexpr int64_t kFmaDotBudget = 16384;
 
   mlir::MLIRContext &context;
   llvm::SourceMgr &sourceMgr;
