@@ -59,6 +59,10 @@ public:
   run(llvm::ArrayRef<Tensor> inputs) = 0;
 };
 
+/// The check every backend's run() makes first: one tensor per graph input
+/// ("the graph has N inputs, got M" otherwise).
+llvm::Error checkInputCount(const Graph &graph, llvm::ArrayRef<Tensor> inputs);
+
 /// Makes a backend from options; an error when it cannot run here.
 using BackendFactory = std::function<llvm::Expected<std::unique_ptr<Backend>>(
     const BackendOptions &)>;

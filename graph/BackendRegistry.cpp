@@ -15,6 +15,15 @@ using namespace mgp::graph;
 
 Backend::~Backend() = default;
 
+llvm::Error mgp::graph::checkInputCount(const Graph &graph,
+                                        llvm::ArrayRef<Tensor> inputs) {
+  if (inputs.size() == graph.inputs.size())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "the graph has %zu inputs, got %zu",
+                                 graph.inputs.size(), inputs.size());
+}
+
 std::optional<Precision> mgp::graph::parsePrecision(llvm::StringRef text) {
   return llvm::StringSwitch<std::optional<Precision>>(text)
       .Case("fp32", Precision::FP32)

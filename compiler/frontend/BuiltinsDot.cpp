@@ -172,14 +172,7 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
     auto perThread = [&](int warps) { return (macs + 32 * warps - 1) / (32 * warps); };
     int warps = g.genOptions.numWarps;
     if (perThread(warps) > Generator::kFmaDotBudget) {
-      int fit = warps;
-      while (fit < 32 && perThread(fit) > Generator::kFmaDotBudget)
-        fit *= 2;
-      std::string hint =
-          perThread(fit) <= Generator::kFmaDotBudget
-              ? "use num_warps=" + std::to_string(fit) +
-                    " or more, or smaller blocks"
-              : std::string("use smaller blocks (even 32 warps do not fit it)");
+      std::string hint = g.warpsHint(perThread, Generator::kFmaDotBudget);
       return g.error(call, "a dot of " + describeShape(sa) + " @ " +
                                describeShape(sb) + " of " +
                                (b->get(0).isUnsigned() ? "u" : "") +

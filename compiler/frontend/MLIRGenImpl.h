@@ -388,6 +388,12 @@ public:
   /// 5 s, 16384: 23 s, then minutes, and ptxas as much again).
   static constexpr int64_t kFmaDotBudget = 16384;
 
+  /// "use num_warps=W or more, or smaller blocks" for the fewest warps W
+  /// (from the kernel's, up to 32) at which `perThread(W)` fits `budget`, or
+  /// the advice to use smaller blocks when none does.
+  std::string warpsHint(llvm::function_ref<int64_t(int)> perThread,
+                        int64_t budget) const;
+
   mlir::MLIRContext &context;
   llvm::SourceMgr &sourceMgr;
   KernelGenOptions genOptions;

@@ -138,23 +138,26 @@ void Generator::noteBlockSize(mlir::Value v) {
   int64_t perThread = (words + threads - 1) / threads;
   if (perThread <= kRegisterBudget)
     return;
-  // The fewest warps that fit, if any up to 32 do.
-  int warps = genOptions.numWarps;
-  while (warps < 32 &&
-         (words + 32 * warps - 1) / (32 * warps) > kRegisterBudget)
-    warps *= 2;
-  std::string hint =
-      (words + 32 * warps - 1) / (32 * warps) <= kRegisterBudget
-          ? "use num_warps=" + std::to_string(warps) +
-                " or more, or "
-                "smaller blocks"
-          : std::string("use smaller blocks (even 32 warps do not fit it)");
+  std::string hint = warpsHint(
+      [&](int warps) { return (words + 32 * warps - 1) / (32 * warps); },
+      kRegisterBudget);
   budgetViolation =
       "a block of shape " + describeShape(getLogicalShape(v)) + " of " +
       getTypeName(elt) + " needs " + std::to_string(perThread) +
       " registers per thread at num_warps=" +
       std::to_string(genOptions.numWarps) + ", more than mgp's budget of " +
       std::to_string(kRegisterBudget) + " for one block; " + hint;
+}
+
+std::string Generator::warpsHint(llvm::function_ref<int64_t(int)> perThread,
+                                 int64_t budget) const {
+  int warps = genOptions.numWarps;
+  while (warps < 32 && perThread(warps) > budget)
+    warps *= 2;
+  if (perThread(warps) > budget)
+    return "use smaller blocks (even 32 warps do not fit it)";
+  return "use num_warps=" + std::to_string(warps) +
+         " or more, or smaller blocks";
 }
 
 mlir::Value Generator::getValidMask(mlir::Value v, mlir::Location l) {

@@ -127,9 +127,8 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
 llvm::Expected<std::vector<Tensor>>
 CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
   const Graph &graph = model.graph;
-  if (inputs.size() != graph.inputs.size())
-    return backendError("the graph has " + llvm::Twine(graph.inputs.size()) +
-                        " inputs, got " + llvm::Twine(inputs.size()));
+  if (llvm::Error e = checkInputCount(graph, inputs))
+    return std::move(e);
   // One buffer per value; aliases (flatten) share their operand's storage.
   using Buffer = std::shared_ptr<HostBuffer>;
   std::vector<Buffer> buffers(graph.values.size());

@@ -537,9 +537,8 @@ void GpuBackendImpl::setPinnedStaging(bool enabled) {
 llvm::Expected<std::vector<Tensor>>
 GpuBackendImpl::run(llvm::ArrayRef<Tensor> inputs) {
   const Graph &graph = model.graph;
-  if (inputs.size() != graph.inputs.size())
-    return backendError("the graph has " + llvm::Twine(graph.inputs.size()) +
-                        " inputs, got " + llvm::Twine(inputs.size()));
+  if (llvm::Error e = checkInputCount(graph, inputs))
+    return std::move(e);
   if (llvm::Error e = device->makeCurrent())
     return std::move(e);
   for (size_t i = 0; i < inputs.size(); ++i) {

@@ -48,10 +48,8 @@ private:
 llvm::Expected<std::vector<Tensor>>
 ReferenceBackend::run(llvm::ArrayRef<Tensor> inputs) {
   assert(graph && "prepare() first");
-  if (inputs.size() != graph->inputs.size())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the graph has %zu inputs, got %zu",
-                                   graph->inputs.size(), inputs.size());
+  if (llvm::Error e = checkInputCount(*graph, inputs))
+    return std::move(e);
   std::vector<Tensor> values(graph->values.size());
   std::vector<const Tensor *> bound(graph->values.size(), nullptr);
   for (size_t i = 0; i < inputs.size(); ++i) {
