@@ -180,7 +180,7 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("HAS_BIAS", hasBias)
       .constexpr_("HAS_RESIDUAL", hasResidual)
       .constexpr_("RELU", fused && node.intAttr("relu") != 0)
-      .constexpr_("TF32", options.tf32)
+      .constexpr_("TF32", dotTF32Code(options))
       .constexpr_("BLOCK_M", blockM)
       .constexpr_("BLOCK_N", blockN)
       .constexpr_("BLOCK_K", blockK)
@@ -264,7 +264,7 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
       .constexpr_("HAS_BIAS", hasBias)
       .constexpr_("HAS_RESIDUAL", hasResidual)
       .constexpr_("RELU", relu)
-      .constexpr_("TF32", options.tf32)
+      .constexpr_("TF32", dotTF32Code(options))
       .constexpr_("SPLIT_K", splitK)
       .constexpr_("BLOCK_M", blockM)
       .constexpr_("BLOCK_N", blockN)
@@ -309,7 +309,6 @@ mgp::graph::planConvLaunches(const Graph &graph, int index,
                              const LaunchOptions &options) {
   std::vector<KernelLaunch> launches = planConv(graph, index, config, options);
   for (KernelLaunch &launch : launches)
-    launch.options.precision =
-        options.tf32 ? DotPrecision::TF32 : DotPrecision::IEEE;
+    launch.options.precision = dotPrecision(options);
   return launches;
 }

@@ -191,7 +191,7 @@ static KernelLaunch planNode(const Graph &graph, int index,
         .integer("N", n)
         .integer("F", f)
         .constexpr_("HAS_BIAS", hasBias)
-        .constexpr_("TF32", options.tf32)
+        .constexpr_("TF32", dotTF32Code(options))
         .constexpr_("BLOCK_M", blockM)
         .constexpr_("BLOCK_N", blockN)
         .constexpr_("BLOCK_K", blockFor(f, 16, 32));
@@ -199,6 +199,15 @@ static KernelLaunch planNode(const Graph &graph, int index,
   }
   }
   llvm_unreachable("unknown op");
+}
+
+int64_t mgp::graph::dotTF32Code(const LaunchOptions &options) {
+  return options.tf32x3 ? 3 : options.tf32 ? 1 : 0;
+}
+
+mgp::DotPrecision mgp::graph::dotPrecision(const LaunchOptions &options) {
+  return options.tf32 || options.tf32x3 ? DotPrecision::TF32
+                                        : DotPrecision::IEEE;
 }
 
 llvm::Expected<std::vector<KernelLaunch>>
@@ -234,7 +243,6 @@ mgp::graph::planLaunches(const Graph &graph, const LaunchOptions &options) {
       launches.push_back(std::move(launch));
   }
   for (KernelLaunch &launch : launches)
-    launch.options.precision =
-        options.tf32 ? DotPrecision::TF32 : DotPrecision::IEEE;
+    launch.options.precision = dotPrecision(options);
   return std::move(launches);
 }

@@ -117,6 +117,10 @@ struct LaunchOptions {
   /// Dots round their inputs to tf32 (TF32=1, and each launch's
   /// KernelOptions::precision is TF32; else IEEE).
   bool tf32 = false;
+  /// fp32 dots as three tf32 products on the tensor cores (3xTF32, Triton's
+  /// input_precision "tf32x3": fp32 accuracy at tensor-core speed; `tf32`
+  /// stays false). The gpu backend's fp32 mode.
+  bool tf32x3 = false;
   /// Convolutions, the stem's packing and the global average pool store
   /// their fp32 outputs rounded to tf32 (ROUND_TF32=1): the graph's tf32
   /// mode, whose next dot reads them from memory with wgmma, which truncates
@@ -133,6 +137,14 @@ struct LaunchOptions {
   /// tiles splits its reduction (split-K). 0: never split.
   int numSMs = 0;
 };
+
+/// The kernels' TF32 constexpr: 0 ("ieee", fp32 FMA), 1 ("tf32") or 3
+/// ("tf32x3", three tf32 products).
+int64_t dotTF32Code(const LaunchOptions &options);
+
+/// The launches' KernelOptions::precision: TF32 when the kernels choose
+/// tensor cores (tf32 or tf32x3), else IEEE (every dot an fp32 FMA dot).
+DotPrecision dotPrecision(const LaunchOptions &options);
 
 /// The launches of every node of `graph` (shapes inferred), in node order:
 /// one per node, two for a split-K convolution. Activations are stored as

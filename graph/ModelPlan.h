@@ -26,7 +26,8 @@ namespace mgp::graph {
 struct PlanOptions {
   Precision precision = Precision::FP32;
   /// The gpu backend's plan (tf32 activations stored rounded, because wgmma
-  /// truncates the fp32 operands it reads); else the cpu backend's.
+  /// truncates the fp32 operands it reads; fp32 dots as tf32x3); else the
+  /// cpu backend's.
   bool gpu = false;
   /// The device's streaming multiprocessors: convolutions with fewer output
   /// tiles split their reduction. 0 never splits.
@@ -39,7 +40,7 @@ struct PlanOptions {
 /// tf32 in every precision but fp32 (in fp16/bf16 the only fp32 dot is the
 /// stem's, whose packing kernel widens the 16-bit input, and tf32 keeps
 /// fp16's 10-bit mantissa on the tensor cores); the gpu stores tf32
-/// activations rounded.
+/// activations rounded, and runs fp32 dots as three tf32 products (tf32x3).
 LaunchOptions getLaunchOptions(const PlanOptions &options);
 
 /// How a graph runs.

@@ -37,8 +37,13 @@ std::string mgp::graph::convTuneDevice(llvm::StringRef deviceName,
   return (deviceName + " " + arch).str();
 }
 
+llvm::StringRef mgp::graph::dotPrecisionKey(const LaunchOptions &options) {
+  return options.tf32x3 ? "tf32x3" : options.tf32 ? "tf32" : "fp32";
+}
+
 std::string mgp::graph::convTuneKey(const Graph &graph, int index,
-                                    llvm::StringRef deviceName, bool tf32) {
+                                    llvm::StringRef deviceName,
+                                    llvm::StringRef dots) {
   const Node &node = graph.nodes[index];
   std::vector<bool> nhwc = planNhwcValues(graph);
   std::vector<bool> repacked = planRepackedWeights(graph);
@@ -57,7 +62,7 @@ std::string mgp::graph::convTuneKey(const Graph &graph, int index,
       node.intAttr("padding"), node.operands.size() > 2 ? 1 : 0,
       hasResidual ? 1 : 0, fused && node.intAttr("relu") != 0 ? 1 : 0,
       nhwc[node.operands[0]] ? 0 : 1, repacked[node.operands[1]] ? 0 : 1,
-      hasResidual && !nhwc[node.operands[3]] ? 1 : 0, tf32 ? "tf32" : "fp32");
+      hasResidual && !nhwc[node.operands[3]] ? 1 : 0, dots);
 }
 
 std::string mgp::graph::formatConvConfig(const ConvConfig &config) {

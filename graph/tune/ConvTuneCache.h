@@ -27,9 +27,13 @@ std::string convTuneDevice(llvm::StringRef deviceName, llvm::StringRef arch);
 
 /// The tuning problem of convolution `node` of `graph`: what decides the
 /// best configuration. E.g. `NVIDIA H200|conv2d_nhwc_kernel|x=128,64,56,56
-/// w=64,64,3,3 s=1 p=1 bias=1 res=1 relu=1 x_nchw=0 w_kcrs=0 res_nchw=0|tf32`.
+/// w=64,64,3,3 s=1 p=1 bias=1 res=1 relu=1 x_nchw=0 w_kcrs=0 res_nchw=0|tf32`;
+/// the last field is the dots' precision, dotPrecisionKey.
 std::string convTuneKey(const Graph &graph, int node,
-                        llvm::StringRef deviceName, bool tf32);
+                        llvm::StringRef deviceName, llvm::StringRef dots);
+
+/// `fp32`, `tf32` or `tf32x3`: the dots of `options`' convolutions.
+llvm::StringRef dotPrecisionKey(const LaunchOptions &options);
 
 /// `BM,BN,BK,warps,stages,splitK`.
 std::string formatConvConfig(const ConvConfig &config);

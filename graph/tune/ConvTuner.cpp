@@ -70,7 +70,8 @@ llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {
 static std::string problemKey(const Graph &graph, int node,
                               const ConvTunerOptions &options) {
   std::string key =
-      convTuneKey(graph, node, options.deviceName, options.launch.tf32);
+      convTuneKey(graph, node, options.deviceName,
+                  dotPrecisionKey(options.launch));
   if (options.activation != DType::F32)
     key += ("|" + dtypeName(options.activation)).str();
   return key;
@@ -256,7 +257,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   auto start = std::chrono::steady_clock::now();
   std::map<int, ConvConfig> chosen;
   std::map<std::string, Problem> problems;
-  bool tf32 = options.launch.tf32;
+  bool tensorCores = options.launch.tf32 || options.launch.tf32x3;
   std::vector<DType> types = planStorageTypes(graph, options.activation);
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i) {
     if (!isConvNode(graph, i))
@@ -279,9 +280,9 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
       continue;
     }
     std::set<std::string> seen;
-    // wgmma: a tensor-core dot on sm_90a (fp32 stays on FMA).
+    // wgmma: a tensor-core dot on sm_90a (tf32, tf32x3, fp16, bf16).
     bool wgmma = options.compile.target.hasWgmma() &&
-                 (tf32 || options.activation != DType::F32);
+                 (tensorCores || options.activation != DType::F32);
     for (const ConvConfig &config : convTuneCandidates(wgmma)) {
       std::vector<KernelLaunch> launches =
           planConvLaunches(graph, problem.node, config, options.launch);

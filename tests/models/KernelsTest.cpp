@@ -15,6 +15,7 @@
 #include "graph/ir/GraphParser.h"
 #include "graph/KernelLaunch.h"
 #include "graph/KernelSources.h"
+#include "graph/ModelPlan.h"
 #include "graph/LaunchRequest.h"
 #include "graph/passes/ShapeInference.h"
 #include "graph/io/WeightInit.h"
@@ -196,6 +197,41 @@ TEST(KernelLaunchTest, ResNet18Plan) {
             "R=7 S=7 SP=8 STRIDE=2 PAD=3 X_OFF=14336 RES_NCHW=0 HAS_BIAS=1 "
             "HAS_RESIDUAL=0 RELU=1 TF32=1 BLOCK_M=128 BLOCK_N=64 BLOCK_K=32 "
             "ROUND_TF32=0");
+}
+
+// The plan's dot precision per --precision: every dot kernel (convolutions,
+// the stem, the linear layer) gets TF32=3 (tf32x3) in fp32 on both kernel
+// backends, TF32=1 in tf32/fp16/bf16, and the launches compile with the
+// kernels' own choice (KernelOptions::precision TF32; IEEE would force
+// every dot to exact fp32 FMA).
+TEST(KernelLaunchTest, DotPrecisionPerPlanPrecision) {
+  Graph graph = resnet18(2, 64);
+  Graph fused =
+      fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 0)).graph);
+  const std::pair<Precision, const char *> cases[] = {
+      {Precision::FP32, "TF32=3"},
+      {Precision::TF32, "TF32=1"},
+      {Precision::FP16, "TF32=1"},
+      {Precision::BF16, "TF32=1"}};
+  for (auto [precision, want] : cases)
+    for (bool gpu : {false, true}) {
+      PlanOptions options;
+      options.precision = precision;
+      options.gpu = gpu;
+      auto plan = planModel(fused, options);
+      ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+      int dots = 0;
+      for (const KernelLaunch &launch : plan->launches) {
+        EXPECT_EQ(launch.options.precision, DotPrecision::TF32);
+        std::string spec = " " + launch.specialization() + " ";
+        if (spec.find(" TF32=") == std::string::npos)
+          continue;
+        ++dots;
+        EXPECT_NE(spec.find(std::string(" ") + want + " "), std::string::npos)
+            << launch.kernel << ": " << spec;
+      }
+      EXPECT_EQ(dots, 21) << "stem, 19 convolutions and the linear layer";
+    }
 }
 
 TEST(KernelLaunchTest, TooLargeForInt32Indexing) {

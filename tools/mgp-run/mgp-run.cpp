@@ -105,7 +105,9 @@ static cl::opt<bool> profileOpt(
 static cl::opt<std::string>
     precisionText("precision",
                   cl::desc("fp32 | tf32 | fp16 | bf16 (default: fp32 on the "
-                           "reference device, tf32 elsewhere). fp16/bf16 "
+                           "reference device, tf32 elsewhere). fp32 (cpu, "
+                           "gpu): dots as three tf32 products (tf32x3, "
+                           "fp32 accuracy on tensor cores). fp16/bf16 "
                            "(cpu, gpu): activations and conv/linear weights "
                            "stored 16-bit, accumulation in fp32, logits "
                            "fp32"),

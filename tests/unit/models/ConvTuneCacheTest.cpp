@@ -69,16 +69,16 @@ TEST(ConvTuneKeyTest, NamesDeviceKernelShapeAndPrecision) {
   int a = nodeNamed(graph, "layer1.0.relu1");
   int b = nodeNamed(graph, "layer1.1.relu1");
   int c = nodeNamed(graph, "layer2.0.relu1");
-  std::string key = convTuneKey(graph, a, "NVIDIA H200", true);
+  std::string key = convTuneKey(graph, a, "NVIDIA H200", "tf32");
   EXPECT_EQ(key, "NVIDIA H200|conv2d_nhwc_kernel|x=2,64,16,16 w=64,64,3,3 "
                  "s=1 p=1 bias=1 res=0 relu=1 x_nchw=0 w_kcrs=0 "
                  "res_nchw=0|tf32");
-  EXPECT_EQ(convTuneKey(graph, b, "NVIDIA H200", true), key);
-  EXPECT_NE(convTuneKey(graph, c, "NVIDIA H200", true), key);
-  EXPECT_NE(convTuneKey(graph, a, "NVIDIA H100", true), key);
-  EXPECT_NE(convTuneKey(graph, a, "NVIDIA H200", false), key);
-  EXPECT_NE(convTuneKey(fusedResNet18(4), a, "NVIDIA H200", true), key);
-  EXPECT_NE(convTuneKey(graph, 0, "NVIDIA H200", true)
+  EXPECT_EQ(convTuneKey(graph, b, "NVIDIA H200", "tf32"), key);
+  EXPECT_NE(convTuneKey(graph, c, "NVIDIA H200", "tf32"), key);
+  EXPECT_NE(convTuneKey(graph, a, "NVIDIA H100", "tf32"), key);
+  EXPECT_NE(convTuneKey(graph, a, "NVIDIA H200", "fp32"), key);
+  EXPECT_NE(convTuneKey(fusedResNet18(4), a, "NVIDIA H200", "tf32"), key);
+  EXPECT_NE(convTuneKey(graph, 0, "NVIDIA H200", "tf32")
                 .find("conv2d_stem_kernel|x=2,3,64,64 w=64,3,7,7 s=2 p=3"),
             std::string::npos);
 }
@@ -204,7 +204,7 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   ConvConfig tuned{32, 32, 32, 2};
   tuned.numStages = 2;
   ASSERT_FALSE(
-      bool(cache.store(convTuneKey(graph, node, "GPU X", true), tuned)));
+      bool(cache.store(convTuneKey(graph, node, "GPU X", "tf32"), tuned)));
   ConvTunerOptions tuner;
   tuner.deviceName = "GPU X";
   tuner.launch.tf32 = true;
@@ -220,7 +220,7 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
   other.activation = DType::F16;
   EXPECT_TRUE(cachedConvConfigs(graph, other, cache).empty());
   ASSERT_FALSE(bool(
-      cache.store(convTuneKey(graph, node, "GPU X", true) + "|fp16", tuned)));
+      cache.store(convTuneKey(graph, node, "GPU X", "tf32") + "|fp16", tuned)));
   EXPECT_EQ(cachedConvConfigs(graph, other, cache).size(), 2u)
       << "the keys the tuner stores fp16 problems under";
 

@@ -35,7 +35,8 @@ using namespace mgp::graph;
 
 namespace {
 
-/// ResNet18 folded and fused at batch `n`, `size`x`size`, with its launches.
+/// ResNet18 folded and fused at batch `n`, `size`x`size`, with its launches
+/// (fp32: its dots tf32x3, as the gpu backend plans them; or tf32).
 struct PlannedResNet {
   Graph graph;
   std::vector<KernelLaunch> launches;
@@ -52,8 +53,9 @@ PlannedResNet planResNet18(int64_t n, int64_t size, bool tf32) {
   EXPECT_FALSE(bool(inferShapes(graph, bindings)));
   Model model = foldBatchNorm(graph, initWeights(graph, 3));
   PlannedResNet planned{fuseEpilogues(model.graph), {}};
-  LaunchOptions options;
+  LaunchOptions options; // as getLaunchOptions: fp32 dots are tf32x3
   options.tf32 = tf32;
+  options.tf32x3 = !tf32;
   auto launches = planLaunches(planned.graph, options);
   EXPECT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
   planned.launches = std::move(*launches);
