@@ -4,10 +4,14 @@
 // Ampere pipeliner (notes/triton-lowering.md §4). In an scf.for, an
 // mgp.load whose block goes to a dot through shared memory, either
 //   load -> local_alloc -> local_load(s)      (mgp-stage-dot-operands) or
-//   load -> convert_layout(s) to #mgp.dot_op  (the FMA path),
+//   load -> convert_layout(s) to #mgp.dot_op  (the FMA path) or
+//   load -> register ops -> dot operand       (an operand computed from the
+//                                              block: a split-precision
+//                                              dot's parts, a dequantization),
 // becomes an asynchronous copy into one of numStages buffers allocated before
 // the loop (a nonzero `other` comes back as a select on the slot read in the
-// load's layout, which the readers then stage as before):
+// load's layout, which the readers then stage as before; a computed
+// operand's ops read the slot back in the load's layout likewise):
 //   slot = ((iv - lb) / step) mod numStages
 //   async_copy_global_to_local ptr, memdesc_subview(buf, slot) mask m
 //   async_commit_group                      (one group per iteration)
@@ -71,12 +75,14 @@ bool hasWarpGroupDot(scf::ForOp loop) {
 }
 
 /// A load to turn into asynchronous copies, and how its block reaches the
-/// dot: through a local_alloc (`alloc`) or through convert_layouts.
+/// dot: through a local_alloc (`alloc`), through convert_layouts, or
+/// (`computed`) through register ops that compute a dot operand from it.
 struct Candidate {
   LoadOp load;
   LocalAllocOp alloc;
   MemDescType bufferType; // one buffer, no leading dim
   unsigned vectorWidth = 1;
+  bool computed = false;
 };
 
 bool isZero(Value value) {
@@ -87,6 +93,29 @@ bool isDotOperand(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor &&
          isa_and_nonnull<DotOperandEncodingAttr>(tensor.getEncoding());
+}
+
+/// Whether `load`'s block reaches an operand of a dot in its loop body
+/// through side-effect-free register ops (e.g. the split of an fp32 operand
+/// into tf32 parts, a dequantization), and through the staging of the
+/// operands they compute (local_alloc / local_load).
+bool feedsDotThroughRegisters(LoadOp load) {
+  Block *body = load->getBlock();
+  SmallVector<Operation *> worklist(load->getUsers().begin(),
+                                    load->getUsers().end());
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (op->getBlock() != body || !seen.insert(op).second)
+      continue;
+    if (isa<DotOp>(op))
+      return true;
+    if (!isa<LocalAllocOp, LocalLoadOp>(op) &&
+        (op->getNumRegions() || !isMemoryEffectFree(op)))
+      continue;
+    llvm::append_range(worklist, op->getUsers());
+  }
+  return false;
 }
 
 /// The candidate for `load` (a direct child of a loop body), if any.
@@ -114,7 +143,9 @@ std::optional<Candidate> matchCandidate(LoadOp load) {
     for (Operation *reader : load->getUsers())
       if (!isa<ConvertLayoutOp>(reader) || reader->getBlock() != body ||
           !isDotOperand(reader->getResult(0).getType()))
-        return std::nullopt;
+        candidate.computed = true;
+    if (candidate.computed && !feedsDotThroughRegisters(load))
+      return std::nullopt;
     SmallVector<unsigned> order = getOrder(type.getEncoding());
     auto encoding = SharedEncodingAttr::get(load.getContext(), 1, 1, 1, order);
     candidate.bufferType = MemDescType::get(
@@ -218,17 +249,20 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
       return MemDescSubviewOp::create(b, loc, buffer, slot);
     };
     Value other = c.load.getOther();
-    if (other && !isZero(other)) {
-      // The copy zero-fills masked-off elements: read the slot back in the
-      // load's layout, put `other` there, and let the readers stage that.
+    bool nonzeroOther = other && !isZero(other);
+    if (nonzeroOther || c.computed) {
+      // Read the slot back in the load's layout for the readers. The copy
+      // zero-fills masked-off elements: a nonzero `other` goes there.
       Operation *firstUse = nullptr;
       for (Operation *user : c.load->getUsers())
         if (!firstUse || user->isBeforeInBlock(firstUse))
           firstUse = user;
       auto local = LocalLoadOp::create(b, c.load.getLoc(), c.load.getType(),
                                        readView(firstUse));
-      Value filled = arith::SelectOp::create(b, c.load.getLoc(),
-                                             c.load.getMask(), local, other);
+      Value filled = local;
+      if (nonzeroOther)
+        filled = arith::SelectOp::create(b, c.load.getLoc(), c.load.getMask(),
+                                         local, other);
       c.load.getResult().replaceAllUsesWith(filled);
       consumers.push_back(local);
       c.load->erase();

@@ -114,6 +114,20 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
   // CHECK: %[[SEL:.*]] = arith.select %{{.*}}, %[[B]], %{{.*}} : tensor<32x32xi1, #blocked>, tensor<32x32xf32, #blocked>
   // CHECK: mgp.convert_layout %[[SEL]] : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #dot_op1>
   // CHECK: mgp.dot
+  // An operand computed from the block in registers (a split into a tf32
+  // part, as tl.dot's tf32x3 does): the block is copied asynchronously and
+  // read back in the load's layout for the ops that compute the operand.
+  // CHECK-LABEL: func @computed
+  // CHECK: mgp.local_alloc : () -> !mgp.memdesc<3x32x32xf32, #[[SH]], mutable>
+  // CHECK: scf.for
+  // CHECK: mgp.async_wait 1
+  // CHECK: mgp.async_copy_global_to_local
+  // CHECK: %[[A:.*]] = mgp.local_load %{{.*}} : !mgp.memdesc<32x32xf32, {{.*}}> -> tensor<32x32xf32, #blocked>
+  // CHECK: arith.bitcast %[[A]]
+  // CHECK: arith.subf %[[A]]
+  // CHECK: mgp.dot
+  // CHECK-NOT: mgp.load
+  // CHECK: scf.yield
   // CHECK-LABEL: func @not_pipelined
   // CHECK-NOT: mgp.async
   // CHECK: return
@@ -133,6 +147,28 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
       %b = mgp.load %bp, %true, %one : tensor<32x32x!mgp.ptr<f32>, #bl>
       %bv = mgp.convert_layout %b : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #b>
       %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<32x32xf32, #a> * tensor<32x32xf32, #b> -> tensor<32x32xf32, #bl>
+      scf.yield %d : tensor<32x32xf32, #bl>
+    }
+    return %r : tensor<32x32xf32, #bl>
+  }
+
+  func.func @computed(%a0: tensor<32x32x!mgp.ptr<f32>, #bl>, %b: tensor<32x32xf32, #b>, %n: i32) -> tensor<32x32xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #bl>
+    %round = arith.constant dense<4096> : tensor<32x32xi32, #bl>
+    %keep = arith.constant dense<-8192> : tensor<32x32xi32, #bl>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #bl>) : i32 {
+      %ks = mgp.splat %k : i32 -> tensor<32x32xi32, #bl>
+      %ap = mgp.addptr %a0, %ks : tensor<32x32x!mgp.ptr<f32>, #bl>, tensor<32x32xi32, #bl>
+      %a = mgp.load %ap : tensor<32x32x!mgp.ptr<f32>, #bl>
+      %bits = arith.bitcast %a : tensor<32x32xf32, #bl> to tensor<32x32xi32, #bl>
+      %up = arith.addi %bits, %round : tensor<32x32xi32, #bl>
+      %hi = arith.andi %up, %keep : tensor<32x32xi32, #bl>
+      %big = arith.bitcast %hi : tensor<32x32xi32, #bl> to tensor<32x32xf32, #bl>
+      %small = arith.subf %a, %big : tensor<32x32xf32, #bl>
+      %sv = mgp.convert_layout %small : tensor<32x32xf32, #bl> -> tensor<32x32xf32, #a>
+      %d = mgp.dot %sv, %b, %acc {inputPrecision = ieee} : tensor<32x32xf32, #a> * tensor<32x32xf32, #b> -> tensor<32x32xf32, #bl>
       scf.yield %d : tensor<32x32xf32, #bl>
     }
     return %r : tensor<32x32xf32, #bl>
