@@ -21,6 +21,12 @@
 
 namespace mgp {
 
+/// The discardable attribute mgp-fuse-warp-group-dot puts on a synchronous
+/// mgp.warp_group_dot whose result is only the accumulator of the next
+/// warp_group_dot, with register ops alone between them: it is lowered
+/// without its wgmma.wait_group (the next dot's wait covers it).
+inline constexpr const char *kWgmmaChainedAttr = "mgp.wgmma_chained";
+
 /// The swizzle width (bytes) Triton's NVMMA builder picks for rows of
 /// `rowBytes` contiguous bytes: 128 if rowBytes % 128 == 0, else 64 if
 /// % 64, else 32 if % 32, else 0 (no swizzled layout fits; use mma v2).

@@ -16,6 +16,7 @@
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/MgpDialect.h"
+#include "compiler/ir/NvmmaLayout.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -116,6 +117,47 @@ LogicalResult fuse(DotOp dot) {
   return success();
 }
 
+/// Synchronous dots chained through their accumulators in one block (d1's
+/// result only the accumulator of d2, and so on: the products of a
+/// split-precision dot): the operands a later dot of the chain stages from
+/// registers are staged before the chain's first dot (when their values are
+/// computed before it), so the chain reads shared memory after one barrier,
+/// and each dot followed by register ops alone before the next is marked
+/// kWgmmaChainedAttr (issued without a wait; the last dot's wait_group 0
+/// waits for the chain). A staged buffer is never rewritten while a dot of
+/// the chain may read it: nothing but register ops sits between a chained
+/// dot and the next one.
+void chainDots(Block &block) {
+  llvm::DenseMap<Operation *, Operation *> head;
+  SmallVector<WarpGroupDotOp> dots(block.getOps<WarpGroupDotOp>());
+  for (WarpGroupDotOp dot : dots) {
+    if (dot.getIsAsync() || !dot.getD().hasOneUse())
+      continue;
+    auto next = dyn_cast<WarpGroupDotOp>(*dot.getD().getUsers().begin());
+    if (!next || next->getBlock() != &block || next.getC() != dot.getD() ||
+        next.getIsAsync())
+      continue;
+    Operation *first = head.lookup(dot) ? head.lookup(dot) : dot.getOperation();
+    head[next] = first;
+    for (Value operand : {next.getA(), next.getB()}) {
+      auto alloc = operand.getDefiningOp<LocalAllocOp>();
+      if (!alloc || alloc->getBlock() != &block || !alloc.getSrc() ||
+          alloc->isBeforeInBlock(first))
+        continue;
+      Operation *src = alloc.getSrc().getDefiningOp();
+      if (src && src->getBlock() == &block && !src->isBeforeInBlock(first))
+        continue; // computed inside the chain
+      alloc->moveBefore(first);
+    }
+    bool registersOnly = true;
+    for (Operation *op = dot->getNextNode(); op != next.getOperation();
+         op = op->getNextNode())
+      registersOnly &= op->getNumRegions() == 0 && isMemoryEffectFree(op);
+    if (registersOnly)
+      dot->setAttr(kWgmmaChainedAttr, UnitAttr::get(dot.getContext()));
+  }
+}
+
 struct FuseWarpGroupDotPass
     : public mgp::impl::MgpFuseWarpGroupDotBase<FuseWarpGroupDotPass> {
   void runOnOperation() override {
@@ -127,6 +169,12 @@ struct FuseWarpGroupDotPass
     for (DotOp dot : dots)
       if (failed(fuse(dot)))
         return signalPassFailure();
+    llvm::SetVector<Block *> blocks;
+    getOperation().walk([&](WarpGroupDotOp dot) {
+      blocks.insert(dot->getBlock());
+    });
+    for (Block *block : blocks)
+      chainDots(*block);
   }
 };
 

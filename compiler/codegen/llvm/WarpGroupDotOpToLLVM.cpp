@@ -6,7 +6,8 @@
 //   per 64-row m-rep of the thread's warp group, per n-rep and K step:
 //     wgmma.mma_async.sync.aligned.m64n<N>k<K>.f32.<t>.<t> {acc}, descA, descB
 //   wgmma.commit_group; wgmma.wait_group 0 (1 when isAsync: this group
-//   stays in flight; mgp.warp_group_dot_wait after the loop waits for it)
+//   stays in flight; mgp.warp_group_dot_wait after the loop waits for it;
+//   none when the dot is chained into the next one, `mgp.wgmma_chained`)
 // Both operands are K-contiguous shared tiles whose rows are one swizzle
 // atom (32, 64 or 128 bytes, the verifier checks), so a matrix descriptor
 // (compiler/ir/NvmmaLayout.h) has swizzle = row bytes, stride byte offset =
@@ -232,12 +233,16 @@ struct WarpGroupDotOpConversion
     emitAsm(rewriter, loc, voidType, {}, "wgmma.commit_group.sync.aligned;",
             "");
     // The wait, with every accumulator tied through it: for all groups, or
-    // (isAsync) for all but this one.
+    // (isAsync) for all but this one. A chained dot (mgp-fuse-warp-group-dot:
+    // its result is only the accumulator of the next dot, with register ops
+    // alone between them) does not wait: the next one's wait covers it.
     SmallVector<Value> all;
     for (auto &d : acc)
       all.append(d.begin(), d.end());
     SmallVector<Value> waited =
-        emitWait(rewriter, loc, all, op.getIsAsync() ? 1 : 0);
+        op->hasAttr(kWgmmaChainedAttr)
+            ? all
+            : emitWait(rewriter, loc, all, op.getIsAsync() ? 1 : 0);
     SmallVector<Value> results(numRegs);
     unsigned next = 0;
     for (int64_t t = 0; t < repM * repN; ++t)

@@ -125,3 +125,63 @@ func.func @overwritten(%a: !mgp.memdesc<64x32xf32, #a, mutable>, %b: !mgp.memdes
   return %d : tensor<64x64xf32, #v3>
 }
 }
+
+// -----
+
+// Dots chained through their accumulators (a split-precision dot's three
+// products): the operands the later dots stage from registers are staged
+// before the first dot, and each dot followed by register ops alone before
+// the next is mgp.wgmma_chained (no wait; the last dot's wait covers the
+// chain). A dot whose next one is preceded by a staging of a value computed
+// after it (%late: from the first product) is not chained, and that staging
+// stays where it is.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[S0:.*]] = mgp.local_alloc %arg0
+// CHECK: %[[S1:.*]] = mgp.local_alloc %arg1
+// CHECK: %[[S2:.*]] = mgp.local_alloc %arg2
+// CHECK: %[[S3:.*]] = mgp.local_alloc %arg3
+// CHECK: %[[D0:.*]] = mgp.warp_group_dot %[[S0]], %[[S1]], %arg4 {inputPrecision = tf32} {mgp.wgmma_chained}
+// CHECK-NEXT: %[[D1:.*]] = mgp.warp_group_dot %[[S2]], %[[S3]], %[[D0]] {inputPrecision = tf32} {mgp.wgmma_chained}
+// CHECK-NEXT: %[[D2:.*]] = mgp.warp_group_dot %[[S2]], %[[S1]], %[[D1]] {inputPrecision = tf32} :
+// CHECK-NEXT: return %[[D2]]
+// CHECK-LABEL: func.func @late_operand
+// CHECK: %[[D0:.*]] = mgp.warp_group_dot
+// CHECK-NOT: mgp.wgmma_chained
+// CHECK: mgp.local_alloc %{{.*}} : (tensor<32x64xf32, #{{.*}}>)
+// CHECK: mgp.warp_group_dot %{{.*}}, %{{.*}}, %[[D0]] {inputPrecision = tf32} :
+#bl = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @chain(%as: tensor<64x32xf32, #bl>, %bb: tensor<32x64xf32, #bl>, %ab: tensor<64x32xf32, #bl>, %bs: tensor<32x64xf32, #bl>, %c: tensor<64x64xf32, #v3>) -> tensor<64x64xf32, #v3> {
+  %s0 = mgp.local_alloc %as : (tensor<64x32xf32, #bl>) -> !mgp.memdesc<64x32xf32, #a>
+  %x0 = mgp.local_load %s0 : !mgp.memdesc<64x32xf32, #a> -> tensor<64x32xf32, #da>
+  %s1 = mgp.local_alloc %bb : (tensor<32x64xf32, #bl>) -> !mgp.memdesc<32x64xf32, #b>
+  %y0 = mgp.local_load %s1 : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+  %d0 = mgp.dot %x0, %y0, %c {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+  %s2 = mgp.local_alloc %ab : (tensor<64x32xf32, #bl>) -> !mgp.memdesc<64x32xf32, #a>
+  %x1 = mgp.local_load %s2 : !mgp.memdesc<64x32xf32, #a> -> tensor<64x32xf32, #da>
+  %s3 = mgp.local_alloc %bs : (tensor<32x64xf32, #bl>) -> !mgp.memdesc<32x64xf32, #b>
+  %y1 = mgp.local_load %s3 : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+  %d1 = mgp.dot %x1, %y1, %d0 {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+  %y2 = mgp.local_load %s1 : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+  %d2 = mgp.dot %x1, %y2, %d1 {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+  return %d2 : tensor<64x64xf32, #v3>
+}
+
+func.func @late_operand(%as: tensor<64x32xf32, #bl>, %bb: tensor<32x64xf32, #bl>, %c: tensor<64x64xf32, #v3>) -> tensor<64x64xf32, #v3> {
+  %s0 = mgp.local_alloc %as : (tensor<64x32xf32, #bl>) -> !mgp.memdesc<64x32xf32, #a>
+  %x0 = mgp.local_load %s0 : !mgp.memdesc<64x32xf32, #a> -> tensor<64x32xf32, #da>
+  %s1 = mgp.local_alloc %bb : (tensor<32x64xf32, #bl>) -> !mgp.memdesc<32x64xf32, #b>
+  %y0 = mgp.local_load %s1 : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+  %d0 = mgp.dot %x0, %y0, %c {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+  %late = arith.addf %bb, %bb : tensor<32x64xf32, #bl>
+  %s2 = mgp.local_alloc %late : (tensor<32x64xf32, #bl>) -> !mgp.memdesc<32x64xf32, #b>
+  %y1 = mgp.local_load %s2 : !mgp.memdesc<32x64xf32, #b> -> tensor<32x64xf32, #db>
+  %d1 = mgp.dot %x0, %y1, %d0 {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+  return %d1 : tensor<64x64xf32, #v3>
+}
+}
