@@ -95,6 +95,14 @@ BENCH_PLOT ?= docs/resnet18-images-per-s.png
 bench-report:
 	python3 tools/bench_report.py $(BENCH_JSON) --plot $(BENCH_PLOT)
 
+# bench/compile_time.py: source-to-cubin compile time of every kernel of the
+# Triton suite (tests/triton), mgpc + ptxas against triton.compile with an
+# empty cache, on this machine (no GPU needed; needs triton and ptxas).
+BENCH_COMPILE_ARGS ?=
+.PHONY: bench-compile
+bench-compile: build
+	python3 bench/compile_time.py --mgpc $(BUILD)/bin/mgpc $(BENCH_COMPILE_ARGS)
+
 # ResNet18 timing: median ms per batch of 128 at 224x224 after warm-up, images/s
 # and per-kernel GPU times (on the GPU; elsewhere the interpreter at batch 1).
 BENCH_ARGS ?= --batch 128 --bench 20 --profile
