@@ -61,7 +61,7 @@ struct KernelLaunch {
   std::array<int64_t, 3> grid = {1, 1, 1};
   /// How the kernel is compiled: warps (a block is 32 * numWarps threads),
   /// pipelining stages, and the dots' precision (IEEE unless
-  /// LaunchOptions::tf32) - forwarded whole into its KernelRequest.
+  /// LaunchOptions::tf32 or tf32x3) - forwarded whole into its KernelRequest.
   KernelOptions options;
   /// fp32 elements of scratch the Workspace parameters point to (split-K
   /// partial sums); the backends give every launch of a node the same one.

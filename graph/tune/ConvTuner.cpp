@@ -257,7 +257,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
   auto start = std::chrono::steady_clock::now();
   std::map<int, ConvConfig> chosen;
   std::map<std::string, Problem> problems;
-  bool tensorCores = options.launch.tf32 || options.launch.tf32x3;
+  bool tensorCores = dotPrecision(options.launch) == DotPrecision::TF32;
   std::vector<DType> types = planStorageTypes(graph, options.activation);
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i) {
     if (!isConvNode(graph, i))

@@ -145,7 +145,10 @@ CpuBackend::run(llvm::ArrayRef<Tensor> inputs) {
     buffers[param] = params[param];
 
   InterpOptions interpOptions;
-  interpOptions.emulateTF32 = options.precision == Precision::TF32;
+  // tf32 dots round their inputs as the tensor cores do: the tf32 mode's,
+  // and the three products of fp32's tf32x3 dots.
+  interpOptions.emulateTF32 = options.precision == Precision::TF32 ||
+                              options.precision == Precision::FP32;
   std::vector<int> remaining = graph.useCounts();
   // Split-K partial sums, shared by the launches of one node.
   std::vector<float> workspace;
