@@ -4,11 +4,14 @@
 // bench-launch`): with a warm cache (one launch and a synchronize first), it
 // times N back-to-back `k.launch(...)` calls of an empty kernel and of relu
 // on 1M floats, host side (the time the calls take to return) and until a
-// synchronize after the last one, and prints a table. Without a GPU it
+// synchronize after the last one, and prints a table. A first row times the
+// driver alone (cuLaunchKernel of an empty hand-written PTX kernel with the
+// same two parameters, through mgp::Function): the floor under any launch. Without a GPU it
 // prints "skipped: no GPU" and exits 0.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
+#include "runtime/Module.h"
 #include "runtime/Stream.h"
 #include "runtime/jit/Jit.h"
 
@@ -28,6 +31,16 @@ import triton.language as tl
 @triton.jit
 def empty_kernel(x_ptr, n, BLOCK: tl.constexpr):
     pass
+)";
+
+/// An empty kernel taking (pointer, i32), as empty_kernel does.
+static const char *kFloorPTX = R"(.version 7.0
+.target sm_50
+.address_size 64
+.visible .entry floor_kernel(.param .u64 p, .param .u32 n)
+{
+  ret;
+}
 )";
 
 namespace {
@@ -91,9 +104,22 @@ static llvm::Error run(int launches) {
   if (llvm::Error err = x->fill(0))
     return err;
   CUstream s = stream->handle();
+  llvm::Expected<Module> floorModule = Module::loadPTX(kFloorPTX);
+  if (!floorModule)
+    return floorModule.takeError();
+  llvm::Expected<Function> floor = floorModule->getFunction("floor_kernel");
+  if (!floor)
+    return floor.takeError();
+  uint64_t floorPointer = x->address();
+  uint32_t floorCount = n;
+  void *floorArgs[] = {&floorPointer, &floorCount};
+  LaunchConfig floorConfig;
+  floorConfig.stream = s;
   std::vector<Row> rows;
   for (auto [name, fn] :
        std::vector<std::pair<std::string, std::function<llvm::Error()>>>{
+           {"cuLaunchKernel alone (floor)",
+            [&]() { return floor->launch(floorConfig, floorArgs); }},
            {"empty kernel (grid 1)",
             [&]() {
               return empty->launch(Grid(1), s, buffer<float>(*x), n,

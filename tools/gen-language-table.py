@@ -35,7 +35,7 @@ st["device_assert"] = (S, "checked only in debug mode (`@triton.jit(debug=True)`
 st["device_print"] = (S, "vprintf on the GPU, stderr on the interpreter; Python's `print` in a kernel is `device_print`")
 st["advance"] = (S, "")
 st["make_block_ptr"] = (S, "`load`/`store` with `boundary_check` and `padding_option`; ordinary masked loads")
-st["make_tensor_descriptor"] = (L, 'made in the kernel or passed from the host (`TensorDescriptor` arguments, docs/python.md); `desc.load`/`desc.store` as masked loads and stores, `desc.atomic_add/min/max/and/or/xor` as masked relaxed atomics on Triton's element types (no TMA; fp16/bf16 min/max not yet)')
+st["make_tensor_descriptor"] = (L, 'made in the kernel or passed from the host (`TensorDescriptor` arguments, docs/python.md); `desc.load`/`desc.store` as masked loads and stores, `desc.atomic_add/min/max/and/or/xor` as masked relaxed atomics on Triton\'s element types (no TMA; fp16/bf16 min/max not yet)')
 for n in ["load_tensor_descriptor","store_tensor_descriptor"]: st[n] = (S, "")
 st["tensor_descriptor"] = (L, 'host `TensorDescriptor` arguments become in-kernel descriptors (docs/python.md); not as an annotation or `mgpc --signature` type')
 for n in ["rand","rand4x","randint","randint4x","randn","randn4x","philox","philox_impl","uint_to_uniform_float","pair_uniform_to_normal"]:
@@ -47,9 +47,10 @@ st["histogram"] = (L, "1-D integer input, power-of-two `num_bins`; one-hot compa
 st["sort"] = (L, "Triton's bitonic network: last dimension, power-of-two dimensions")
 st["topk"] = (L, "Triton's bitonic top-k: last dimension, `k` a power of two")
 st["bitonic_merge"] = (L, "last dimension, power-of-two dimensions")
-for n in ["gather","dot_scaled","inline_asm_elementwise","map_elementwise","slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
+for n in ["dot_scaled","map_elementwise","slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
     st[n] = (N, "")
-st["inline_asm_elementwise"] = (N, "")
+st["gather"] = (L, "power-of-two dimensions; one-hot compare of the index against every position along the axis, source bits ORed (index.numel() x src.shape[axis] elements, bit-exact; an index out of range gives 0)")
+st["inline_asm_elementwise"] = (L, "GPU only (neither interpreter runs PTX); Triton's packing: elements narrower than 32 bits share a 32-bit register, `pack` elements of a thread per asm call (a thread with fewer runs the last call on zeros); the constraint count is checked against the registers")
 st["PropagateNan"] = (S, '`tl.PropagateNan.NONE` / `ALL` for `propagate_nan=` of maximum, minimum and clamp (ALL: a NaN operand gives NaN)')
 for n in ["block_type","tensor","void","const","constexpr_type","target_info"]:
     st[n] = (X, "a type or object of Triton's Python front end, not a kernel operation")

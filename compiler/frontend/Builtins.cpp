@@ -14,6 +14,7 @@
 #include "compiler/frontend/Prelude.h"
 #include "compiler/frontend/SemaTypes.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
@@ -72,7 +73,7 @@ static Group getGroup(llvm::StringRef name) {
              Group::BlockPtr)
       .Cases(
           {"join", "split", "interleave", "cat", "flip", "ravel", "histogram",
-           "sort", "topk", "bitonic_merge"},
+           "sort", "topk", "bitonic_merge", "gather"},
           Group::Composed)
       .Cases({"cumsum", "cumprod", "associative_scan", "reduce", "xor_sum",
               "reduce_or"},
@@ -80,7 +81,7 @@ static Group getGroup(llvm::StringRef name) {
       .Cases({"debug_barrier", "static_print", "assume", "next_power_of_2",
               "pointer_type", "gdc_wait", "gdc_launch_dependents",
               "device_print", "device_assert", "add", "sub", "mul", "to_tensor",
-              "max_constancy", "broadcast"},
+              "max_constancy", "broadcast", "inline_asm_elementwise"},
              Group::Misc)
       .Default(Group::None);
 }
@@ -241,7 +242,11 @@ Expected<BoundArgs> Generator::bindArgs(llvm::StringRef name, CallArgs &args,
   for (size_t k = 0; k < args.keywords.size(); ++k) {
     const ast::Keyword &kw = *args.keywords[k];
     auto it = llvm::find(params, kw.name);
-    if (it == params.end() || llvm::StringRef(kw.name).starts_with("arg"))
+    // `arg1`, `arg2`, ...: positional-only (range's start and end).
+    llvm::StringRef kwName = kw.name;
+    bool positionalOnly = kwName.size() > 3 && kwName.starts_with("arg") &&
+                          llvm::isDigit(kwName[3]);
+    if (it == params.end() || positionalOnly)
       return error(kw.location.getLoc(),
                    "unknown keyword argument '" + kw.name + "' for '" + name +
                        "'",

@@ -11,8 +11,9 @@
 // (one-hot comparisons summed over the input) and `sort`, `topk` and
 // `bitonic_merge` (Triton's bitonic network on the block reshaped to a
 // hypercube 2 x 2 x ..., so the results match Triton's element for element,
-// ties and NaNs included). Blocks must have power-of-two dimensions here
-// (located errors otherwise).
+// ties and NaNs included), and `gather(src, index, axis)` (one-hot matches
+// of the index against every position along the axis, source bits ORed).
+// Blocks must have power-of-two dimensions here (located errors otherwise).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
@@ -438,6 +439,8 @@ Expected<SemaValue> Generator::genComposedBuiltin(llvm::StringRef name,
         llvm::cast<mlir::RankedTensorType>(v->getType()).getNumElements();
     return runtime(reshape(*this, *v, {n}, l));
   }
+  if (name == "gather")
+    return genGather(args, call);
   assert(name == "histogram" && "not a composed builtin");
   Expected<BoundArgs> b =
       bindArgs(name, args, call, {"input", "num_bins", "mask"}, 2);
@@ -490,4 +493,83 @@ Expected<SemaValue> Generator::genComposedBuiltin(llvm::StringRef name,
       builder, l, mlir::RankedTensorType::get(shape, builder.getI32Type()),
       hit);
   return runtime(reduceInt<arith::AddIOp>(*this, counts, 0, false, l));
+}
+
+/// tl.gather(src, index, axis): out[i..] = src[i.. with index[i..] at
+/// `axis`]. Composed bit-exactly: each output element compares its index
+/// with every position along `axis` ([*index.shape, K] one-hot), keeps the
+/// source bits where they match and ORs them together, so the cost is
+/// index.numel() * src.shape[axis]. An index outside [0, K) gives 0
+/// (undefined in Triton).
+Expected<SemaValue> Generator::genGather(CallArgs &args,
+                                         const ast::CallExpr &call) {
+  llvm::StringRef name = "gather";
+  mlir::Location l = loc(call);
+  Expected<BoundArgs> b = bindArgs(name, args, call, {"src", "index", "axis"}, 3);
+  if (!b)
+    return b.takeError();
+  Expected<mlir::Value> src = getPowerOf2Block(*this, b->get(0), b->expr(0), name);
+  if (!src)
+    return src.takeError();
+  Expected<mlir::Value> index =
+      getPowerOf2Block(*this, b->get(1), b->expr(1), name);
+  if (!index)
+    return index.takeError();
+  mlir::Type indexElt = getElementType(index->getType());
+  if (!indexElt.isInteger() || indexElt.isInteger(1))
+    return error(b->expr(1), "the index of 'gather' must be a block of "
+                             "integers, got " +
+                                 b->get(1).describe());
+  llvm::SmallVector<int64_t> srcShape(getShapeOf(src->getType()));
+  llvm::SmallVector<int64_t> indexShape(getShapeOf(index->getType()));
+  int64_t rank = srcShape.size();
+  if (int64_t(indexShape.size()) != rank)
+    return error(b->expr(1), "the index of 'gather' must have the source's "
+                             "rank (" +
+                                 llvm::Twine(rank) + "), got " +
+                                 describeShape(indexShape));
+  Expected<int64_t> axisArg = getConstInt(*b, 2, "the axis");
+  if (!axisArg)
+    return axisArg.takeError();
+  int64_t axis = *axisArg < 0 ? *axisArg + rank : *axisArg;
+  if (axis < 0 || axis >= rank)
+    return error(b->expr(2), "the axis of 'gather' must be in [" +
+                                 llvm::Twine(-rank) + ", " +
+                                 llvm::Twine(rank) + "), got " +
+                                 llvm::Twine(*axisArg));
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && srcShape[d] != indexShape[d])
+      return error(b->expr(1), "the index of 'gather' must match the "
+                               "source in every dimension but the axis: " +
+                                   describeShape(indexShape) + " against " +
+                                   describeShape(srcShape));
+  int64_t k = srcShape[axis];
+  llvm::SmallVector<int64_t> wide(indexShape);
+  wide.push_back(k);
+  // [*index.shape, K]: the index, and the position along the axis.
+  mlir::Value idx = BroadcastOp::create(
+      builder, l, withShape(indexElt, wide),
+      ExpandDimsOp::create(builder, l, *index, rank));
+  mlir::Value pos = castTo(makeIota(*this, wide, rank, l), indexElt, l);
+  mlir::Value hit =
+      arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, idx, pos);
+  // The source with its axis last, a unit dimension at the axis.
+  mlir::Type elt = getElementType(src->getType());
+  mlir::Value bits = toBits(*this, *src, l);
+  mlir::Type bitsElt = getElementType(bits.getType());
+  if (axis != rank - 1) {
+    llvm::SmallVector<int32_t> order;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        order.push_back(d);
+    order.push_back(axis);
+    bits = TransOp::create(builder, l, bits, order);
+  }
+  bits = ExpandDimsOp::create(builder, l, bits, axis);
+  bits = BroadcastOp::create(builder, l, withShape(bitsElt, wide), bits);
+  mlir::Value only = arith::SelectOp::create(
+      builder, l, hit, bits,
+      materializeSplat(SemaValue::getInt(0), bitsElt, wide, l));
+  mlir::Value r = reduceInt<arith::OrIOp>(*this, only, rank, false, l);
+  return runtime(fromBits(*this, r, elt, l));
 }

@@ -9,7 +9,8 @@
 // launches do not use: no-ops, as Triton makes them where unsupported),
 // `tl.device_print` / `print` (mgp.print) and `tl.device_assert`
 // (mgp.assert, only with KernelGenOptions::debug, as Triton checks device
-// assertions only in debug mode).
+// assertions only in debug mode), and `tl.inline_asm_elementwise`
+// (mgp.inline_asm_elementwise).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
@@ -223,6 +224,8 @@ Expected<SemaValue> Generator::genMiscBuiltin(llvm::StringRef name,
     PrintOp::create(builder, l, values, prefix, hex, isSigned);
     return SemaValue::getNone();
   }
+  if (name == "inline_asm_elementwise")
+    return genInlineAsm(args, call);
   if (name == "device_assert") {
     Expected<BoundArgs> b =
         bindArgs(name, args, call, {"cond", "msg", "mask"}, 1);
@@ -265,4 +268,98 @@ Expected<SemaValue> Generator::genMiscBuiltin(llvm::StringRef name,
     return SemaValue::getNone();
   }
   llvm_unreachable("not a misc builtin");
+}
+
+/// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+/// the arguments broadcast to one shape (no type promotion, as in Triton);
+/// a tuple of dtypes gives a tuple of results.
+Expected<SemaValue> Generator::genInlineAsm(CallArgs &args,
+                                            const ast::CallExpr &call) {
+  llvm::StringRef name = "inline_asm_elementwise";
+  Expected<BoundArgs> b = bindArgs(
+      name, args, call,
+      {"asm", "constraints", "args", "dtype", "is_pure", "pack"}, 6);
+  if (!b)
+    return b.takeError();
+  for (unsigned i : {0u, 1u})
+    if (!b->get(i).isString())
+      return error(b->expr(i), llvm::Twine("the ") +
+                                   (i ? "constraints" : "asm") +
+                                   " of inline_asm_elementwise must be a "
+                                   "constant string, got " +
+                                   b->get(i).describe());
+  if (!b->get(4).isConstexpr())
+    return error(b->expr(4), "is_pure must be a compile-time bool, got " +
+                                 b->get(4).describe());
+  Expected<int64_t> pack = getConstInt(*b, 5, "pack");
+  if (!pack)
+    return pack.takeError();
+  if (*pack < 1 || *pack > 16 || (*pack & (*pack - 1)) != 0)
+    return error(b->expr(5), "pack must be 1, 2, 4, 8 or 16, got " +
+                                 llvm::Twine(*pack));
+  // The dtypes: one, or a tuple (or list) of them.
+  std::vector<SemaValue> dtypes = b->get(3).isTuple()
+                                      ? b->get(3).getElements()
+                                      : std::vector<SemaValue>{b->get(3)};
+  bool multiple = b->get(3).isTuple();
+  if (dtypes.empty())
+    return error(b->expr(3), "inline_asm_elementwise needs a result dtype");
+  for (const SemaValue &d : dtypes)
+    if (!d.isDType())
+      return error(b->expr(3), "expected a dtype such as tl.int32, got " +
+                                   d.describe());
+  // The arguments: a tuple or list of values (a single value is one).
+  std::vector<SemaValue> inputs = b->get(2).isTuple()
+                                      ? b->get(2).getElements()
+                                      : std::vector<SemaValue>{b->get(2)};
+  llvm::SmallVector<mlir::Value> values;
+  for (const SemaValue &v : inputs) {
+    Expected<mlir::Value> r = toRuntime(v, b->expr(2));
+    if (!r)
+      return r.takeError();
+    values.push_back(*r);
+  }
+  OpSite s = site(call);
+  for (size_t i = 0; i < values.size(); ++i)
+    for (size_t j = 0; j < values.size(); ++j)
+      if (i != j)
+        if (Error err = broadcastPair(values[i], values[j], s))
+          return std::move(err);
+  llvm::SmallVector<int64_t> shape;
+  if (!values.empty())
+    shape.assign(getShapeOf(values[0].getType()).begin(),
+                 getShapeOf(values[0].getType()).end());
+  llvm::SmallVector<mlir::Type> resultTypes;
+  for (const SemaValue &d : dtypes)
+    resultTypes.push_back(withShape(d.getType(), shape));
+  // Check the constraints against the registers here, where the error can
+  // point at the call.
+  unsigned outputs = 0, inputRegs = 0;
+  for (mlir::Type t : resultTypes)
+    outputs += *pack / inlineAsmElementsPerRegister(getElementType(t), *pack);
+  for (mlir::Value v : values)
+    inputRegs += *pack / inlineAsmElementsPerRegister(
+                             getElementType(v.getType()), *pack);
+  InlineAsmConstraintCount count =
+      countInlineAsmConstraints(b->get(1).getString());
+  if (count.outputs != outputs || count.inputs != inputRegs)
+    return error(b->expr(1),
+                 "the constraints name " + llvm::Twine(count.outputs) +
+                     " outputs and " + llvm::Twine(count.inputs) +
+                     " inputs; with pack=" + llvm::Twine(*pack) +
+                     " these results and arguments take " +
+                     llvm::Twine(outputs) + " output and " +
+                     llvm::Twine(inputRegs) +
+                     " input registers (elements narrower than 32 bits "
+                     "share one)");
+  auto op = InlineAsmElementwiseOp::create(
+      builder, loc(call), resultTypes, values, b->get(0).getString(),
+      b->get(1).getString(), b->get(4).isTruthy(),
+      static_cast<int32_t>(*pack));
+  std::vector<SemaValue> results;
+  for (size_t i = 0; i < dtypes.size(); ++i)
+    results.push_back(runtime(op.getResult(i), dtypes[i].isUnsigned()));
+  if (!multiple)
+    return results.front();
+  return SemaValue::getTuple(std::move(results));
 }

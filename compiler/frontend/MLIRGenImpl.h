@@ -173,6 +173,10 @@ public:
   llvm::Expected<SemaValue> callDType(const SemaValue &dtype, CallArgs &args,
                                       const ast::CallExpr &call);
   /// `tl.pointer_type(dtype)`.
+  llvm::Expected<SemaValue> genGather(CallArgs &args,
+                                      const ast::CallExpr &call);
+  llvm::Expected<SemaValue> genInlineAsm(CallArgs &args,
+                                         const ast::CallExpr &call);
   llvm::Expected<SemaValue> genPointerType(CallArgs &args,
                                            const ast::CallExpr &call);
 

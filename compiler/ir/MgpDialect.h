@@ -41,6 +41,19 @@ mlir::Type getI1LikeType(mlir::Type type);
 /// The encoding of a ranked tensor type, or null (no encoding / not a tensor).
 mlir::Attribute getEncoding(mlir::Type type);
 
+/// How many elements of type \p element one register of an
+/// mgp.inline_asm_elementwise carries at \p pack elements per call
+/// (narrow elements share a 32-bit register, as in Triton).
+unsigned inlineAsmElementsPerRegister(mlir::Type element, unsigned pack);
+
+/// The outputs (`=...`) and inputs of an LLVM inline-asm constraint string
+/// (clobbers `~{...}` are neither).
+struct InlineAsmConstraintCount {
+  unsigned outputs = 0;
+  unsigned inputs = 0;
+};
+InlineAsmConstraintCount countInlineAsmConstraints(llvm::StringRef text);
+
 /// The unit attribute on kernel functions.
 inline constexpr llvm::StringLiteral kKernelAttrName = "mgp.kernel";
 /// The unit attribute on scf.for loops to unroll fully (`tl.static_range`).

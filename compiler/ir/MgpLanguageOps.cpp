@@ -35,6 +35,72 @@ LogicalResult ExternElementwiseOp::verify() {
   return success();
 }
 
+/// The LLVM width of a register holding one element of type \p t (pointers
+/// are 64-bit).
+static unsigned registerBits(Type t) {
+  return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 64;
+}
+
+unsigned mgp::inlineAsmElementsPerRegister(Type element, unsigned pack) {
+  unsigned bits = registerBits(element);
+  return bits < 32 ? std::min(32 / bits, pack) : 1;
+}
+
+LogicalResult InlineAsmElementwiseOp::verify() {
+  int32_t pack = getPack();
+  if (pack < 1 || (pack & (pack - 1)) != 0)
+    return emitOpError("pack must be a power of two, got ") << pack;
+  if (getResults().empty())
+    return emitOpError("needs at least one result");
+  ArrayRef<int64_t> shape = shapeOf(getResults()[0].getType());
+  for (Value v : getResults())
+    if (shapeOf(v.getType()) != shape)
+      return emitOpError("every result must have one shape");
+  for (Value src : getSrcs())
+    if (shapeOf(src.getType()) != shape)
+      return emitOpError("every operand must have the results' shape");
+  // Each packed register of an input or output is one constraint.
+  unsigned outputs = 0, inputs = 0;
+  for (Value v : getResults())
+    outputs += pack / inlineAsmElementsPerRegister(
+                          getElementTypeOrSelf(v.getType()), pack);
+  for (Value v : getSrcs())
+    inputs += pack / inlineAsmElementsPerRegister(
+                         getElementTypeOrSelf(v.getType()), pack);
+  InlineAsmConstraintCount count = countInlineAsmConstraints(getConstraints());
+  if (count.outputs != outputs || count.inputs != inputs)
+    return emitOpError("constraints \"")
+           << getConstraints() << "\" name " << count.outputs
+           << " outputs and " << count.inputs << " inputs; the operands need "
+           << outputs << " and " << inputs;
+  return success();
+}
+
+InlineAsmConstraintCount mgp::countInlineAsmConstraints(StringRef text) {
+  InlineAsmConstraintCount count;
+  SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  for (StringRef part : parts) {
+    part = part.trim();
+    if (part.empty() || part.starts_with("~"))
+      continue;
+    if (part.starts_with("="))
+      ++count.outputs;
+    else
+      ++count.inputs;
+  }
+  return count;
+}
+
+void InlineAsmElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
 LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getVal().getType());
   unsigned bits = elem.getIntOrFloatBitWidth();

@@ -28,6 +28,27 @@ def Mgp_ExternElementwiseOp : Mgp_Op<"extern_elementwise", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Mgp_InlineAsmElementwiseOp : Mgp_Op<"inline_asm_elementwise", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Inline PTX applied to every element (tl.inline_asm_elementwise)";
+  let description = [{
+    Runs the PTX `asm_string` with the LLVM constraints `constraints` once
+    per `pack` elements of each thread's registers. Operands and results
+    share one shape (scalars allowed). Elements narrower than 32 bits are
+    packed into 32-bit registers (as many as fit, at most `pack`), as
+    Triton does; outputs come first in the constraints, then the packed
+    inputs. Without `pure` the asm has side effects and is never removed.
+    Example:
+    `%z = mgp.inline_asm_elementwise "add.s32 $0, $1, $2;" (%x, %y) {constraints = "=r,r,r", pure = true, pack = 1 : i32} : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>`
+  }];
+  let arguments = (ins Variadic<Mgp_Value>:$srcs, StrAttr:$asm_string,
+                       StrAttr:$constraints, BoolAttr:$pure, I32Attr:$pack);
+  let results = (outs Variadic<Mgp_Value>:$results);
+  let assemblyFormat =
+      "$asm_string `(` $srcs `)` attr-dict `:` functional-type($srcs, $results)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//

@@ -78,5 +78,8 @@ mgp::interp::tryCompileLanguageOp(Compiler &c, mlir::Operation *op,
   }
   if (llvm::isa<BarrierOp>(op))
     return true;
+  if (llvm::isa<InlineAsmElementwiseOp>(op))
+    return opError(op, "tl.inline_asm_elementwise runs PTX, which the "
+                       "interpreter cannot: run this kernel on the GPU");
   return false;
 }

@@ -26,7 +26,8 @@ using namespace mgp;
 
 llvm::Expected<LaunchEntry *>
 Kernel::Impl::entryFor(llvm::ArrayRef<KernelArg> bound) {
-  std::string key = fingerprint(bound);
+  llvm::SmallString<64> key;
+  fingerprint(bound, key);
   std::lock_guard<std::mutex> lock(mutex);
   auto it = entries.find(key);
   if (it != entries.end())
@@ -66,7 +67,7 @@ Kernel::Impl::entryFor(llvm::ArrayRef<KernelArg> bound) {
     entry->loaded.emplace(std::move(*loaded));
   }
   LaunchEntry *result = entry.get();
-  entries.emplace(std::move(key), std::move(entry));
+  entries.try_emplace(key, std::move(entry));
   return result;
 }
 
@@ -131,10 +132,8 @@ llvm::Error Kernel::Impl::launchCPU(LaunchEntry &entry, Grid grid,
 
 llvm::Error Kernel::launchArgs(Grid grid, CUstream stream,
                                llvm::ArrayRef<LaunchArg> args) {
-  std::vector<KernelArg> bound;
-  std::vector<uint64_t> bytes;
-  bound.reserve(args.size());
-  bytes.reserve(args.size());
+  llvm::SmallVector<KernelArg, 16> bound;
+  llvm::SmallVector<uint64_t, 16> bytes;
   if (llvm::Error err = impl->bindValues(args, bound, bytes))
     return err;
   llvm::Expected<LaunchEntry *> entry = impl->entryFor(bound);
@@ -153,9 +152,11 @@ llvm::Error Kernel::launchArgs(Grid grid, CUstream stream,
 llvm::Error Kernel::bind(llvm::ArrayRef<LaunchArg> args,
                          std::vector<KernelArg> &bound,
                          KernelSignature &signature) const {
-  std::vector<uint64_t> bytes;
-  if (llvm::Error err = impl->bindValues(args, bound, bytes))
+  llvm::SmallVector<KernelArg, 16> values;
+  llvm::SmallVector<uint64_t, 16> bytes;
+  if (llvm::Error err = impl->bindValues(args, values, bytes))
     return err;
+  bound.assign(values.begin(), values.end());
   return impl->signatureFor(bound, signature);
 }
 

@@ -86,8 +86,8 @@ static KernelParam impliedParam(const KernelParamInfo &info,
 }
 
 llvm::Error Kernel::Impl::bindValues(llvm::ArrayRef<LaunchArg> args,
-                                     std::vector<KernelArg> &bound,
-                                     std::vector<uint64_t> &bytes) const {
+                                     llvm::SmallVectorImpl<KernelArg> &bound,
+                                     llvm::SmallVectorImpl<uint64_t> &bytes) const {
   size_t n = params.size();
   llvm::SmallVector<const LaunchArg *, 16> slots(n, nullptr);
   std::vector<std::string> errors;
@@ -159,9 +159,9 @@ llvm::Error Kernel::Impl::signatureFor(llvm::ArrayRef<KernelArg> bound,
   return checkArguments(signature, bound);
 }
 
-std::string Kernel::Impl::fingerprint(llvm::ArrayRef<KernelArg> bound) const {
-  std::string key;
-  key.reserve(bound.size() * 10);
+void Kernel::Impl::fingerprint(llvm::ArrayRef<KernelArg> bound,
+                               llvm::SmallVectorImpl<char> &key) const {
+  key.clear();
   for (auto [info, arg] : llvm::zip_equal(params, bound)) {
     key.push_back(static_cast<char>('0' + static_cast<int>(arg.kind())));
     switch (arg.kind()) {
@@ -173,7 +173,8 @@ std::string Kernel::Impl::fingerprint(llvm::ArrayRef<KernelArg> bound) const {
     case KernelArg::Kind::Int: {
       int64_t value = arg.intValue();
       if (info.isConstexpr) { // compiled in: keyed by value
-        key.append(reinterpret_cast<const char *>(&value), sizeof(value));
+        key.append(reinterpret_cast<const char *>(&value),
+                   reinterpret_cast<const char *>(&value) + sizeof(value));
         break;
       }
       bool fits32 = value >= INT32_MIN && value <= INT32_MAX;
@@ -184,10 +185,10 @@ std::string Kernel::Impl::fingerprint(llvm::ArrayRef<KernelArg> bound) const {
     case KernelArg::Kind::Float: {
       double value = arg.floatValue();
       if (info.isConstexpr)
-        key.append(reinterpret_cast<const char *>(&value), sizeof(value));
+        key.append(reinterpret_cast<const char *>(&value),
+                   reinterpret_cast<const char *>(&value) + sizeof(value));
       break;
     }
     }
   }
-  return key;
 }

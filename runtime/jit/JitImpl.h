@@ -18,9 +18,12 @@
 #include "runtime/Device.h"
 #include "runtime/LoadedKernel.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 
 namespace mgp {
 
@@ -46,21 +49,23 @@ public:
   std::shared_ptr<Device> device;
 
   std::mutex mutex; ///< guards entries
-  std::unordered_map<std::string, std::unique_ptr<LaunchEntry>> entries;
+  llvm::StringMap<std::unique_ptr<LaunchEntry>> entries;
 
   /// Binds \p args to the parameters (positional, then keywords), in
   /// parameter order; \p bytes receives each host buffer's size. Errors:
   /// count, unknown or repeated keywords.
   llvm::Error bindValues(llvm::ArrayRef<LaunchArg> args,
-                         std::vector<KernelArg> &bound,
-                         std::vector<uint64_t> &bytes) const;
+                         llvm::SmallVectorImpl<KernelArg> &bound,
+                         llvm::SmallVectorImpl<uint64_t> &bytes) const;
   /// The signature \p bound is checked against (declared, or implied by the
   /// arguments), and the check (kind, dtype, range).
   llvm::Error signatureFor(llvm::ArrayRef<KernelArg> bound,
                            KernelSignature &signature) const;
   /// The fast-path key of bound arguments: equal keys have equal
   /// signatures, pass the same checks and have the same specialization.
-  std::string fingerprint(llvm::ArrayRef<KernelArg> bound) const;
+  /// Written into \p key (no allocation on a warm launch).
+  void fingerprint(llvm::ArrayRef<KernelArg> bound,
+                   llvm::SmallVectorImpl<char> &key) const;
 
   /// The warm entry for \p bound; on a miss checks the arguments, then
   /// compiles (or finds in the caches) and loads the kernel.

@@ -122,6 +122,15 @@ def broken_kernel(x_ptr, BLOCK: tl.constexpr):
 
 
 @mgp.jit
+def inline_asm_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=f,f", [x],
+                                  dtype=tl.float32, is_pure=True, pack=1)
+    tl.store(y_ptr + offs, y)
+
+
+@mgp.jit
 def bias_act_kernel(x_ptr, b_ptr, out_ptr, n, ACTIVATION: tl.constexpr,
                     OUT_DTYPE: tl.constexpr, BLOCK: tl.constexpr):
     # An optional pointer (None folds the branch away), a string and a dtype

@@ -205,6 +205,18 @@ class ExecutionErrors(unittest.TestCase):
             K.add_kernel[(1,)](x, y, small, 64, BLOCK=64)
         self.assertTrue(str(caught.exception))
 
+    def test_inline_asm_on_the_interpreter(self):
+        # Inline PTX cannot be interpreted: a located error, nothing run.
+        x, y, _ = arrays(16)
+        before = y.copy()
+        with self.assertRaises(mgp.MgpError) as caught:
+            K.inline_asm_kernel[(1,)](x, y, BLOCK=16)
+        message = str(caught.exception)
+        self.assertIn("tl.inline_asm_elementwise runs PTX, which the interpreter "
+                      "cannot: run this kernel on the GPU", message)
+        self.assertIn(f"{KERNEL_FILE}:", message)
+        np.testing.assert_array_equal(y, before)
+
     def test_host_placeholders(self):
         with self.assertRaisesRegex(RuntimeError, "mgp.language.program_id is "
                                                   "a kernel builtin"):

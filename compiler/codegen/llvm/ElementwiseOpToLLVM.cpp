@@ -7,7 +7,8 @@
 // divsi/remsi come from LLVM sdiv/srem); a splat tensor constant becomes one
 // scalar constant in every register. Math functions without an LLVM
 // instruction go to libdevice (`__nv_expf`, ...), linked by emitPTX, and so
-// does mgp.extern_elementwise (one call per register).
+// does mgp.extern_elementwise (one call per register);
+// mgp.inline_asm_elementwise becomes llvm.inline_asm per `pack` registers.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/Patterns.h"
@@ -173,6 +174,139 @@ struct ExternElementwiseOpConversion
   }
 };
 
+/// mgp.inline_asm_elementwise -> one llvm.inline_asm per `pack` registers
+/// of each thread. Narrow elements travel packed in one integer register
+/// (an i32 for four i8, ...); a thread whose register count is not a
+/// multiple of `pack` runs the last call on zeros in the missing places
+/// and drops their results.
+struct InlineAsmElementwiseOpConversion
+    : ConvertOpToLLVMPattern<InlineAsmElementwiseOp> {
+  InlineAsmElementwiseOpConversion(MgpLLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit) {}
+
+  LogicalResult
+  matchAndRewrite(InlineAsmElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto &converter =
+        static_cast<const MgpLLVMTypeConverter &>(*getTypeConverter());
+    unsigned pack = op.getPack();
+    // Registers per thread, from the first result.
+    Type firstType = op.getResults()[0].getType();
+    size_t count = 1;
+    if (isa<RankedTensorType>(firstType)) {
+      Type structType = converter.convertType(firstType);
+      if (!structType)
+        return rewriter.notifyMatchFailure(op, "tensor without a layout");
+      if (auto s = dyn_cast<LLVM::LLVMStructType>(structType))
+        count = s.getBody().size();
+    }
+    size_t padded = (count + pack - 1) / pack * pack;
+
+    struct Slot {
+      Type element;      // the LLVM type of one element
+      unsigned perReg;   // elements per asm register
+      Type regType;      // the asm register's type
+    };
+    auto slotOf = [&](Type mlirType) {
+      Type mlirElement = getElementTypeOrSelf(mlirType);
+      Slot slot;
+      slot.element = converter.convertElementType(mlirElement);
+      slot.perReg = inlineAsmElementsPerRegister(mlirElement, pack);
+      slot.regType =
+          slot.perReg == 1
+              ? slot.element
+              : rewriter.getIntegerType(slot.perReg *
+                                        mlirElement.getIntOrFloatBitWidth());
+      return slot;
+    };
+
+    SmallVector<Slot> inSlots;
+    SmallVector<SmallVector<Value>> inRegisters;
+    for (auto [src, operand] : llvm::zip(op.getSrcs(), adaptor.getSrcs())) {
+      inSlots.push_back(slotOf(src.getType()));
+      SmallVector<Value> registers = unpackRegisters(rewriter, loc, operand);
+      if (registers.size() != count)
+        return rewriter.notifyMatchFailure(op, "operands of another layout");
+      Value zero = LLVM::ZeroOp::create(rewriter, loc, inSlots.back().element);
+      registers.resize(padded, zero);
+      inRegisters.push_back(std::move(registers));
+    }
+    SmallVector<Slot> outSlots;
+    SmallVector<Type> asmTypes;
+    for (Value result : op.getResults()) {
+      outSlots.push_back(slotOf(result.getType()));
+      for (unsigned j = 0; j < pack; j += outSlots.back().perReg)
+        asmTypes.push_back(outSlots.back().regType);
+    }
+    Type asmType = asmTypes.size() == 1
+                       ? asmTypes[0]
+                       : LLVM::LLVMStructType::getLiteral(getContext(),
+                                                          asmTypes);
+
+    SmallVector<SmallVector<Value>> outRegisters(op.getNumResults());
+    for (size_t base = 0; base < padded; base += pack) {
+      SmallVector<Value> asmOperands;
+      for (auto [slot, registers] : llvm::zip(inSlots, inRegisters))
+        for (unsigned j = 0; j < pack; j += slot.perReg) {
+          if (slot.perReg == 1) {
+            asmOperands.push_back(registers[base + j]);
+            continue;
+          }
+          auto vecType = VectorType::get({slot.perReg}, slot.element);
+          Value vec = LLVM::UndefOp::create(rewriter, loc, vecType);
+          for (unsigned k = 0; k < slot.perReg; ++k)
+            vec = LLVM::InsertElementOp::create(
+                rewriter, loc, vec, registers[base + j + k],
+                LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         k));
+          asmOperands.push_back(
+              LLVM::BitcastOp::create(rewriter, loc, slot.regType, vec));
+        }
+      Value asmResult =
+          LLVM::InlineAsmOp::create(
+              rewriter, loc, asmType, asmOperands, op.getAsmString(),
+              op.getConstraints(), /*has_side_effects=*/!op.getPure(),
+              /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+              LLVM::AsmDialectAttr(), ArrayAttr())
+              .getResult(0);
+      unsigned field = 0;
+      for (auto [r, slot] : llvm::enumerate(outSlots))
+        for (unsigned j = 0; j < pack; j += slot.perReg) {
+          Value reg = asmTypes.size() == 1
+                          ? asmResult
+                          : LLVM::ExtractValueOp::create(rewriter, loc,
+                                                         asmResult, field);
+          ++field;
+          if (slot.perReg == 1) {
+            outRegisters[r].push_back(reg);
+            continue;
+          }
+          auto vecType = VectorType::get({slot.perReg}, slot.element);
+          Value vec = LLVM::BitcastOp::create(rewriter, loc, vecType, reg);
+          for (unsigned k = 0; k < slot.perReg; ++k)
+            outRegisters[r].push_back(LLVM::ExtractElementOp::create(
+                rewriter, loc, vec,
+                LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         k)));
+        }
+    }
+    SmallVector<Value> results;
+    for (auto [result, registers] :
+         llvm::zip(op.getResults(), outRegisters)) {
+      registers.resize(count);
+      if (!isa<RankedTensorType>(result.getType())) {
+        results.push_back(registers.front());
+        continue;
+      }
+      results.push_back(packRegisters(
+          rewriter, loc, converter.convertType(result.getType()), registers));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// One fp8 <-> f16/f32 conversion of a register, with PTX's packed cvt
@@ -267,6 +401,7 @@ void mgp::populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
   patterns.add<ElementwiseOpConversion>(converter, ctx);
   patterns.add<SplatConstantOpConversion>(converter);
   patterns.add<ExternElementwiseOpConversion>(converter);
+  patterns.add<InlineAsmElementwiseOpConversion>(converter);
   patterns.add<Fp8ConvertOpConversion>(converter, ctx);
   // Scalars: libdevice for transcendental functions before the generic
   // math-to-llvm intrinsics (NVPTX has no instruction for llvm.exp & co).

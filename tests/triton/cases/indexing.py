@@ -59,3 +59,32 @@ register("indexing.join_complex_square", K, "_join_kernel", "complex_square",
 register("indexing.tensor_descriptor", K, "_desc_add_rows_kernel", "desc_add_rows",
          lambda g, m, n: [randn(g, m, n), randn(g, n)], lambda x, b: x + b,
          shapes=[(37, 44), (64, 64), (5, 100)], check=EXACT)
+
+
+def _nf4_inputs(g, n, group):
+    q = randint(g, 0, 256, (n + 1) // 2, dtype=torch.uint8)
+    lut = torch.sort(randn(g, 16)).values
+    return [q, lut, randn(g, (n + group - 1) // group).abs() + 0.1, n, group]
+
+
+def _nf4_ref(q, lut, scale, n, group):
+    codes = torch.stack([q & 0xF, q >> 4], dim=1).reshape(-1)[:n].long()
+    return f64(lut[codes] * scale.repeat_interleave(group)[:n])
+
+
+register("indexing.nf4_lut_gather", K, "_nf4_lut_dequant_kernel", "nf4_lut_dequant",
+         _nf4_inputs, _nf4_ref, shapes=[(1000, 64), (256, 32), (77, 16)], check=FP32)
+
+
+def _gather_rows_inputs(g, m, n):
+    idx = torch.stack([torch.randperm(n, generator=g) for _ in range(m)]).to(torch.int32)
+    return [randn(g, m, n), idx]
+
+
+register("indexing.gather_rows", K, "_gather_rows_kernel", "gather_rows", _gather_rows_inputs,
+         lambda x, idx: torch.gather(x, 1, idx.long()),
+         shapes=[(16, 32), (13, 20), (8, 64)], check=EXACT)
+register("indexing.gather_cols", K, "_gather_cols_kernel", "gather_cols",
+         lambda g, k, n, r: [randint(g, -1000, 1000, k, n), randint(g, 0, k, r, n)],
+         lambda x, idx: torch.gather(x, 0, idx.long()),
+         shapes=[(16, 40, 8), (10, 64, 16), (3, 33, 5)], check=EXACT)

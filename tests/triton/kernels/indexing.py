@@ -276,3 +276,75 @@ def desc_add_rows(x, bias):
     triton.set_allocator(alloc)
     _desc_add_rows_kernel[(triton.cdiv(M, 16),)](x, bias, y, M, N, BLOCK_M=16, BLOCK_N=32)
     return y
+
+
+@triton.jit
+def _nf4_lut_dequant_kernel(q_ptr, lut_ptr, scale_ptr, out_ptr, n, GROUP: tl.constexpr,
+                            BLOCK: tl.constexpr):
+    # 4-bit codes (two per byte) looked up in a 16-entry table held in
+    # registers (tl.gather), scaled per group of GROUP values.
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    packed = tl.load(q_ptr + offs // 2, mask=mask, other=0)
+    code = tl.where(offs % 2 == 0, packed & 0xF, packed >> 4).to(tl.int32)
+    lut = tl.load(lut_ptr + tl.arange(0, 16))
+    values = tl.gather(lut, code, axis=0)
+    scale = tl.load(scale_ptr + offs // GROUP, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, values * scale, mask=mask)
+
+
+def nf4_lut_dequant(q, lut, scale, n, group):
+    out = torch.empty(n, dtype=torch.float32, device=q.device)
+    _nf4_lut_dequant_kernel[(triton.cdiv(n, 256),)](q, lut, scale, out, n, GROUP=group,
+                                                     BLOCK=256)
+    return out
+
+
+@triton.jit
+def _gather_rows_kernel(x_ptr, idx_ptr, out_ptr, m, n, stride_x, stride_i,
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # out[i, j] = x[i, idx[i, j]] within one block of rows: a per-row
+    # permutation applied in registers (torch.gather along dim 1).
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = (rows[:, None] < m) & (cols[None, :] < n)
+    x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0.0)
+    idx = tl.load(idx_ptr + rows[:, None] * stride_i + cols[None, :], mask=mask, other=0)
+    y = tl.gather(x, idx, axis=1)
+    tl.store(out_ptr + rows[:, None] * n + cols[None, :], y, mask=mask)
+
+
+def gather_rows(x, idx):
+    m, n = x.shape
+    out = torch.empty_like(x)
+    block_n = triton.next_power_of_2(n)
+    _gather_rows_kernel[(triton.cdiv(m, 8),)](x, idx, out, m, n, x.stride(0), idx.stride(0),
+                                               BLOCK_M=8, BLOCK_N=block_n)
+    return out
+
+
+@triton.jit
+def _gather_cols_kernel(x_ptr, idx_ptr, out_ptr, k, n, r,
+                        BLOCK_K: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_N: tl.constexpr):
+    # out[i, j] = x[idx[i, j], j]: rows picked per column (gather along
+    # axis 0, an index block with fewer rows than the source).
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    src_rows = tl.arange(0, BLOCK_K)
+    out_rows = tl.arange(0, BLOCK_R)
+    x = tl.load(x_ptr + src_rows[:, None] * n + cols[None, :],
+                mask=(src_rows[:, None] < k) & (cols[None, :] < n), other=0)
+    omask = (out_rows[:, None] < r) & (cols[None, :] < n)
+    idx = tl.load(idx_ptr + out_rows[:, None] * n + cols[None, :], mask=omask, other=0)
+    y = tl.gather(x, idx, 0)
+    tl.store(out_ptr + out_rows[:, None] * n + cols[None, :], y, mask=omask)
+
+
+def gather_cols(x, idx):
+    k, n = x.shape
+    r = idx.shape[0]
+    out = torch.empty((r, n), dtype=x.dtype, device=x.device)
+    _gather_cols_kernel[(triton.cdiv(n, 32),)](x, idx, out, k, n, r,
+                                                BLOCK_K=triton.next_power_of_2(k),
+                                                BLOCK_R=triton.next_power_of_2(r), BLOCK_N=32)
+    return out

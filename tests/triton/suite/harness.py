@@ -135,7 +135,7 @@ def run(cases, launcher, verbose=False, out=print, save=None, against=None,
     rows = []
     start_all = time.time()
     for case in cases:
-        why_not = reason or case.skip.get(launcher.name)
+        why_not = reason or case.skip.get(getattr(launcher, "skip_key", launcher.name))
         for shape_index, shape in enumerate(case.shapes):
             start = time.time()
             if why_not:

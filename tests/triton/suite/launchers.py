@@ -184,6 +184,8 @@ class MgpLauncher(_Swapper):
 
     def __init__(self):
         self.interpret = os.environ.get("MGP_INTERPRET") == "1"
+        # The key of Case.skip: the interpreter cannot run what only a GPU can.
+        self.skip_key = "mgp-interp" if self.interpret else "mgp"
         self.device = "cpu" if self.interpret else "cuda"
         self.cache = {}
         self.error = None

@@ -15,7 +15,7 @@ import numpy as np
 # The launchers a case can run on (suite/launchers.py), and the compile check
 # of check_triton_compile.py (a case skipped there is not valid Triton of the
 # installed version, e.g. tl.make_block_ptr after its removal).
-LAUNCHERS = ("triton-interp", "triton", "mgp", "triton-compile")
+LAUNCHERS = ("triton-interp", "triton", "mgp", "mgp-interp", "triton-compile")
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,8 @@ class Case:
     reference: reference(*inputs) on CPU copies -> outputs like the host's.
     shapes: the shapes, each a tuple passed as inputs(gen, *shape).
     check: a comparison or one per output.
-    skip: launcher name -> why the case does not apply there.
+    skip: launcher name -> why the case does not apply there ("mgp-interp":
+        the mgp launcher on mgp's interpreter, MGP_INTERPRET=1).
     """
     name: str
     module: ModuleType
