@@ -81,9 +81,11 @@ static Error linkLibdeviceIfNeeded(Module &module) {
   });
   if (!needed)
     return Error::success();
+  // Lazily: the linker materializes only the function bodies it links (a
+  // full parse of libdevice is most of a small kernel's compile time).
   MemoryBufferRef buffer(mgp::getLibdeviceBitcode(), "libdevice.10.bc");
   Expected<std::unique_ptr<Module>> libdevice =
-      parseBitcodeFile(buffer, module.getContext());
+      getLazyBitcodeModule(buffer, module.getContext());
   if (!libdevice)
     return libdevice.takeError();
   (*libdevice)->setTargetTriple(module.getTargetTriple());
