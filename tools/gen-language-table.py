@@ -52,9 +52,10 @@ for n in ["dot_scaled","map_elementwise","slice","squeeze","unsqueeze","expect_z
 st["gather"] = (L, "power-of-two dimensions; one-hot compare of the index against every position along the axis, source bits ORed (index.numel() x src.shape[axis] elements, bit-exact; an index out of range gives 0)")
 st["inline_asm_elementwise"] = (L, "GPU only (neither interpreter runs PTX); Triton's packing: elements narrower than 32 bits share a 32-bit register, `pack` elements of a thread per asm call (a thread with fewer runs the last call on zeros); the constraint count is checked against the registers")
 st["PropagateNan"] = (S, '`tl.PropagateNan.NONE` / `ALL` for `propagate_nan=` of maximum, minimum and clamp (ALL: a NaN operand gives NaN)')
-for n in ["block_type","tensor","void","const","constexpr_type","target_info"]:
+for n in ["block_type","tensor","void","constexpr_type","target_info"]:
     st[n] = (X, "a type or object of Triton's Python front end, not a kernel operation")
 st["target_info"] = (N, "")
+st["const"] = (L, "as a parameter annotation (`x: tl.const`, or `*kfp32` in a signature): stores and atomics through the pointer are located errors; block pointers and tensor descriptors made from it are not checked")
 missing = [n for n in names if n not in st]
 if missing:
     raise SystemExit("unclassified names: " + ", ".join(missing))

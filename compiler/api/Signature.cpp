@@ -73,14 +73,21 @@ Expected<SignatureParam> parseConstexpr(size_t index, StringRef entry) {
   return param;
 }
 
-/// entry ::= '*' type [':16'] | type [':16' | ':1'] | literal
+/// entry ::= '*' ['k'] type [':16'] | type [':16' | ':1'] | literal
 Expected<SignatureParam> parseEntry(size_t index, StringRef entry) {
   if (entry.empty())
     return entryError(index, entry, "empty entry");
   StringRef body = entry;
   SignatureParam param;
-  if (body.consume_front("*"))
+  if (body.consume_front("*")) {
     param.kind = SignatureParam::Kind::Pointer;
+    // `*kfp32`: Triton's const pointer (no dtype name starts with `k`).
+    if (body.starts_with("k") &&
+        dtypeFromName(body.drop_front().split(':').first.trim())) {
+      body = body.drop_front();
+      param.isConst = true;
+    }
+  }
   auto [typeName, hint] = body.split(':');
   std::optional<DType> type = dtypeFromName(typeName.trim());
   if (!type) {
@@ -152,7 +159,7 @@ std::string Signature::str() const {
       continue;
     }
     if (param.isPointer())
-      os << '*';
+      os << (param.isConst ? "*k" : "*");
     os << dtypeName(param.type);
     if (param.divisibility == 16)
       os << ":16";

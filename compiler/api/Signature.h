@@ -37,6 +37,10 @@ struct SignatureParam {
   int divisibility = 1;
   /// The `:1` hint: an integer known to equal 1.
   bool equalsOne = false;
+  /// `*k<type>`: a pointer to constant data (Triton's spelling of a
+  /// parameter annotated `tl.const`): stores and atomics through it are
+  /// errors.
+  bool isConst = false;
   /// The constexpr value (Kind::Constexpr); `isFloat` / `isString` /
   /// `isNone` say which one is set (a string: `'gelu'`, or a bare word that
   /// names no type, such as `gelu`; `None`: Triton's specialization of an

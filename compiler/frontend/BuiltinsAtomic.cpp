@@ -92,6 +92,8 @@ Expected<SemaValue> Generator::genAtomicBuiltin(llvm::StringRef name,
   Expected<mlir::Value> ptrOr = getPointer(*this, *b, name);
   if (!ptrOr)
     return ptrOr.takeError();
+  if (Error err = checkWritable(*ptrOr, b->expr(0), name))
+    return std::move(err);
   mlir::Value ptr = *ptrOr;
   auto ptrType = llvm::cast<PointerType>(getElementType(ptr.getType()));
   mlir::Type elt = ptrType.getPointeeType();

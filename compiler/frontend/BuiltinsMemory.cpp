@@ -127,6 +127,8 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
   Expected<mlir::Value> ptr = getPointer(*this, *b, name);
   if (!ptr)
     return ptr.takeError();
+  if (Error err = checkWritable(*ptr, b->expr(0), name))
+    return std::move(err);
   mlir::Value p = *ptr, mask;
   mlir::Type elt =
       llvm::cast<PointerType>(getElementType(p.getType())).getPointeeType();
@@ -156,4 +158,24 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
   maskPadding(*this, p, mask, l);
   StoreOp::create(builder, l, p, value, mask);
   return SemaValue::getNone();
+}
+
+Error Generator::checkWritable(mlir::Value ptr, const ast::Expr &where,
+                               llvm::StringRef what) {
+  // Back through the ops that keep a pointer's origin.
+  mlir::Value v = ptr;
+  while (mlir::Operation *def = v.getDefiningOp()) {
+    if (auto add = llvm::dyn_cast<AddPtrOp>(def))
+      v = add.getPtr();
+    else if (llvm::isa<SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp,
+                       HintOp, PtrCastOp>(def))
+      v = def->getOperand(0);
+    else
+      break;
+  }
+  auto it = constPointers.find(v);
+  if (it == constPointers.end())
+    return Error::success();
+  return error(where, "cannot " + what + " through '" + it->second +
+                          "', a tl.const pointer (its data is read-only)");
 }

@@ -71,6 +71,17 @@ static bool isConstexprAnnotation(const ast::Expr *annotation) {
   return false;
 }
 
+/// True if `annotation` spells `const` (`tl.const`, `const`).
+static bool isConstAnnotation(const ast::Expr *annotation) {
+  if (!annotation)
+    return false;
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(annotation))
+    return n->getName() == "const";
+  if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(annotation))
+    return a->getAttr() == "const";
+  return false;
+}
+
 /// Python builtins a kernel may use bare.
 static bool isPythonBuiltin(llvm::StringRef name) {
   return llvm::is_contained({"range", "float", "int", "bool", "min", "max",
@@ -487,6 +498,9 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
     }
     mlir::Value arg = entry->getArgument(role.argIndex);
     arg.setLoc(loc(p.location));
+    if (role.sig->isPointer() &&
+        (role.sig->isConst || isConstAnnotation(p.annotation.get())))
+      constPointers[arg] = p.name;
     if (role.sig->divisibility == 16)
       func.setArgAttr(role.argIndex, kDivisibilityAttrName,
                       builder.getI32IntegerAttr(16));

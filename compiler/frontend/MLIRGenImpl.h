@@ -173,6 +173,11 @@ public:
   llvm::Expected<SemaValue> callDType(const SemaValue &dtype, CallArgs &args,
                                       const ast::CallExpr &call);
   /// `tl.pointer_type(dtype)`.
+  /// An error at \p where if \p ptr derives (through pointer arithmetic
+  /// and shape ops) from a `tl.const` kernel argument; \p what is "store"
+  /// or the atomic's name.
+  llvm::Error checkWritable(mlir::Value ptr, const ast::Expr &where,
+                            llvm::StringRef what);
   llvm::Expected<SemaValue> genGather(CallArgs &args,
                                       const ast::CallExpr &call);
   llvm::Expected<SemaValue> genInlineAsm(CallArgs &args,
@@ -417,6 +422,9 @@ public:
   /// The module of each function of an imported module.
   llvm::DenseMap<const ast::FunctionDef *, const ast::Module *> functionModules;
   mlir::OpBuilder builder;
+  /// Kernel arguments that point to constant data (`tl.const`, `*k` in the
+  /// signature), with their parameter names.
+  llvm::DenseMap<mlir::Value, std::string> constPointers;
   std::deque<Frame> frames; // deque: references stay valid across calls
   std::map<std::pair<const ast::Module *, std::string>, SemaValue>
       constantCache;

@@ -66,6 +66,20 @@ TEST(SignatureTest, RoundTrips) {
   EXPECT_EQ(signature->str(), text);
 }
 
+TEST(SignatureTest, ConstPointersTakeTritonsKPrefix) {
+  llvm::Expected<Signature> signature = parseSignature("*kfp16:16,*fp16,i32");
+  ASSERT_TRUE(static_cast<bool>(signature))
+      << llvm::toString(signature.takeError());
+  EXPECT_TRUE(signature->params[0].isConst);
+  EXPECT_EQ(signature->params[0].type, DType::F16);
+  EXPECT_EQ(signature->params[0].divisibility, 16);
+  EXPECT_FALSE(signature->params[1].isConst);
+  EXPECT_EQ(signature->str(), "*kfp16:16,*fp16,i32");
+  EXPECT_EQ(errorOf("*kfloat"),
+            "invalid signature entry 0 '*kfloat': unknown pointee type "
+            "'kfloat'");
+}
+
 TEST(SignatureTest, EmptySignatureHasNoParams) {
   llvm::Expected<Signature> signature = parseSignature("");
   ASSERT_TRUE(static_cast<bool>(signature));
