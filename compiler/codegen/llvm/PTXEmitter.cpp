@@ -18,7 +18,6 @@
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -101,18 +100,6 @@ static Error linkLibdeviceIfNeeded(Module &module) {
   return Error::success();
 }
 
-/// The NVPTX code generator's IR passes without straight-line strength
-/// reduction ("slsr"): in LLVM 22 it takes 50-90% of code generation (40 ms
-/// of 48 on an fp16 kernel of 64 addresses per thread), while the addresses
-/// it would rewrite are ones ptxas strength-reduces itself.
-class SkipSlsrGate : public OptPassGate {
-public:
-  bool shouldRunPass(StringRef passName, StringRef) const override {
-    return passName != "slsr";
-  }
-  bool isEnabled() const override { return true; }
-};
-
 /// Runs the O3 pipeline of the new pass manager, tuned by `machine`.
 static void optimizeO3(Module &module, TargetMachine &machine) {
   LoopAnalysisManager lam;
@@ -167,12 +154,7 @@ Expected<std::string> mgp::emitPTX(Module &module, const mgp::Target &target) {
                                         CodeGenFileType::AssemblyFile))
       return createStringError(inconvertibleErrorCode(),
                                "the NVPTX target cannot emit assembly");
-    SkipSlsrGate gate;
-    LLVMContext &context = module.getContext();
-    OptPassGate &previous = context.getOptPassGate();
-    context.setOptPassGate(gate);
     codegen.run(module);
-    context.setOptPassGate(previous);
   }
   return ptx;
 }
