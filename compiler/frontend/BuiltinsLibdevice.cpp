@@ -163,11 +163,8 @@ Expected<SemaValue> Generator::genLibdeviceCall(llvm::StringRef name,
   }
   // Broadcast to the common shape.
   OpSite s = site(call);
-  for (size_t i = 0; i < values.size(); ++i)
-    for (size_t j = 0; j < values.size(); ++j)
-      if (i != j)
-        if (Error err = broadcastPair(values[i], values[j], s))
-          return std::move(err);
+  if (Error err = broadcastAll(values, s))
+    return std::move(err);
   mlir::Type resultElt = getCodeType(&context, overload->result);
   mlir::Type resultType = withShape(resultElt, getShapeOf(values[0].getType()));
   mlir::Value r = ExternElementwiseOp::create(builder, l, resultType, values,

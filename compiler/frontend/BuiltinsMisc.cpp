@@ -320,11 +320,8 @@ Expected<SemaValue> Generator::genInlineAsm(CallArgs &args,
     values.push_back(*r);
   }
   OpSite s = site(call);
-  for (size_t i = 0; i < values.size(); ++i)
-    for (size_t j = 0; j < values.size(); ++j)
-      if (i != j)
-        if (Error err = broadcastPair(values[i], values[j], s))
-          return std::move(err);
+  if (Error err = broadcastAll(values, s))
+    return std::move(err);
   llvm::SmallVector<int64_t> shape;
   if (!values.empty())
     shape.assign(getShapeOf(values[0].getType()).begin(),

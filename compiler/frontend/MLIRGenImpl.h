@@ -237,6 +237,9 @@ public:
   broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape, const OpSite &s);
   /// Broadcasts two values to their common shape.
   llvm::Error broadcastPair(mlir::Value &a, mlir::Value &b, const OpSite &s);
+  /// Broadcasts every value of \p values to their common shape.
+  llvm::Error broadcastAll(llvm::MutableArrayRef<mlir::Value> values,
+                           const OpSite &s);
   /// Promotes two number operands as Triton does for arithmetic and
   /// broadcasts them; returns the operands in the computation type and, in
   /// `isUnsigned` when given, whether that type is an unsigned integer.

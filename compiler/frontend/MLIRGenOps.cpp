@@ -248,6 +248,16 @@ Error Generator::broadcastPair(mlir::Value &a, mlir::Value &b,
   return Error::success();
 }
 
+Error Generator::broadcastAll(llvm::MutableArrayRef<mlir::Value> values,
+                              const OpSite &s) {
+  for (size_t i = 0; i < values.size(); ++i)
+    for (size_t j = 0; j < values.size(); ++j)
+      if (i != j)
+        if (Error err = broadcastPair(values[i], values[j], s))
+          return err;
+  return Error::success();
+}
+
 //===----------------------------------------------------------------------===//
 // Promotion
 //===----------------------------------------------------------------------===//
