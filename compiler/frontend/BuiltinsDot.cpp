@@ -146,11 +146,19 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
                                  "integers or floats, got " +
                                      getTypeName(elt));
     ops[i] = v.getValue();
-    // Integer dots accumulate in int32 (Triton's int8 dot): narrower
-    // operands widen to int32 first, by their signedness.
-    if (elt.isInteger() && !elt.isInteger(32))
+  }
+  // Integer dots accumulate in int32 (Triton's int8 dot). Two signed int8
+  // operands stay int8: mgp.dot takes them as signed bytes, which run on
+  // tensor cores (mma.sync / wgmma .s8). Other narrower operands widen to
+  // int32 first, by their signedness.
+  bool signedBytes = given.isInteger(8) &&
+                     getElementType(b->get(1).getType()).isInteger(8) &&
+                     !b->get(0).isUnsigned() && !b->get(1).isUnsigned();
+  for (unsigned i = 0; i < 2; ++i) {
+    mlir::Type elt = getElementType(ops[i].getType());
+    if (elt.isInteger() && !elt.isInteger(32) && !signedBytes)
       ops[i] = g.castTo(ops[i], g.builder.getI32Type(), g.loc(b->expr(i)),
-                        v.isUnsigned());
+                        b->get(i).isUnsigned());
   }
   // Logical shapes (MLIRGenPadding.cpp); the MLIR ones are padded.
   llvm::SmallVector<int64_t> sa = g.getLogicalShape(ops[0]),
@@ -167,7 +175,11 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
   // Integer and fp64 dots run on CUDA cores, each thread's share of the
   // M x N x K multiply-adds unrolled: refuse what would compile for minutes.
   mlir::Type opElt = getElementType(ops[0].getType());
-  if (opElt.isInteger() || opElt.isF64()) {
+  // Signed int8 blocks of tensor-core tiles (M % 16, N % 8, K % 32) take
+  // mma.sync or wgmma on sm_80 and later.
+  bool tensorCoreBytes = signedBytes && pa[0] % 16 == 0 && pb[1] % 8 == 0 &&
+                         pa[1] % 32 == 0;
+  if ((opElt.isInteger() && !tensorCoreBytes) || opElt.isF64()) {
     int64_t macs = pa[0] * pb[1] * pa[1];
     auto perThread = [&](int warps) { return (macs + 32 * warps - 1) / (32 * warps); };
     int warps = g.genOptions.numWarps;
@@ -197,9 +209,9 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
   if (ea != eb)
     return g.error(call, "dot operands must have the same element type, got " +
                              getTypeName(ea) + " and " + getTypeName(eb));
-  mlir::Type accType = ea.isF64() || ea.isInteger(32)
-                           ? ea
-                           : mlir::Type(g.builder.getF32Type());
+  mlir::Type accType = ea.isF64() || ea.isInteger(32) ? ea
+                       : ea.isInteger(8) ? g.builder.getI32Type()
+                                         : mlir::Type(g.builder.getF32Type());
   llvm::SmallVector<int64_t> shape = {sa[0], sb[1]};
   mlir::Location l = g.loc(call);
   // out_dtype: the result's type for fp16 and fp8 operands. The product

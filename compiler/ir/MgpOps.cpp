@@ -360,12 +360,15 @@ LogicalResult WarpGroupDotOp::verify() {
            << shapeStr(a.getShape()) << ", " << shapeStr(b.getShape())
            << ", " << shapeStr(d.getShape());
   Type element = a.getElementType();
-  if (element != b.getElementType() || !d.getElementType().isF32())
-    return emitOpError("a and b must have one element type and d be f32");
+  bool bytes = element.isInteger(8);
+  if (element != b.getElementType() ||
+      !(bytes ? d.getElementType().isInteger(32) : d.getElementType().isF32()))
+    return emitOpError("a and b must have one element type and d be f32 (i32 "
+                       "for i8 operands)");
   bool tf32 = element.isF32() && getInputPrecision() == InputPrecision::TF32;
-  if (!tf32 && !element.isF16() && !element.isBF16())
-    return emitOpError("operands must be f32 with input precision tf32, f16 "
-                       "or bf16");
+  if (!tf32 && !bytes && !element.isF16() && !element.isBF16())
+    return emitOpError("operands must be f32 with input precision tf32, f16, "
+                       "bf16 or i8");
   auto mma = dyn_cast_or_null<MmaEncodingAttr>(d.getEncoding());
   if (!mma || mma.getVersion() != 3)
     return emitOpError("the accumulator must have an #mgp.mma version 3 "

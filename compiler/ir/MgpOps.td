@@ -195,7 +195,7 @@ def Mgp_DotOp : Mgp_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let description = [{
     `a` is [M, K], `b` is [K, N], `c` and `d` are [M, N]. `a` and `b` have the
     same element type; the accumulator is f32, the operand type, or i32 for
-    integer inputs. `inputPrecision` (`tf32` or `ieee`) says how f32
+    integer inputs (i8 inputs are signed bytes, products sign-extended). `inputPrecision` (`tf32` or `ieee`) says how f32
     inputs may be rounded on tensor cores. Example:
     `%d = mgp.dot %a, %b, %c {inputPrecision = tf32} : tensor<16x32xf32> * tensor<32x16xf32> -> tensor<16x16xf32>`
   }];
@@ -406,7 +406,8 @@ def Mgp_WarpGroupDotOp : Mgp_Op<"warp_group_dot", [
     dot whose accumulator is `#mgp.mma` version 3 and whose operands are
     `mgp.local_load`s): `a` [M, K] and `b` [K, N] are swizzled shared
     buffers, both K-contiguous (`order[0]` is the K dim) with rows of 32,
-    64 or 128 bytes; `c` and `d` are [M, N] f32 in the version-3 layout.
+    64 or 128 bytes; `c` and `d` are [M, N] f32 (i32 for signed i8
+    operands) in the version-3 layout.
     Each warp group issues `wgmma.mma_async` per 64 rows and K step from
     matrix descriptors and waits for them before `d` is read; with
     `isAsync` (a loop-carried accumulator of a pipelined loop with a spare

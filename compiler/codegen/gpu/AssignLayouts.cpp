@@ -216,21 +216,25 @@ private:
 
   /// Triton's BlockedToMMA for mma.sync (v2): on sm_80 and later, a 2-D dot
   /// with an f32 accumulator and f32 (input precision tf32) or f16/bf16
-  /// operands whose M % 16, N % 8 and K % (8 for tf32, 16 for 16-bit) are 0.
+  /// operands, or an i32 accumulator and (signed) i8 operands, whose M % 16,
+  /// N % 8 and K % (8 for tf32, 16 for 16-bit, 32 for 8-bit) are 0.
   /// Returns the mma result encoding and the operands' kWidth, or null.
   std::pair<Attribute, unsigned> chooseMma(DotOp dot) const {
     if (computeCapability < 80)
       return {};
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto dType = cast<RankedTensorType>(dot.getD().getType());
-    if (aType.getRank() != 2 || !dType.getElementType().isF32())
+    if (aType.getRank() != 2)
       return {};
-    Type element = aType.getElementType();
+    Type element = aType.getElementType(), acc = dType.getElementType();
     int64_t kAlign;
-    if (element.isF32() && dot.getInputPrecision() == InputPrecision::TF32)
+    if (acc.isF32() && element.isF32() &&
+        dot.getInputPrecision() == InputPrecision::TF32)
       kAlign = 8;
-    else if (element.isF16() || element.isBF16())
+    else if (acc.isF32() && (element.isF16() || element.isBF16()))
       kAlign = 16;
+    else if (acc.isInteger(32) && element.isInteger(8))
+      kAlign = 32;
     else
       return {};
     int64_t m = dType.getShape()[0], n = dType.getShape()[1],
@@ -275,9 +279,14 @@ private:
     if (shape[0] % (16 * warps[0]) != 0 || shape[1] % (8 * warps[1]) != 0)
       return {};
     int64_t perGroupN = shape[1] / warps[1];
+    // wgmma's N: a multiple of 8 up to 256; for 8-bit integers only 8, 16,
+    // 24 and then multiples of 16.
+    auto validN = [&](unsigned n) {
+      return !element.isInteger(8) || n <= 24 || n % 16 == 0;
+    };
     unsigned instrN = 8;
     for (unsigned n = 256; n >= 8; n -= 8)
-      if (perGroupN % n == 0) {
+      if (perGroupN % n == 0 && validN(n)) {
         instrN = n;
         break;
       }

@@ -5,7 +5,8 @@
 // accumulator sub-tile (parent layout) and, for A, its parent rows over all
 // of K, for B its parent columns over all of K; every accumulator register
 // (m, n) becomes a chain of K fused multiply-adds in fp32 (f16/bf16 operands
-// are extended first). Correct for every legal shape because the register of
+// are extended first), or of integer multiply-adds in int32 (int8 operands
+// sign-extended first). Correct for every legal shape because the register of
 // each (m, k) and (k, n) is found through the layout, not assumed.
 //
 //===----------------------------------------------------------------------===//
@@ -62,9 +63,13 @@ struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
 
     Type accType = accRegs.front().getType();
     bool isFloat = isa<FloatType>(accType);
+    // f16/bf16 operands extend to the fp32 accumulator, int8 ones (signed
+    // bytes, mgp.dot's int8 semantics) sign-extend to int32.
     auto extend = [&](Value v) -> Value {
-      if (!isFloat || v.getType() == accType)
+      if (v.getType() == accType)
         return v;
+      if (!isFloat)
+        return LLVM::SExtOp::create(rewriter, loc, accType, v);
       return LLVM::FPExtOp::create(rewriter, loc, accType, v);
     };
     SmallVector<Value> results;

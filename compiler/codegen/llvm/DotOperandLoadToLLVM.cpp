@@ -2,7 +2,8 @@
 //
 // This file implements the ldmatrix lowering of mgp.local_load whose result
 // is `#mgp.dot_op` of an `#mgp.mma` v2 parent and whose buffer is K
-// contiguous (16-bit operands, kWidth 2, and tf32 operands, kWidth 1):
+// contiguous (8-bit operands, kWidth 4, 16-bit ones, kWidth 2, and tf32
+// ones, kWidth 1):
 // `ldmatrix.sync.aligned.m8n8.x4.shared.b16` loads four 8-row x 16-byte
 // matrices, lane l giving the address of row l % 8 of matrix l / 8, and
 // leaves in each thread (g = lane / 4, t = lane % 4) the 32-bit word t of row
@@ -43,7 +44,8 @@ bool canUseLdMatrix(LocalLoadOp op) {
   if (!mma || mma.getVersion() != 2)
     return false;
   unsigned bits = type.getElementTypeBitWidth();
-  if (!((bits == 16 && dot.getKWidth() == 2) ||
+  if (!((bits == 8 && dot.getKWidth() == 4) ||
+        (bits == 16 && dot.getKWidth() == 2) ||
         (bits == 32 && dot.getKWidth() == 1)) ||
       !type.getElementType().isIntOrFloat())
     return false;
@@ -54,7 +56,7 @@ bool canUseLdMatrix(LocalLoadOp op) {
     return false;
   if (shared.getMaxPhase() != 1 && shared.getVec() * bits < 128)
     return false;
-  int64_t kInstr = bits == 16 ? 16 : 8;
+  int64_t kInstr = 256 / bits;
   int64_t nonKTile = dot.getOpIdx() == 0 ? 16 : 8;
   return type.getShape()[kDim] % kInstr == 0 &&
          type.getShape()[1 - kDim] % nonKTile == 0;

@@ -2,9 +2,9 @@
 //
 // This file implements the lowering of mgp.dot whose accumulator is
 // `#mgp.mma` version 2 and whose operands are `#mgp.dot_op` of it: one
-// `mma.sync.aligned.m16n8k8` (tf32) or `m16n8k16` (f16, bf16) per 16x8 tile
-// of the accumulator a warp owns and per K step, fp32 accumulation, emitted
-// as inline PTX. Operands are packed into 32-bit registers per the fragment
+// `mma.sync.aligned.m16n8k8` (tf32), `m16n8k16` (f16, bf16) or `m16n8k32`
+// (signed int8) per 16x8 tile of the accumulator a warp owns and per K step,
+// fp32 accumulation (int32, wrapping, for int8), emitted as inline PTX. Operands are packed into 32-bit registers per the fragment
 // tables of compiler/ir/Layout.h (notes §1.4; tf32 rounded by cvt.rna); which
 // register holds an element is read off the layout function at lane 0 / warp 0
 // (every other thread holds its fragment at the same registers), never assumed.
@@ -28,7 +28,7 @@ namespace {
 using Coord = std::pair<int64_t, int64_t>;
 
 /// The operand element kinds mma.sync takes here.
-enum class MmaKind { TF32, F16, BF16 };
+enum class MmaKind { TF32, F16, BF16, S8 };
 
 struct MmaShape {
   int64_t k;            ///< K of one instruction (8 or 16)
@@ -44,6 +44,8 @@ MmaShape getMmaShape(MmaKind kind) {
     return {16, 2, "f16"};
   case MmaKind::BF16:
     return {16, 2, "bf16"};
+  case MmaKind::S8:
+    return {32, 4, "s8"};
   }
   llvm_unreachable("unknown mma kind");
 }
@@ -79,14 +81,20 @@ struct MmaDotOpConversion : ConvertOpToLLVMPattern<DotOp> {
       kind = MmaKind::F16;
     else if (element.isBF16())
       kind = MmaKind::BF16;
+    else if (element.isInteger(8))
+      kind = MmaKind::S8;
     else
-      return op->emitError("mma.sync takes f32 (tf32), f16 or bf16 operands");
+      return op->emitError("mma.sync takes f32 (tf32), f16, bf16 or i8 "
+                           "operands");
     MmaShape shape = getMmaShape(kind);
-    if (!cType.getElementType().isF32() ||
+    bool integer = kind == MmaKind::S8;
+    Type accType = integer ? Type(rewriter.getI32Type())
+                           : Type(rewriter.getF32Type());
+    if (cType.getElementType() != accType ||
         aEnc.getKWidth() != shape.elemsPerReg ||
         bEnc.getKWidth() != shape.elemsPerReg)
-      return op->emitError("mma.sync needs an f32 accumulator and operands "
-                           "with kWidth = 32 / element bits");
+      return op->emitError("mma.sync needs an f32 accumulator (i32 for i8) "
+                           "and operands with kWidth = 32 / element bits");
     int64_t m = cType.getShape()[0], n = cType.getShape()[1],
             k = aType.getShape()[1];
     if (m % 16 || n % 8 || k % shape.k)
@@ -130,21 +138,21 @@ struct MmaDotOpConversion : ConvertOpToLLVMPattern<DotOp> {
                      .getResult(0);
       return cached;
     };
-    // One 32-bit operand register: (row, col) and, for 16-bit elements, its
-    // K neighbour (col + 1 for A, row + 1 for B) in the high half.
+    // One 32-bit operand register: (row, col) and, for narrower elements,
+    // its next K neighbours (col + e for A, row + e for B), lowest first.
     auto pack = [&](const RegisterTable &table, ArrayRef<Value> regs,
                     int64_t row, int64_t col, bool isA) -> Value {
       Value lo = reg(table, regs, row, col);
       if (shape.elemsPerReg == 1)
         return toTF32(lo);
-      Value hi =
-          isA ? reg(table, regs, row, col + 1) : reg(table, regs, row + 1, col);
-      auto vecType = VectorType::get({2}, lo.getType());
+      auto vecType = VectorType::get({shape.elemsPerReg}, lo.getType());
       Value vec = LLVM::UndefOp::create(rewriter, loc, vecType);
-      vec = LLVM::InsertElementOp::create(rewriter, loc, vec, lo,
-                                          i32Constant(rewriter, loc, 0));
-      vec = LLVM::InsertElementOp::create(rewriter, loc, vec, hi,
-                                          i32Constant(rewriter, loc, 1));
+      for (unsigned e = 0; e < shape.elemsPerReg; ++e) {
+        Value element = isA ? reg(table, regs, row, col + e)
+                            : reg(table, regs, row + e, col);
+        vec = LLVM::InsertElementOp::create(rewriter, loc, vec, element,
+                                            i32Constant(rewriter, loc, e));
+      }
       return LLVM::BitcastOp::create(rewriter, loc, i32, vec);
     };
 
@@ -160,15 +168,17 @@ struct MmaDotOpConversion : ConvertOpToLLVMPattern<DotOp> {
     int64_t kHalf = shape.k / 2;
     static constexpr int64_t aRow[4] = {0, 8, 0, 8};
     const int64_t aCol[4] = {0, 0, kHalf, kHalf};
+    const char *accPtx = integer ? "s32" : "f32";
     std::string asmText = std::string("mma.sync.aligned.m16n8k") +
-                          std::to_string(shape.k) + ".row.col.f32." +
-                          shape.ptxType + "." + shape.ptxType +
-                          ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, "
+                          std::to_string(shape.k) + ".row.col." + accPtx +
+                          "." + shape.ptxType + "." + shape.ptxType + "." +
+                          accPtx +
+                          " {$0, $1, $2, $3}, {$4, $5, $6, $7}, "
                           "{$8, $9}, {$10, $11, $12, $13};";
-    std::string constraints = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
-    Type f32 = rewriter.getF32Type();
+    std::string constraints = integer ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3"
+                                      : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
     Type resultType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(4, f32));
+        rewriter.getContext(), SmallVector<Type>(4, accType));
     for (int64_t kk = 0; kk < k / shape.k; ++kk) {
       int64_t k0 = kk * shape.k;
       for (int64_t i = 0; i < repM; ++i) {

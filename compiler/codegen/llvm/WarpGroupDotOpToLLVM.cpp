@@ -5,6 +5,7 @@
 //   wgmma.fence
 //   per 64-row m-rep of the thread's warp group, per n-rep and K step:
 //     wgmma.mma_async.sync.aligned.m64n<N>k<K>.f32.<t>.<t> {acc}, descA, descB
+//     (.s32.s8.s8 for signed bytes, without operand scales)
 //   wgmma.commit_group; wgmma.wait_group 0 (1 when isAsync: this group
 //   stays in flight; mgp.warp_group_dot_wait after the loop waits for it;
 //   none when the dot is chained into the next one, `mgp.wgmma_chained`)
@@ -50,11 +51,13 @@ LLVM::InlineAsmOp emitAsm(OpBuilder &b, Location loc, Type resultType,
       ArrayAttr());
 }
 
-/// `count` f32 results tied to the first `count` inputs, then `extra`.
-std::string tiedConstraints(unsigned count, StringRef extra) {
+/// `count` results (f32 in "f" registers, i32 in "r") tied to the first
+/// `count` inputs, then `extra`.
+std::string tiedConstraints(unsigned count, Type type, StringRef extra) {
   std::string text;
+  std::string out = type.isF32() ? "=f," : "=r,";
   for (unsigned i = 0; i < count; ++i)
-    text += "=f,";
+    text += out;
   for (unsigned i = 0; i < count; ++i)
     text += std::to_string(i) + ",";
   text += extra;
@@ -63,17 +66,17 @@ std::string tiedConstraints(unsigned count, StringRef extra) {
   return text;
 }
 
-/// `wgmma.wait_group pendings` with `values` (f32 accumulators) tied
+/// `wgmma.wait_group pendings` with `values` (f32 or i32 accumulators) tied
 /// through it, so that no read of them is scheduled before it.
 SmallVector<Value> emitWait(OpBuilder &b, Location loc, ArrayRef<Value> values,
                             unsigned pendings) {
-  Type f32 = b.getF32Type();
+  Type element = values.front().getType();
   Type type = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(values.size(), f32));
+      b.getContext(), SmallVector<Type>(values.size(), element));
   auto wait = emitAsm(b, loc, type, values,
                       "wgmma.wait_group.sync.aligned " +
                           std::to_string(pendings) + ";",
-                      tiedConstraints(values.size(), ""));
+                      tiedConstraints(values.size(), element, ""));
   return unpackRegisters(b, loc, wait.getResult(0));
 }
 
@@ -100,8 +103,10 @@ struct WarpGroupDotOpConversion
       return rewriter.notifyMatchFailure(op, "tensor without a layout");
     Type element = aType.getElementType();
     unsigned bits = element.getIntOrFloatBitWidth();
+    bool bytes = element.isInteger(8);
     const char *ptxType = element.isF32()   ? "tf32"
                           : element.isF16() ? "f16"
+                          : bytes           ? "s8"
                                             : "bf16";
     int64_t m = cType.getShape()[0], n = cType.getShape()[1],
             k = aType.getShape()[1];
@@ -196,19 +201,22 @@ struct WarpGroupDotOpConversion
 
     Type voidType = LLVM::LLVMVoidType::get(rewriter.getContext());
     emitAsm(rewriter, loc, voidType, {}, "wgmma.fence.sync.aligned;", "");
-    Type f32 = rewriter.getF32Type();
+    // Integer wgmma (s32 += s8 x s8) has no operand scales or transposes.
+    Type accType = bytes ? Type(i32) : Type(rewriter.getF32Type());
     Type fragmentType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(fragment, f32));
+        rewriter.getContext(), SmallVector<Type>(fragment, accType));
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                        std::to_string(2 * fragment + 2) +
                        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                        std::to_string(instrN) + "k" + std::to_string(instrK) +
-                       ".f32." + ptxType + "." + ptxType + " " +
+                       (bytes ? ".s32." : ".f32.") + ptxType + "." + ptxType +
+                       " " +
                        registerList(0, fragment) + ", $" +
                        std::to_string(2 * fragment) + ", $" +
-                       std::to_string(2 * fragment + 1) + ", p, 1, 1" +
+                       std::to_string(2 * fragment + 1) + ", p" +
+                       (bytes ? "" : ", 1, 1") +
                        (bits == 16 ? ", 0, 0" : "") + ";\n}";
-    std::string constraints = tiedConstraints(fragment, "l,l,r");
+    std::string constraints = tiedConstraints(fragment, accType, "l,l,r");
     Value one = i32Constant(rewriter, loc, 1);
     SmallVector<SmallVector<Value>> acc(repM * repN);
     for (int64_t t = 0; t < repM * repN; ++t)
@@ -266,9 +274,12 @@ struct WarpGroupDotWaitOpConversion
       return rewriter.notifyMatchFailure(op, "tensor without a layout");
     SmallVector<Value> values =
         unpackRegisters(rewriter, loc, adaptor.getInput());
-    if (!llvm::all_of(values,
-                      [](Value v) { return v.getType().isF32(); }))
-      return op.emitError("warp_group_dot_wait takes f32 accumulators");
+    if (values.empty() ||
+        !llvm::all_of(values, [&](Value v) {
+          return v.getType() == values.front().getType() &&
+                 (v.getType().isF32() || v.getType().isInteger(32));
+        }))
+      return op.emitError("warp_group_dot_wait takes f32 or i32 accumulators");
     SmallVector<Value> waited = emitWait(rewriter, loc, values, op.getPendings());
     rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, waited));
     return success();

@@ -27,7 +27,7 @@ func.func @shapes(%a: !mgp.memdesc<64x32xf32, #a>, %b: !mgp.memdesc<16x64xf32, #
 #b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 #v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
 func.func @ieee(%a: !mgp.memdesc<64x32xf32, #a>, %b: !mgp.memdesc<32x64xf32, #b>, %c: tensor<64x64xf32, #v3>) {
-  // expected-error @+1 {{operands must be f32 with input precision tf32, f16 or bf16}}
+  // expected-error @+1 {{operands must be f32 with input precision tf32, f16, bf16 or i8}}
   %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = ieee} : !mgp.memdesc<64x32xf32, #a> * !mgp.memdesc<32x64xf32, #b> -> tensor<64x64xf32, #v3>
   return
 }

@@ -32,9 +32,11 @@ def row(p, BLOCK: tl.constexpr):
 # TILE: func.func @big
 
 
-# A dot on CUDA cores (integer, fp64) unrolls M*N*K / threads multiply-adds per
-# thread; beyond 16384 it stops with the warps that fit.
-# RUN: not mgpc %s -k int_dot --signature "*i8,*i32,128,64" --num-warps 1 2>&1 | FileCheck %s --check-prefix=DOT
+# A dot on CUDA cores (integer but signed int8, fp64) unrolls M*N*K / threads
+# multiply-adds per thread; beyond 16384 it stops with the warps that fit.
+# Signed int8 runs on tensor cores: only its accumulator's registers count.
+# RUN: not mgpc %s -k int_dot --signature "*i16,*i32,128,64" --num-warps 1 2>&1 | FileCheck %s --check-prefix=DOT
+# RUN: not mgpc %s -k int_dot --signature "*i8,*i32,128,64" --num-warps 1 2>&1 | FileCheck %s --check-prefix=DOTI8
 # RUN: not mgpc %s -k int_dot --signature "*u8,*i32,256,64" --num-warps 4 2>&1 | FileCheck %s --check-prefix=UDOT
 # RUN: mgpc %s -k int_dot --signature "*i8,*i32,128,64" --num-warps 2 -emit=mlir | FileCheck %s --check-prefix=DOTOK
 @triton.jit
@@ -43,6 +45,7 @@ def int_dot(p, out, BM: tl.constexpr, BK: tl.constexpr):
     b = tl.load(p + tl.arange(0, BK)[:, None] * BM + tl.arange(0, BM)[None, :])
     c = tl.dot(a, b)
     tl.store(out + tl.arange(0, BM)[:, None] * BM + tl.arange(0, BM)[None, :], c)
-# DOT: register-budget.py:[[@LINE-2]]:9: error: a dot of [128, 64] @ [64, 128] of int8 runs on CUDA cores and unrolls 32768 multiply-adds per thread at num_warps=1, more than mgp's budget of 16384; use num_warps=2 or more, or smaller blocks
+# DOT: register-budget.py:[[@LINE-2]]:9: error: a dot of [128, 64] @ [64, 128] of int16 runs on CUDA cores and unrolls 32768 multiply-adds per thread at num_warps=1, more than mgp's budget of 16384; use num_warps=2 or more, or smaller blocks
 # UDOT: error: a dot of [256, 64] @ [64, 256] of uint8 runs on CUDA cores and unrolls 32768 multiply-adds per thread at num_warps=4, more than mgp's budget of 16384; use num_warps=8 or more, or smaller blocks
 # DOTOK: mgp.dot {{.*}} -> tensor<128x128xi32>
+# DOTI8: register-budget.py:[[@LINE-5]]:5: error: a block of shape [128, 128] of int32 needs 512 registers per thread at num_warps=1{{.*}}use num_warps=2 or more

@@ -6,8 +6,8 @@ import torch.nn.functional as F
 from kernels import matmul as K
 from kernels import matmul_lowp as KL
 
-from .common import (BF16, BLOCK_PTR_SKIP, EXACT, FP8, INTERP_BF16, TF32, Close, f64, randint,
-                     randn, register)
+from .common import (BF16, BLOCK_PTR_SKIP, EXACT, FP8, FP16, INTERP_BF16, TF32, Close, f64, rand,
+                     randint, randn, register)
 
 MM16 = Close(1e-2, 2e-2)      # fp16 inputs, fp32 accumulation, fp16 output
 
@@ -103,6 +103,22 @@ register("matmul.int8", KL, "_matmul_int8_kernel", "matmul_int8",
                              randint(g, -128, 128, k, n, dtype=torch.int8)],
          lambda a, b: (a.long() @ b.long()).int(), shapes=[(64, 64, 64), (40, 50, 100)],
          check=EXACT)
+register("matmul.int8_tensor_cores", KL, "_matmul_int8_kernel", "matmul_int8_tc",
+         lambda g, m, n, k: [randint(g, -128, 128, m, k, dtype=torch.int8),
+                             randint(g, -128, 128, k, n, dtype=torch.int8)],
+         lambda a, b: (a.long() @ b.long()).int(),
+         shapes=[(256, 256, 512), (200, 136, 320), (128, 128, 64)], check=EXACT)
+
+
+def _w8a8_inputs(g, m, n, k):
+    return [randint(g, -128, 128, m, k, dtype=torch.int8),
+            randint(g, -128, 128, n, k, dtype=torch.int8),
+            rand(g, m, lo=0.001, hi=0.01), rand(g, n, lo=0.001, hi=0.01)]
+
+
+register("matmul.w8a8_scaled", KL, "_w8a8_matmul_kernel", "w8a8_matmul", _w8a8_inputs,
+         lambda a, w, sa, sw: (f64(a) @ f64(w).T) * f64(sa)[:, None] * f64(sw)[None, :],
+         shapes=[(256, 512, 384), (100, 300, 200), (64, 128, 128)], check=FP16)
 
 
 def _grouped_inputs(g, *dims):

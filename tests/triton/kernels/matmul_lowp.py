@@ -1,5 +1,6 @@
 """Low-precision and grouped matmuls: fp8 (e4m3) with per-tensor scales, int8
-with int32 accumulation, a grouped GEMM over arrays of pointers, and a fused
+with int32 accumulation (small tiles and tensor-core tiles), a W8A8 matmul
+with per-token and per-channel scales, a grouped GEMM over arrays of pointers, and a fused
 mixture-of-experts matmul over tokens sorted by expert."""
 
 import torch
@@ -64,6 +65,65 @@ def matmul_int8(a, b):
     grid = (triton.cdiv(M, 32), triton.cdiv(N, 32))
     _matmul_int8_kernel[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
                               BLOCK_M=32, BLOCK_N=32, BLOCK_K=32)
+    return c
+
+
+def matmul_int8_tc(a, b):
+    """The same kernel at a tensor-core tile: 128x128x64 over 8 warps, three
+    stages (wgmma on Hopper, mma.sync m16n8k32 on Ampere)."""
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), dtype=torch.int32, device=a.device)
+    grid = (triton.cdiv(M, 128), triton.cdiv(N, 128))
+    _matmul_int8_kernel[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                              BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8, num_stages=3)
+    return c
+
+
+@triton.jit
+def _w8a8_matmul_kernel(A, W, C, scale_a, scale_w, M, N, K, stride_am, stride_wn, stride_cm,
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                        GROUP_M: tl.constexpr):
+    # W8A8: int8 activations [M, K] with a scale per token, int8 weights
+    # [N, K] (K contiguous, as a linear layer stores them) with a scale per
+    # output channel; int32 accumulation, fp16 output. Grouped tile order.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = A + offs_m[:, None] * stride_am + offs_k[None, :]
+    w_ptrs = W + offs_n[None, :] * stride_wn + offs_k[:, None]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0)
+        w = tl.load(w_ptrs, mask=(offs_n[None, :] < N) & (offs_k[:, None] < k_left), other=0)
+        acc = tl.dot(a, w, acc, out_dtype=tl.int32)
+        a_ptrs += BLOCK_K
+        w_ptrs += BLOCK_K
+    sa = tl.load(scale_a + offs_m, mask=offs_m < M, other=0.0)
+    sw = tl.load(scale_w + offs_n, mask=offs_n < N, other=0.0)
+    out = acc.to(tl.float32) * sa[:, None] * sw[None, :]
+    tl.store(C + offs_m[:, None] * stride_cm + offs_n[None, :], out.to(tl.float16),
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def w8a8_matmul(a, w, scale_a, scale_w):
+    M, K = a.shape
+    N = w.shape[0]
+    c = torch.empty((M, N), dtype=torch.float16, device=a.device)
+    grid = (triton.cdiv(M, 64) * triton.cdiv(N, 128),)
+    _w8a8_matmul_kernel[grid](a, w, c, scale_a, scale_w, M, N, K, a.stride(0), w.stride(0),
+                              c.stride(0), BLOCK_M=64, BLOCK_N=128, BLOCK_K=128, GROUP_M=8,
+                              num_warps=4, num_stages=3)
     return c
 
 
