@@ -21,7 +21,7 @@ for n in ["uint8","uint16","uint32","uint64"]:
 for n in ["float8e4b15","float8e4b8","float8e5b16"]:
     st[n] = (N, "AMD / pre-Hopper fp8 variants")
 st["dtype"] = (L, "dtype objects: comparisons, `element_ty`, `primitive_bitwidth`, `is_*()`, calling one converts (`tl.float32(x)`); `tl.dtype('fp16')` is not constructed")
-st["dot"] = (L, 'float operands (fp32 as `input_precision` "tf32", "ieee", or the split-precision "tf32x3", "bf16x3", "bf16x6" in Triton\'s products and order; fp16, bf16, fp8 widened to fp16, fp64); integer operands (int8/int16/int32, signed or unsigned) accumulate in int32 with wraparound, on CUDA cores (no int8 tensor-core path yet); `out_dtype` is the result type of fp16 and fp8 dots (accumulated in fp32, converted once); as in Triton, integer dots give int32, fp32 and bf16 dots fp32 and fp64 dots fp64 whatever `out_dtype` says; 3-D operands `[B, M, K] @ [B, K, N]` are B 2-D dots (power-of-two dimensions)')
+st["dot"] = (L, 'float operands (fp32 as `input_precision` "tf32", "ieee", or the split-precision "tf32x3", "bf16x3", "bf16x6" in Triton\'s products and order; fp16, bf16, fp8 widened to fp16, fp64); integer operands (int8/int16/int32, signed or unsigned) accumulate in int32 with wraparound: two signed int8 blocks of tensor-core tiles (M % 16, N % 8, K % 32) on tensor cores (mma.sync m16n8k32, wgmma m64nNk32 on sm_90a), the others on CUDA cores; `out_dtype` is the result type of fp16 and fp8 dots (accumulated in fp32, converted once); as in Triton, integer dots give int32, fp32 and bf16 dots fp32 and fp64 dots fp64 whatever `out_dtype` says; 3-D operands `[B, M, K] @ [B, K, N]` are B 2-D dots (power-of-two dimensions)')
 st["max"] = (L, "reduction; `tl.max(a, b)` of two blocks is `maximum`; bare `max(...)` in a kernel is `tl.maximum`")
 st["min"] = (L, "as `max`")
 for n in ["argmax","argmin"]: st[n] = (S, "ties go to the lower index")
@@ -47,8 +47,9 @@ st["histogram"] = (L, "1-D integer input, power-of-two `num_bins`; one-hot compa
 st["sort"] = (L, "Triton's bitonic network: last dimension, power-of-two dimensions")
 st["topk"] = (L, "Triton's bitonic top-k: last dimension, `k` a power of two")
 st["bitonic_merge"] = (L, "last dimension, power-of-two dimensions")
-for n in ["dot_scaled","map_elementwise","slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
+for n in ["map_elementwise","slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
     st[n] = (N, "")
+st["dot_scaled"] = (L, "2-D operands; Triton's decomposition for GPUs without scaled mma (what Triton 3.6 does on sm_90): each operand upcast to bf16 (fp16 when a format is fp16): e2m1 (two a byte, low nibble first, packed along K or, `k_pack=False`, along M / N), e4m3, e5m2, bf16, fp16; times its scale (uint8 e8m0 per 32 along K, or float8e4nv per 16), NaN where the scale is NaN unless `fast_math`; then a bf16/fp16 dot accumulating in fp32, converted to `out_dtype`. A 3-D dot_scaled is a located error")
 st["gather"] = (L, "power-of-two dimensions; one-hot compare of the index against every position along the axis, source bits ORed (index.numel() x src.shape[axis] elements, bit-exact; an index out of range gives 0)")
 st["inline_asm_elementwise"] = (L, "GPU only (neither interpreter runs PTX); Triton's packing: elements narrower than 32 bits share a 32-bit register, `pack` elements of a thread per asm call (a thread with fewer runs the last call on zeros); the constraint count is checked against the registers")
 st["PropagateNan"] = (S, '`tl.PropagateNan.NONE` / `ALL` for `propagate_nan=` of maximum, minimum and clamp (ALL: a NaN operand gives NaN)')

@@ -53,7 +53,7 @@ static Group getGroup(llvm::StringRef name) {
       .Cases({"maximum", "minimum", "exp",    "exp2", "log",     "log2",
               "sqrt",    "rsqrt",   "abs",    "fma",  "dot",     "erf",
               "floor",   "ceil",    "sin",    "cos",  "sigmoid", "fdiv",
-              "div_rn",  "sqrt_rn", "umulhi", "clamp"},
+              "div_rn",  "sqrt_rn", "umulhi", "clamp",  "dot_scaled"},
              Group::Math)
       .Cases({"broadcast_to", "reshape", "view", "trans", "permute",
               "expand_dims"},

@@ -371,3 +371,159 @@ Expected<SemaValue> Generator::genDotBuiltin(CallArgs &args,
   }
   return runtime(stackLeading(results, loc(call)), isUnsigned);
 }
+
+/// The element type an operand of format `fmt` may have: the format's own
+/// type, or the unsigned integer of its width (bitcast), uint8 for e2m1.
+static bool fitsScaledFormat(const SemaValue &v, llvm::StringRef fmt) {
+  mlir::Type t = getElementType(v.getType());
+  if (fmt == "e2m1")
+    return t.isInteger(8) && v.isUnsigned();
+  if (fmt == "e4m3")
+    return llvm::isa<mlir::Float8E4M3FNType>(t) ||
+           (t.isInteger(8) && v.isUnsigned());
+  if (fmt == "e5m2")
+    return llvm::isa<mlir::Float8E5M2Type>(t) ||
+           (t.isInteger(8) && v.isUnsigned());
+  if (fmt == "bf16")
+    return t.isBF16() || (t.isInteger(16) && v.isUnsigned());
+  return t.isF16() || (t.isInteger(16) && v.isUnsigned());
+}
+
+Expected<SemaValue> Generator::genDotScaled(CallArgs &args,
+                                            const ast::CallExpr &call) {
+  Expected<BoundArgs> b = bindArgs(
+      "dot_scaled", args, call,
+      {"lhs", "lhs_scale", "lhs_format", "rhs", "rhs_scale", "rhs_format",
+       "acc", "fast_math", "lhs_k_pack", "rhs_k_pack", "out_dtype"},
+      6);
+  if (!b)
+    return b.takeError();
+  enum { kLhs = 0, kLhsScale, kLhsFmt, kRhs, kRhsScale, kRhsFmt, kAcc, kFast,
+         kLhsPack, kRhsPack, kOut };
+  static constexpr unsigned kFmtArgs[] = {kLhsFmt, kRhsFmt},
+                            kPackArgs[] = {kLhsPack, kRhsPack},
+                            kOperandArgs[] = {kLhs, kRhs},
+                            kScaleArgs[] = {kLhsScale, kRhsScale};
+  // Formats: constant strings of Triton's set.
+  std::string fmts[2];
+  for (auto [i, at] : llvm::enumerate(kFmtArgs)) {
+    const SemaValue &f = b->get(at);
+    fmts[i] = f.isString() ? f.getString().str() : "";
+    if (!llvm::is_contained({"e2m1", "e4m3", "e5m2", "bf16", "fp16"},
+                            llvm::StringRef(fmts[i])))
+      return error(b->expr(at), "dot_scaled formats are \"e2m1\", \"e4m3\", "
+                                "\"e5m2\", \"bf16\" or \"fp16\", got " +
+                                    f.describe());
+  }
+  bool kPack[2] = {true, true};
+  for (auto [i, at] : llvm::enumerate(kPackArgs)) {
+    if (!b->has(at))
+      continue;
+    const SemaValue &p = b->get(at);
+    if (!p.isConstNumber())
+      return error(b->expr(at), "dot_scaled's k_pack must be a constant, got " +
+                                    p.describe());
+    kPack[i] = p.isTruthy();
+    if (!kPack[i] && fmts[i] != "e2m1")
+      return error(b->expr(at), "only e2m1 (mxfp4) operands can be packed "
+                                "along a dimension other than K");
+  }
+  // Operands: 2-D blocks of their format's type.
+  int64_t dims[2][2];
+  for (auto [i, at] : llvm::enumerate(kOperandArgs)) {
+    const SemaValue &v = b->get(at);
+    if (isBlockOfRank(v, 3))
+      return error(b->expr(at), "a batched (3-D) dot_scaled is not supported "
+                                "yet: use one 2-D dot_scaled per batch");
+    if (!isBlockOfRank(v, 2) || !fitsScaledFormat(v, fmts[i]))
+      return error(b->expr(at),
+                   "a dot_scaled operand of format \"" + fmts[i] +
+                       "\" must be a 2-D block of " +
+                       (fmts[i] == "e2m1"   ? "uint8 (two e2m1 values a byte)"
+                        : fmts[i] == "e4m3" ? "float8e4nv or uint8"
+                        : fmts[i] == "e5m2" ? "float8e5 or uint8"
+                        : fmts[i] == "bf16" ? "bfloat16 or uint16"
+                                            : "float16 or uint16") +
+                       ", got " + v.describe());
+    auto shape = getShapeOf(v.getLogicalType());
+    dims[i][0] = shape[0];
+    dims[i][1] = shape[1];
+  }
+  // Unpacked sizes: e2m1 doubles K (k_pack) or M / N.
+  int64_t m = dims[0][0], kl = dims[0][1], kr = dims[1][0], n = dims[1][1];
+  if (fmts[0] == "e2m1")
+    (kPack[0] ? kl : m) *= 2;
+  if (fmts[1] == "e2m1")
+    (kPack[1] ? kr : n) *= 2;
+  if (kl != kr)
+    return error(call, "dot_scaled: the operands hold " + llvm::Twine(kl) +
+                           " and " + llvm::Twine(kr) +
+                           " elements along K (e2m1 packs two a byte)");
+  int64_t k = kl;
+  if (m < 16 || n < 16 || k < 16)
+    return error(call, "dot_scaled needs M, N and K >= 16, got M = " +
+                           llvm::Twine(m) + ", N = " + llvm::Twine(n) +
+                           ", K = " + llvm::Twine(k));
+  // Scales: None, or [M, K / 32] (lhs) / [N, K / 32] (rhs) of uint8 (e8m0),
+  // [.., K / 16] of float8e4nv.
+  for (auto [i, at] : llvm::enumerate(kScaleArgs)) {
+    const SemaValue &s = b->get(at);
+    if (s.isNone())
+      continue;
+    mlir::Type t = s.isTensor() ? getElementType(s.getType()) : mlir::Type();
+    bool e8m0 = t && t.isInteger(8) && s.isUnsigned();
+    bool fp8 = t && llvm::isa<mlir::Float8E4M3FNType>(t);
+    int64_t group = fp8 ? 16 : 32;
+    int64_t rows = i == 0 ? m : n;
+    if (!isBlockOfRank(s, 2) || !(e8m0 || fp8) || k % group != 0 ||
+        getShapeOf(s.getLogicalType()) !=
+            llvm::ArrayRef<int64_t>({rows, k / group}))
+      return error(b->expr(at),
+                   std::string(i == 0 ? "lhs" : "rhs") +
+                       "_scale must be None or a [" + std::to_string(rows) +
+                       ", " + std::to_string(k / group) + "] block of uint8 " +
+                       "(e8m0, one scale per 32 elements of K) or [" +
+                       std::to_string(rows) + ", " + std::to_string(k / 16) +
+                       "] of float8e4nv (one per 16), got " + s.describe());
+  }
+  mlir::Type f32 = builder.getF32Type();
+  mlir::Type out = f32;
+  if (b->has(kOut) && !b->get(kOut).isNone()) {
+    const SemaValue &o = b->get(kOut);
+    if (!o.isDType() || !llvm::isa<mlir::FloatType>(o.getType()))
+      return error(b->expr(kOut), "out_dtype must be a floating-point type, "
+                                  "got " +
+                                      o.describe());
+    out = o.getType();
+  }
+  SemaValue acc = SemaValue::getNone();
+  if (b->has(kAcc) && !b->get(kAcc).isNone()) {
+    acc = b->get(kAcc);
+    if (!isBlockOfRank(acc, 2) ||
+        getShapeOf(acc.getLogicalType()) != llvm::ArrayRef<int64_t>({m, n}) ||
+        getElementType(acc.getType()) != out)
+      return error(b->expr(kAcc),
+                   "dot_scaled's accumulator must be a " +
+                       describeType(mlir::RankedTensorType::get({m, n}, out)) +
+                       " block (of out_dtype), got " + acc.describe());
+  }
+  bool fastMath = b->has(kFast) && b->get(kFast).isTruthy();
+  mlir::Type compute = fmts[0] == "fp16" || fmts[1] == "fp16"
+                           ? mlir::Type(builder.getF16Type())
+                           : mlir::Type(builder.getBF16Type());
+  CallArgs impl;
+  impl.args = {b->get(kLhs),
+               b->get(kLhsScale),
+               b->get(kRhs),
+               b->get(kRhsScale),
+               acc,
+               SemaValue::getString(fmts[0]),
+               SemaValue::getString(fmts[1]),
+               SemaValue::getDType(compute),
+               SemaValue::getBool(fastMath),
+               SemaValue::getBool(kPack[0]),
+               SemaValue::getBool(kPack[1]),
+               SemaValue::getDType(out)};
+  impl.argExprs.assign(impl.args.size(), &call);
+  return callPreludeFunction("_mx_dot_scaled", impl, call);
+}

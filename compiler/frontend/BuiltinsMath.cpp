@@ -25,6 +25,8 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
                                               const ast::CallExpr &call) {
   if (name == "dot")
     return genDotBuiltin(args, call);
+  if (name == "dot_scaled")
+    return genDotScaled(args, call);
   mlir::Location l = loc(call);
   OpSite callSite = site(call);
   if (name == "sigmoid") {

@@ -53,7 +53,7 @@ static std::string pythonStr(const SemaValue &v) {
     return s;
   }
   case SemaValue::Kind::DType:
-    return getTypeName(v.getType());
+    return (v.isUnsigned() ? "u" : "") + getTypeName(v.getType());
   case SemaValue::Kind::Tuple: {
     std::string s = "(";
     for (size_t i = 0; i < v.getElements().size(); ++i)

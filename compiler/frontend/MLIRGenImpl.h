@@ -350,6 +350,9 @@ public:
   /// dot, 2-D and batched 3-D (BuiltinsDot.cpp).
   llvm::Expected<SemaValue> genDotBuiltin(CallArgs &args,
                                           const ast::CallExpr &call);
+  /// dot_scaled: checked here, computed by the prelude's _mx_dot_scaled.
+  llvm::Expected<SemaValue> genDotScaled(CallArgs &args,
+                                         const ast::CallExpr &call);
   llvm::Expected<SemaValue> genMathBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call);
   llvm::Expected<SemaValue> genShapeBuiltin(llvm::StringRef name,

@@ -298,7 +298,13 @@ Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                        getTypeName(tb) + " for operator '" + opName +
                        "' (it needs integer operands)",
                    s.ranges);
-    compute = promoteIntegers(ta, tb);
+    // As in arithmetic, an integer literal takes the block's type (Triton's
+    // bitwise_op_type_checking_impl types operands like binary arithmetic
+    // first): uint16 << 6 is uint16, int8 & 3 is int8.
+    if (la != lb)
+      compute = la ? tb : ta;
+    else
+      compute = promoteIntegers(ta, tb);
   } else {
     compute =
         computeArithmeticType(ta, la, tb, lb, mode == PromoteMode::DivMod, why);

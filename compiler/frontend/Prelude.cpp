@@ -4,7 +4,11 @@
 // as @jit code in triton/language (the Philox random numbers of random.py
 // and swizzle2d and softmax of standard.py), written anew in mgp's kernel
 // language from the algorithms' definitions, so they compile and run like any
-// helper and give Triton's numbers. MLIRGen parses it on first use
+// helper and give Triton's numbers; and the body of tl.dot_scaled (checked
+// in BuiltinsDot.cpp, then _mx_dot_scaled), Triton's decomposition of a
+// microscaled dot for GPUs without scaled mma: each operand upcast to
+// bf16 (fp16 when either format is fp16), multiplied by its scale, NaN where
+// the scale is NaN, then a bf16/fp16 dot accumulating in fp32. MLIRGen parses it on first use
 // (MLIRGenPrelude) into the compilation's SourceMgr as `<mgp-prelude>`.
 //
 // Philox-4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
@@ -154,6 +158,100 @@ def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
     num = tl.exp(z)
     den = tl.sum(num, axis, keep_dims=keep_dims)
     return tl.fdiv(num, den, ieee_rounding)
+
+
+@triton.jit
+def _mx_e2m1_to(x, COMPUTE: tl.constexpr):
+    # e2m1 codes (uint8, 0..15: sign, 2 exponent bits, 1 mantissa bit) to
+    # bf16 / fp16, exactly: 0, 0.5 (subnormal), then 2^(e-1) * (1 + m/2).
+    em = (x & 7).to(tl.uint16)
+    sign = (x & 8).to(tl.uint16) << 12
+    if COMPUTE == tl.bfloat16:
+        mag = tl.where(em < 2, em * 0x3F00, (em + 252) << 6)
+    else:
+        mag = tl.where(em < 2, em * 0x3800, (em + 28) << 9)
+    return (sign | mag).to(COMPUTE, bitcast=True)
+
+
+@triton.jit
+def _mx_unpack_e2m1(v, COMPUTE: tl.constexpr, AXIS: tl.constexpr):
+    # Two e2m1 values per byte along AXIS, the low nibble first.
+    pair = tl.join(_mx_e2m1_to(v & 0xF, COMPUTE), _mx_e2m1_to(v >> 4, COMPUTE))
+    R: tl.constexpr = v.shape[0]
+    C: tl.constexpr = v.shape[1]
+    if AXIS == 1:
+        return tl.reshape(pair, (R, 2 * C))
+    else:
+        return tl.reshape(tl.permute(pair, (0, 2, 1)), (2 * R, C))
+
+
+@triton.jit
+def _mx_spread(s, GROUP: tl.constexpr):
+    # [R, G] -> [R, G * GROUP]: each value over its group of GROUP along K.
+    R: tl.constexpr = s.shape[0]
+    G: tl.constexpr = s.shape[1]
+    return tl.reshape(tl.broadcast_to(s[:, :, None], (R, G, GROUP)), (R, G * GROUP))
+
+
+@triton.jit
+def _mx_operand(v, scale, FMT: tl.constexpr, COMPUTE: tl.constexpr, IS_RHS: tl.constexpr,
+                K_PACK: tl.constexpr, FAST_MATH: tl.constexpr):
+    # One operand of dot_scaled as Triton decomposes it without native scaled
+    # mma: upcast to the compute type, times the scale (e8m0 bits as a power
+    # of two, or an fp8 scale), NaN where the scale is NaN (unless fast math).
+    if FMT == "e2m1":
+        if IS_RHS:
+            x = _mx_unpack_e2m1(v, COMPUTE, 0 if K_PACK else 1)
+        else:
+            x = _mx_unpack_e2m1(v, COMPUTE, 1 if K_PACK else 0)
+    else:
+        if FMT == "e4m3":
+            if v.dtype != tl.float8e4nv:
+                v = v.to(tl.float8e4nv, bitcast=True)
+        elif FMT == "e5m2":
+            if v.dtype != tl.float8e5:
+                v = v.to(tl.float8e5, bitcast=True)
+        elif FMT == "bf16":
+            if v.dtype != tl.bfloat16:
+                v = v.to(tl.bfloat16, bitcast=True)
+        else:
+            if v.dtype != tl.float16:
+                v = v.to(tl.float16, bitcast=True)
+        x = v.to(COMPUTE)
+    if scale is not None:
+        if scale.dtype == tl.float8e4nv:
+            GROUP: tl.constexpr = 16
+            s = scale.to(COMPUTE)
+            bad = s != s
+        else:
+            GROUP: tl.constexpr = 32
+            if COMPUTE == tl.bfloat16:
+                s = (scale.to(tl.uint16) << 7).to(tl.bfloat16, bitcast=True)
+            else:
+                s = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True).to(tl.float16)
+            bad = scale == 0xFF
+        s = _mx_spread(s, GROUP)
+        if IS_RHS:
+            s = tl.trans(s)
+        x = x * s
+        if not FAST_MATH:
+            bad = _mx_spread(bad, GROUP)
+            if IS_RHS:
+                bad = tl.trans(bad)
+            x = tl.where(bad, float("nan"), x).to(COMPUTE)
+    return x
+
+
+@triton.jit
+def _mx_dot_scaled(lhs, lhs_scale, rhs, rhs_scale, acc, LHS_FMT: tl.constexpr,
+                   RHS_FMT: tl.constexpr, COMPUTE: tl.constexpr, FAST_MATH: tl.constexpr,
+                   LHS_K_PACK: tl.constexpr, RHS_K_PACK: tl.constexpr, OUT: tl.constexpr):
+    a = _mx_operand(lhs, lhs_scale, LHS_FMT, COMPUTE, False, LHS_K_PACK, FAST_MATH)
+    b = _mx_operand(rhs, rhs_scale, RHS_FMT, COMPUTE, True, RHS_K_PACK, FAST_MATH)
+    if acc is None:
+        return tl.dot(a, b).to(OUT)
+    else:
+        return tl.dot(a, b, acc.to(tl.float32)).to(OUT)
 )py";
 
 llvm::StringRef mgp::getPreludeSource() { return kPrelude; }

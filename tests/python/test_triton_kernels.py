@@ -83,3 +83,64 @@ class TritonKernelsOnTheInterpreter(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DotScaledBeyondTriton36OnHopper(unittest.TestCase):
+    """tl.dot_scaled forms Triton 3.6 cannot compile for sm_90 (an e2m1
+    operand packed along M, fp8 scales): mgp's interpreter against a float64
+    decode in PyTorch."""
+
+    E2M1 = [0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6]
+
+    def setUp(self):
+        try:
+            import torch
+        except ImportError as e:
+            self.skipTest(f"PyTorch is needed: {e}")
+        self.torch = torch
+        self.gen = torch.Generator().manual_seed(int.from_bytes(os.urandom(4), "little"))
+        self.lut = torch.tensor(self.E2M1, dtype=torch.float64)
+
+    def decode(self, packed, axis):
+        torch = self.torch
+        pair = torch.stack([self.lut[(packed & 15).long()], self.lut[(packed >> 4).long()]],
+                           dim=axis + 1)
+        shape = list(packed.shape)
+        shape[axis] *= 2
+        return pair.reshape(shape)
+
+    def bytes(self, *shape, lo=0, hi=256):
+        return self.torch.randint(lo, hi, shape, generator=self.gen).to(self.torch.uint8)
+
+    def test_e2m1_packed_along_m_with_fast_math(self):
+        torch = self.torch
+        m, n, k = 64, 32, 128
+        a, sa = self.bytes(m // 2, k), self.bytes(m, k // 32, lo=118, hi=136)
+        b = (torch.randn(k, n, generator=self.gen) * 3).to(torch.float8_e4m3fn)
+        sb = self.bytes(n, k // 32, lo=118, hi=136)
+        out = torch.full((m, n), float("nan"))
+        mgp.jit(T._mxfp4_m_packed_kernel)[(1,)](a, sa, b, sb, out, m, n, k)
+        scale = lambda s: torch.pow(2.0, s.double() - 127).repeat_interleave(32, dim=1)
+        ref = (self.decode(a, 0) * scale(sa)) @ (b.double() * scale(sb).T)
+        self.assertTrue(torch.isfinite(out).all())
+        torch.testing.assert_close(out.double(), ref, rtol=1e-5, atol=1e-5 * ref.abs().max())
+
+    def test_fp8_scales_over_16_and_a_nan_scale(self):
+        torch = self.torch
+        m, n, k = 32, 64, 128
+        a, b = self.bytes(m, k // 2), self.bytes(k // 2, n)
+        sa = (torch.rand(m, k // 16, generator=self.gen, dtype=torch.float64) * 2 + 0.25)
+        sb = (torch.rand(n, k // 16, generator=self.gen, dtype=torch.float64) * 2 + 0.25)
+        sa, sb = sa.to(torch.float8_e4m3fn), sb.to(torch.float8_e4m3fn)
+        sa[5, 3] = float("nan")
+        out = torch.zeros(m, n)
+        mgp.jit(T._nvfp4_style_kernel)[(1,)](a, sa, b, sb, out, m, n, k)
+        # The scaled operands are rounded to bf16 (the compute type) first.
+        av = (self.decode(a, 1) * sa.double().repeat_interleave(16, dim=1)).to(torch.bfloat16)
+        bv = (self.decode(b, 0) * sb.double().repeat_interleave(16, dim=1).T).to(torch.bfloat16)
+        ref = av.double() @ bv.double()
+        self.assertTrue(torch.isnan(out[5]).all())
+        rows = [i for i in range(m) if i != 5]
+        self.assertTrue(torch.isfinite(out[rows]).all())
+        torch.testing.assert_close(out[rows].double(), ref[rows], rtol=1e-5,
+                                   atol=1e-5 * ref[rows].abs().max())

@@ -113,3 +113,36 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     tl.store(c_ptrs, c, mask=c_mask)
+
+
+@triton.jit
+def _mxfp4_m_packed_kernel(A, AScale, B, BScale, C, M: tl.constexpr, N: tl.constexpr,
+                           K: tl.constexpr):
+    # One block: A [M // 2, K] uint8, two e2m1 values along M per byte
+    # (lhs_k_pack=False), B [K, N] e4m3; fast_math (no NaN check).
+    offs_m2 = tl.arange(0, M // 2)
+    offs_m = tl.arange(0, M)
+    offs_n = tl.arange(0, N)
+    offs_k = tl.arange(0, K)
+    offs_ks = tl.arange(0, K // 32)
+    a = tl.load(A + offs_m2[:, None] * K + offs_k[None, :])
+    b = tl.load(B + offs_k[:, None] * N + offs_n[None, :])
+    sa = tl.load(AScale + offs_m[:, None] * (K // 32) + offs_ks[None, :])
+    sb = tl.load(BScale + offs_n[:, None] * (K // 32) + offs_ks[None, :])
+    c = tl.dot_scaled(a, sa, "e2m1", b, sb, "e4m3", fast_math=True, lhs_k_pack=False)
+    tl.store(C + offs_m[:, None] * N + offs_n[None, :], c)
+
+
+@triton.jit
+def _nvfp4_style_kernel(A, AScale, B, BScale, C, M: tl.constexpr, N: tl.constexpr,
+                        K: tl.constexpr):
+    # e2m1 x e2m1 with fp8 (e4m3) scales over groups of 16; NaN scales
+    # propagate.
+    offs_m = tl.arange(0, M)
+    offs_n = tl.arange(0, N)
+    a = tl.load(A + offs_m[:, None] * (K // 2) + tl.arange(0, K // 2)[None, :])
+    b = tl.load(B + tl.arange(0, K // 2)[:, None] * N + offs_n[None, :])
+    sa = tl.load(AScale + offs_m[:, None] * (K // 16) + tl.arange(0, K // 16)[None, :])
+    sb = tl.load(BScale + offs_n[:, None] * (K // 16) + tl.arange(0, K // 16)[None, :])
+    c = tl.dot_scaled(a, sa, "e2m1", b, sb, "e2m1")
+    tl.store(C + offs_m[:, None] * N + offs_n[None, :], c)

@@ -16,3 +16,4 @@ from . import quant  # noqa: F401
 from . import scans  # noqa: F401
 from . import select  # noqa: F401
 from . import inline_asm  # noqa: F401
+from . import mxfp  # noqa: F401

@@ -1,0 +1,93 @@
+# tl.dot_scaled as Triton decomposes it on GPUs without scaled mma: each
+# operand upcast to bf16 (e2m1 nibbles, low one first, decoded by bits; fp8
+# converted), times its e8m0 scale (the byte shifted into a bf16 exponent,
+# spread over groups of 32 along K), NaN where the scale byte is 0xFF, then a
+# bf16 dot accumulating in fp32 (wgmma on sm_90a); and the located errors of
+# misuse.
+# RUN: mgpc %s -k mx --signature "*u8:16,*u8:16,*fp8e4nv:16,*u8:16,*fp32:16" -DFAST_MATH=False -emit=mlir | FileCheck %s
+# RUN: mgpc %s -k mx --signature "*u8:16,*u8:16,*fp8e4nv:16,*u8:16,*fp32:16" -emit=mlir -DFAST_MATH=True | FileCheck %s --check-prefix=FAST
+# RUN: not mgpc %s -k bad_format --signature "*fp16:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=FORMAT
+# RUN: not mgpc %s -k e2m1_as_half --signature "*fp16:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=DTYPE
+# RUN: not mgpc %s -k bad_scale --signature "*u8:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=SCALE
+# RUN: not mgpc %s -k k_mismatch --signature "*u8:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=KDIM
+# RUN: not mgpc %s -k pack_fp8 --signature "*u8:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=PACK
+# RUN: not mgpc %s -k batched --signature "*bf16:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BATCH
+# REQUIRES: ptxas
+# RUN: mgpc %s -k mx --arch=sm_90a --signature "*u8:16,*u8:16,*fp8e4nv:16,*u8:16,*fp32:16" -DFAST_MATH=False -o %t.ptx
+# RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
+# RUN: FileCheck %s --check-prefix=PTX --input-file %t.ptx
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def mx(a_ptr, sa_ptr, b_ptr, sb_ptr, c_ptr, FAST_MATH: tl.constexpr = False):
+    r = tl.arange(0, 64)
+    a = tl.load(a_ptr + r[:, None] * 32 + tl.arange(0, 32)[None, :])
+    sa = tl.load(sa_ptr + r[:, None] * 2 + tl.arange(0, 2)[None, :])
+    b = tl.load(b_ptr + r[:, None] * 64 + r[None, :])
+    sb = tl.load(sb_ptr + r[:, None] * 2 + tl.arange(0, 2)[None, :])
+    c = tl.dot_scaled(a, sa, "e2m1", b, sb, "e4m3", fast_math=FAST_MATH)
+    tl.store(c_ptr + r[:, None] * 64 + r[None, :], c)
+
+# CHECK-LABEL: func.func @mx
+# The e2m1 codes: sign to bit 15, 0 / 0.5 / (em + 252) << 6 as bf16 bits.
+# CHECK-DAG: arith.constant dense<16128> : tensor<64x32xi16>
+# CHECK-DAG: arith.constant dense<252> : tensor<64x32xi16>
+# CHECK: arith.bitcast {{.*}} : tensor<64x32xi16> to tensor<64x32xbf16>
+# The e8m0 scale: the byte shifted into the exponent of a bf16.
+# CHECK: arith.shli {{.*}} : tensor<64x2xi16>
+# CHECK: arith.bitcast {{.*}} : tensor<64x2xi16> to tensor<64x2xbf16>
+# CHECK: arith.cmpi eq, {{.*}} : tensor<64x2xi8>
+# CHECK: arith.mulf {{.*}} : tensor<64x64xbf16>
+# CHECK: arith.select {{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
+# CHECK: arith.extf {{.*}} : tensor<64x64xf8E4M3FN> to tensor<64x64xf16>
+# CHECK: mgp.dot {{.*}} : tensor<64x64xbf16> * tensor<64x64xbf16> -> tensor<64x64xf32>
+# FAST-LABEL: func.func @mx
+# FAST-NOT: arith.select {{.*}} tensor<64x64xbf16>
+# FAST: mgp.dot
+# PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+
+
+@triton.jit
+def bad_format(p):
+    x = tl.load(p + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    c = tl.dot_scaled(x, None, "mxfp4", x, None, "fp16")
+# FORMAT: dot-scaled.py:[[@LINE-1]]:32: error: dot_scaled formats are "e2m1", "e4m3", "e5m2", "bf16" or "fp16", got string 'mxfp4'
+
+
+@triton.jit
+def e2m1_as_half(p):
+    x = tl.load(p + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    c = tl.dot_scaled(x, None, "e2m1", x, None, "fp16")
+# DTYPE: dot-scaled.py:[[@LINE-1]]:23: error: a dot_scaled operand of format "e2m1" must be a 2-D block of uint8 (two e2m1 values a byte), got
+
+
+@triton.jit
+def bad_scale(p):
+    x = tl.load(p + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    s = tl.load(p + tl.arange(0, 32)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    c = tl.dot_scaled(x, s, "e4m3", x, None, "e4m3")
+# SCALE: dot-scaled.py:[[@LINE-1]]:26: error: lhs_scale must be None or a [32, 1] block of uint8 (e8m0, one scale per 32 elements of K) or [32, 2] of float8e4nv (one per 16), got
+
+
+@triton.jit
+def k_mismatch(p):
+    x = tl.load(p + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    c = tl.dot_scaled(x, None, "e2m1", x, None, "e4m3")
+# KDIM: dot-scaled.py:[[@LINE-1]]:9: error: dot_scaled: the operands hold 64 and 32 elements along K (e2m1 packs two a byte)
+
+
+@triton.jit
+def pack_fp8(p):
+    x = tl.load(p + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    c = tl.dot_scaled(x, None, "e4m3", x, None, "e4m3", lhs_k_pack=False)
+# PACK: dot-scaled.py:[[@LINE-1]]:68: error: only e2m1 (mxfp4) operands can be packed along a dimension other than K
+
+
+@triton.jit
+def batched(p):
+    o = tl.arange(0, 16)
+    x = tl.load(p + o[:, None, None] * 256 + o[None, :, None] * 16 + o[None, None, :])
+    c = tl.dot_scaled(x, None, "bf16", x, None, "bf16")
+# BATCH: dot-scaled.py:[[@LINE-1]]:23: error: a batched (3-D) dot_scaled is not supported yet: use one 2-D dot_scaled per batch

@@ -1,0 +1,65 @@
+"""Cases of kernels/mxfp.py: references decode the e2m1 codes, the fp8 bytes
+and the scales in float64 and multiply exactly (bf16 products of these
+operands are exact, so only the fp32 accumulation differs)."""
+
+import torch
+
+from kernels import mxfp as K
+
+from .common import FP16, FP32, Close, randint, randn, register
+
+NO_DOT_SCALED = {"triton-interp": "Triton 3.6's interpreter cannot run tl.dot_scaled "
+                                  "('str' object has no attribute 'value')"}
+_E2M1 = torch.tensor([0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6],
+                     dtype=torch.float64)
+# Exact products; fp32 sums in another order (cancellations: an absolute part
+# of 2^-13 of the |values| these inputs give, about 1e-3).
+MX = Close(1e-4, 2e-3)
+
+
+def _e2m1(packed, axis):
+    lo, hi = _E2M1[(packed & 15).long()], _E2M1[(packed >> 4).long()]
+    pair = torch.stack([lo, hi], dim=axis + 1)
+    shape = list(packed.shape)
+    shape[axis] *= 2
+    return pair.reshape(shape)
+
+
+def _e8m0(scale, group):
+    s = torch.pow(2.0, scale.double() - 127)
+    s[scale == 255] = float("nan")
+    return s.repeat_interleave(group, dim=1)
+
+
+def _fp8_bytes(g, shape, dtype):
+    x = randn(g, *shape, scale=3.0).to(dtype)
+    return x.view(torch.uint8)
+
+
+def _mxfp4_inputs(g, m, n, k):
+    return [randn(g, m, k, dtype=torch.bfloat16),
+            randint(g, 0, 256, k // 2, n, dtype=torch.uint8),
+            randint(g, 118, 134, n, k // 32, dtype=torch.uint8)]
+
+
+register("mxfp.mxfp4_weight", K, "_mxfp4_weight_matmul_kernel", "mxfp4_weight_matmul",
+         _mxfp4_inputs,
+         lambda x, w, s: x.double() @ (_e2m1(w, 0) * _e8m0(s, 32).T),
+         shapes=[(128, 128, 256), (100, 72, 384), (16, 64, 128)], check=MX, skip=NO_DOT_SCALED)
+
+
+def _mxfp8_inputs(g, m, n, k):
+    return [_fp8_bytes(g, (m, k), torch.float8_e4m3fn),
+            randint(g, 116, 128, m, k // 32, dtype=torch.uint8),
+            _fp8_bytes(g, (k, n), torch.float8_e5m2),
+            randint(g, 116, 128, n, k // 32, dtype=torch.uint8)]
+
+
+def _mxfp8_ref(a, sa, b, sb):
+    av = a.view(torch.float8_e4m3fn).double() * _e8m0(sa, 32)
+    bv = b.view(torch.float8_e5m2).double() * _e8m0(sb, 32).T
+    return av @ bv
+
+
+register("mxfp.mxfp8", K, "_mxfp8_matmul_kernel", "mxfp8_matmul", _mxfp8_inputs, _mxfp8_ref,
+         shapes=[(256, 256, 256), (200, 136, 128)], check=FP16, skip=NO_DOT_SCALED)
