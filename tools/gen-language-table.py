@@ -56,7 +56,7 @@ st["PropagateNan"] = (S, '`tl.PropagateNan.NONE` / `ALL` for `propagate_nan=` of
 for n in ["block_type","tensor","void","constexpr_type","target_info"]:
     st[n] = (X, "a type or object of Triton's Python front end, not a kernel operation")
 st["target_info"] = (N, "")
-st["const"] = (L, "as a parameter annotation (`x: tl.const`, or `*kfp32` in a signature): stores and atomics through the pointer are located errors; block pointers and tensor descriptors made from it are not checked")
+st["const"] = (L, "as a parameter annotation (`x: tl.const`, or `*kfp32` in a signature): stores and atomics through the pointer, and through block pointers and tensor descriptors made from it, are located errors")
 missing = [n for n in names if n not in st]
 if missing:
     raise SystemExit("unclassified names: " + ", ".join(missing))

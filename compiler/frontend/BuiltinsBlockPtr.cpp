@@ -384,6 +384,9 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
   mlir::Type elt =
       llvm::cast<PointerType>(getElementType(p.getType())).getPointeeType();
   if (isStore) {
+    // A block pointer or descriptor made from a tl.const pointer is read-only.
+    if (Error err = checkWritable(p, b->expr(0), "store"))
+      return std::move(err);
     unsigned valueIdx = viaDesc ? 2 : 1;
     Expected<mlir::Value> v =
         toRuntimeAs(b->get(valueIdx), elt, b->expr(valueIdx));
