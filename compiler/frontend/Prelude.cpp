@@ -175,14 +175,16 @@ def _mx_e2m1_to(x, COMPUTE: tl.constexpr):
 
 @triton.jit
 def _mx_unpack_e2m1(v, COMPUTE: tl.constexpr, AXIS: tl.constexpr):
-    # Two e2m1 values per byte along AXIS, the low nibble first.
-    pair = tl.join(_mx_e2m1_to(v & 0xF, COMPUTE), _mx_e2m1_to(v >> 4, COMPUTE))
+    # Two e2m1 values per byte along AXIS, the low nibble first. Unpacked
+    # along dim 0 as [R, 2, C] -> [2R, C] (the small dim in the middle keeps
+    # the block's layout); along dim 1 through a transpose.
+    if AXIS == 1:
+        return tl.trans(_mx_unpack_e2m1(tl.trans(v), COMPUTE, 0))
     R: tl.constexpr = v.shape[0]
     C: tl.constexpr = v.shape[1]
-    if AXIS == 1:
-        return tl.reshape(pair, (R, 2 * C))
-    else:
-        return tl.reshape(tl.permute(pair, (0, 2, 1)), (2 * R, C))
+    both = tl.broadcast_to(v[:, None, :], (R, 2, C))
+    nibble = tl.where(tl.arange(0, 2)[None, :, None] == 0, both & 0xF, both >> 4)
+    return _mx_e2m1_to(tl.reshape(nibble, (2 * R, C)), COMPUTE)
 
 
 @triton.jit

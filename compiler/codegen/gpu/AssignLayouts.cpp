@@ -90,16 +90,6 @@ private:
     return encoding;
   }
 
-  /// The default for a tensor of `shape`: rank 1 and 2 take the shape-free
-  /// default above; rank 3 and more (the join / interleave / sort helpers'
-  /// [..., 2] blocks) spread lanes and warps by the shape (fastest dim
-  /// first), so a dim of 2 is not replicated over 32 lanes.
-  Attribute defaultEncoding(ArrayRef<int64_t> shape) {
-    if (shape.size() < 3)
-      return defaultEncoding(shape.size());
-    return getDefaultBlockedEncoding(context, shape, numWarps, threadsPerWarp);
-  }
-
   /// `value` in `encoding`, converted before `user` when needed.
   Value convert(Operation *user, Value value, Attribute encoding) {
     auto type = cast<RankedTensorType>(value.getType());
@@ -148,11 +138,11 @@ private:
       return processConstant(constant);
     if (isa<ReshapeOp>(op)) {
       auto type = cast<RankedTensorType>(op->getOperand(0).getType());
-      convertOperand(op, 0, defaultEncoding(type.getShape()));
+      convertOperand(op, 0, defaultEncoding(type.getRank()));
       return setResultEncoding(
           op->getResult(0),
           defaultEncoding(
-              cast<RankedTensorType>(op->getResult(0).getType()).getShape()));
+              cast<RankedTensorType>(op->getResult(0).getType()).getRank()));
     }
     processElementwise(op);
   }
@@ -177,7 +167,7 @@ private:
         continue;
       Attribute resultEncoding = encoding;
       if (!resultEncoding || isSliceOfOtherRank(resultEncoding, type.getRank()))
-        resultEncoding = defaultEncoding(type.getShape());
+        resultEncoding = defaultEncoding(type.getRank());
       setResultEncoding(result, resultEncoding);
     }
   }
@@ -194,7 +184,7 @@ private:
     auto type = dyn_cast<RankedTensorType>(constant.getType());
     if (!type)
       return;
-    auto newType = withEncoding(type, defaultEncoding(type.getShape()));
+    auto newType = withEncoding(type, defaultEncoding(type.getRank()));
     auto dense = cast<DenseElementsAttr>(constant.getValue());
     Attribute value =
         dense.isSplat()
@@ -372,7 +362,7 @@ private:
     if (slice && slice.getDim() == unsigned(expand.getAxis())) {
       parent = slice.getParent();
     } else {
-      parent = defaultEncoding(expand.getType().getShape());
+      parent = defaultEncoding(srcType.getRank() + 1);
       convertOperand(expand, 0,
                      SliceEncodingAttr::get(context, expand.getAxis(), parent));
     }
@@ -384,7 +374,7 @@ private:
     auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
     auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
     if (!blocked) {
-      blocked = cast<BlockedEncodingAttr>(defaultEncoding(srcType.getShape()));
+      blocked = cast<BlockedEncodingAttr>(defaultEncoding(srcType.getRank()));
       convertOperand(trans, 0, blocked);
     }
     ArrayRef<int32_t> perm = trans.getOrder();

@@ -31,10 +31,14 @@ def mx(a_ptr, sa_ptr, b_ptr, sb_ptr, c_ptr, FAST_MATH: tl.constexpr = False):
     tl.store(c_ptr + r[:, None] * 64 + r[None, :], c)
 
 # CHECK-LABEL: func.func @mx
-# The e2m1 codes: sign to bit 15, 0 / 0.5 / (em + 252) << 6 as bf16 bits.
-# CHECK-DAG: arith.constant dense<16128> : tensor<64x32xi16>
-# CHECK-DAG: arith.constant dense<252> : tensor<64x32xi16>
-# CHECK: arith.bitcast {{.*}} : tensor<64x32xi16> to tensor<64x32xbf16>
+# The bytes unpacked along K as [32, 2, 64] -> [64, 64] (through a
+# transpose for the left operand), then the e2m1 codes: sign to bit 15,
+# 0 / 0.5 / (em + 252) << 6 as bf16 bits.
+# CHECK-DAG: arith.constant dense<16128> : tensor<64x64xi16>
+# CHECK-DAG: arith.constant dense<252> : tensor<64x64xi16>
+# CHECK: mgp.trans {{.*}} : tensor<64x32xi8> -> tensor<32x64xi8>
+# CHECK: mgp.reshape {{.*}} : tensor<32x2x64xi8> -> tensor<64x64xi8>
+# CHECK: arith.bitcast {{.*}} : tensor<64x64xi16> to tensor<64x64xbf16>
 # The e8m0 scale: the byte shifted into the exponent of a bf16.
 # CHECK: arith.shli {{.*}} : tensor<64x2xi16>
 # CHECK: arith.bitcast {{.*}} : tensor<64x2xi16> to tensor<64x2xbf16>

@@ -42,10 +42,16 @@ def _mxfp4_inputs(g, m, n, k):
             randint(g, 118, 134, n, k // 32, dtype=torch.uint8)]
 
 
+# Triton 3.6 computes this kernel wrong on the H200 (its K loop of dot_scaled
+# with an e2m1 right operand: max error 1.35 x max |reference| on 64x64x128,
+# while the same dot_scaled in one block without the loop is right, 7.8e-8,
+# as is mgp in both), so the case is held to the float64 reference only.
+TRITON_WRONG = dict(NO_DOT_SCALED, triton="Triton 3.6 gives wrong values for this looped e2m1 "
+                    "dot_scaled on sm_90 (a one-block dot_scaled is right)")
 register("mxfp.mxfp4_weight", K, "_mxfp4_weight_matmul_kernel", "mxfp4_weight_matmul",
          _mxfp4_inputs,
          lambda x, w, s: x.double() @ (_e2m1(w, 0) * _e8m0(s, 32).T),
-         shapes=[(128, 128, 256), (100, 72, 384), (16, 64, 128)], check=MX, skip=NO_DOT_SCALED)
+         shapes=[(128, 128, 256), (100, 72, 384), (16, 64, 128)], check=MX, skip=TRITON_WRONG)
 
 
 def _mxfp8_inputs(g, m, n, k):
