@@ -47,7 +47,8 @@ st["histogram"] = (L, "1-D integer input, power-of-two `num_bins`; one-hot compa
 st["sort"] = (L, "Triton's bitonic network: last dimension, power-of-two dimensions")
 st["topk"] = (L, "Triton's bitonic top-k: last dimension, `k` a power of two")
 st["bitonic_merge"] = (L, "last dimension, power-of-two dimensions")
-for n in ["map_elementwise","slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
+st["map_elementwise"] = (S, "the `@jit` scalar function inlined into `mgp.map_elementwise` (an `if` or `while` in it branches per element on the GPU); `pack=` as Triton (the function takes and returns `pack` values per block, a function returning a tuple gives a tuple); not in Triton 3.6's interpreter")
+for n in ["slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
     st[n] = (N, "")
 st["dot_scaled"] = (L, "2-D operands; Triton's decomposition for GPUs without scaled mma (what Triton 3.6 does on sm_90): each operand upcast to bf16 (fp16 when a format is fp16): e2m1 (two a byte, low nibble first, packed along K or, `k_pack=False`, along M / N), e4m3, e5m2, bf16, fp16; times its scale (uint8 e8m0 per 32 along K, or float8e4nv per 16), NaN where the scale is NaN unless `fast_math`; then a bf16/fp16 dot accumulating in fp32, converted to `out_dtype`. A 3-D dot_scaled is a located error; correct but slow: composed from reshapes and broadcasts, an MXFP4-weight matmul runs at about 1/30 of Triton's speed on the H200 (docs/lowp-matmul-h200.md)")
 st["gather"] = (L, "power-of-two dimensions; one-hot compare of the index against every position along the axis, source bits ORed (index.numel() x src.shape[axis] elements, bit-exact; an index out of range gives 0)")

@@ -76,7 +76,7 @@ static Group getGroup(llvm::StringRef name) {
            "sort", "topk", "bitonic_merge", "gather"},
           Group::Composed)
       .Cases({"cumsum", "cumprod", "associative_scan", "reduce", "xor_sum",
-              "reduce_or"},
+              "reduce_or", "map_elementwise"},
              Group::Scan)
       .Cases({"debug_barrier", "static_print", "assume", "next_power_of_2",
               "pointer_type", "gdc_wait", "gdc_launch_dependents",

@@ -115,6 +115,8 @@ fillCombiner(Generator &g, mlir::Block *block, Combine kind,
 Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
                                               CallArgs &args,
                                               const ast::CallExpr &call) {
+  if (name == "map_elementwise")
+    return genMapElementwise(args, call);
   bool isScan =
       name == "cumsum" || name == "cumprod" || name == "associative_scan";
   Combine kind = Combine::Function;

@@ -366,6 +366,10 @@ public:
                                              const ast::CallExpr &call);
   /// cumsum, cumprod, associative_scan, reduce, xor_sum, reduce_or
   /// (BuiltinsScan.cpp).
+  /// `tl.map_elementwise(scalar_fn, *args, pack=1)`
+  /// (BuiltinsMapElementwise.cpp).
+  llvm::Expected<SemaValue> genMapElementwise(CallArgs &args,
+                                              const ast::CallExpr &call);
   llvm::Expected<SemaValue> genScanBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call);
   /// atomic_add/max/min/and/or/xor/xchg/cas (BuiltinsAtomic.cpp).

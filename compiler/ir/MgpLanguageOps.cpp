@@ -101,6 +101,51 @@ void InlineAsmElementwiseOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get());
 }
 
+LogicalResult MapElementwiseOp::verifyRegions() {
+  int32_t pack = getPack();
+  if (pack < 1)
+    return emitOpError("pack must be at least 1, got ") << pack;
+  if (getResults().empty())
+    return emitOpError("needs at least one result");
+  ArrayRef<int64_t> shape = shapeOf(getResults()[0].getType());
+  for (Value v : getResults())
+    if (shapeOf(v.getType()) != shape)
+      return emitOpError("every result must have one shape");
+  for (Value src : getSrcs())
+    if (shapeOf(src.getType()) != shape)
+      return emitOpError("every operand must have the results' shape");
+  Region &region = getScalarOp();
+  if (region.empty())
+    return emitOpError("needs a region");
+  Block &entry = region.front();
+  size_t numSrcs = getSrcs().size(), numResults = getNumResults();
+  if (entry.getNumArguments() != numSrcs * pack)
+    return emitOpError("region must take ")
+           << numSrcs * pack << " arguments (pack " << pack << " per operand), got "
+           << entry.getNumArguments();
+  for (size_t i = 0; i < entry.getNumArguments(); ++i) {
+    Type elem = getElementTypeOrSelf(getSrcs()[i / pack].getType());
+    if (entry.getArgument(i).getType() != elem)
+      return emitOpError("region argument ") << i << " must have type " << elem;
+  }
+  for (Block &block : region) {
+    auto ret = block.empty() ? MapElementwiseReturnOp()
+                             : dyn_cast<MapElementwiseReturnOp>(block.back());
+    if (!ret)
+      continue;
+    if (ret.getResult().size() != numResults * pack)
+      return emitOpError("region must return ")
+             << numResults * pack << " values (pack " << pack
+             << " per result), got " << ret.getResult().size();
+    for (size_t i = 0; i < ret.getResult().size(); ++i) {
+      Type elem = getElementTypeOrSelf(getResults()[i / pack].getType());
+      if (ret.getResult()[i].getType() != elem)
+        return emitOpError("returned value ") << i << " must have type " << elem;
+    }
+  }
+  return success();
+}
+
 LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getVal().getType());
   unsigned bits = elem.getIntOrFloatBitWidth();

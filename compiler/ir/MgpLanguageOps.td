@@ -49,6 +49,42 @@ def Mgp_InlineAsmElementwiseOp : Mgp_Op<"inline_asm_elementwise", [
   let hasVerifier = 1;
 }
 
+def Mgp_MapElementwiseOp : Mgp_Op<"map_elementwise", [
+    RecursiveMemoryEffects, RecursivelySpeculatable]> {
+  let summary = "A scalar function applied to every element (tl.map_elementwise)";
+  let description = [{
+    Runs the region once per `pack` elements: its entry block takes `pack`
+    scalars of each operand (operand i's element j is argument
+    `i * pack + j`) and every `mgp.map_elementwise.return` gives `pack`
+    scalars of each result in the same order. Operands and results share
+    one shape (scalars allowed). The region may branch (an `if` in the
+    function), so only the taken side runs for an element. The GPU
+    lowering inlines the region per `pack` registers of a thread; a thread
+    whose register count is not a multiple of `pack` runs the last call on
+    zeros in the missing places. Example:
+    `%y = "mgp.map_elementwise"(%x) <{pack = 1 : i32}> ({
+       ^bb0(%a: f32):
+         %s = math.exp %a : f32
+         mgp.map_elementwise.return %s : f32
+     }) : (tensor<128xf32>) -> tensor<128xf32>`
+  }];
+  let arguments = (ins Variadic<Mgp_Value>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<Mgp_Value>:$results);
+  let regions = (region AnyRegion:$scalarOp);
+  let hasRegionVerifier = 1;
+}
+
+def Mgp_MapElementwiseReturnOp : Mgp_Op<"map_elementwise.return", [
+    Pure, HasParent<"MapElementwiseOp">, Terminator, ReturnLike]> {
+  let summary = "Terminates a path through the region of mgp.map_elementwise";
+  let description = [{
+    Returns `pack` scalars per result. Example:
+    `mgp.map_elementwise.return %s : f32`
+  }];
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//

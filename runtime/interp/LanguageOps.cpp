@@ -3,7 +3,9 @@
 // This file implements the interpreter's mgp.extern_elementwise (each
 // element through the host implementation of its libdevice symbol,
 // LibdeviceFunctions.h; float results rounded to their type, integers
-// wrapped) and mgp.barrier (a no-op: a program runs as one thread here).
+// wrapped), mgp.map_elementwise (its region run once per `pack` elements,
+// on scalars, so only the taken side of an `if` runs) and mgp.barrier (a
+// no-op: a program runs as one thread here).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/interp/InterpProgram.h"
@@ -68,6 +70,69 @@ static llvm::Expected<bool> compileExtern(Compiler &c, ExternElementwiseOp op,
   return true;
 }
 
+/// mgp.map_elementwise: the region on scalars, `pack` elements per run (the
+/// last run of a count that is not a multiple of `pack` gets zeros in the
+/// missing places, as on the GPU, and its extra results are dropped).
+static llvm::Expected<bool> compileMap(Compiler &c, MapElementwiseOp op,
+                                       std::vector<Instr> &out) {
+  auto region = std::make_shared<CompiledRegion>();
+  if (llvm::Error err = c.compileRegion(op.getScalarOp(), *region))
+    return std::move(err);
+  std::vector<int> in, res;
+  std::vector<bool> inFloat, resFloat;
+  for (mlir::Value v : op.getSrcs()) {
+    llvm::Expected<DType> k = elemKindOf(op, v.getType());
+    if (!k)
+      return k.takeError();
+    in.push_back(c.slot(v));
+    inFloat.push_back(isFloatDType(*k));
+  }
+  for (mlir::Value v : op.getResults()) {
+    llvm::Expected<DType> k = elemKindOf(op, v.getType());
+    if (!k)
+      return k.takeError();
+    res.push_back(c.slot(v));
+    resFloat.push_back(isFloatDType(*k));
+  }
+  int64_t n = numElements(shapeOf(op.getResults()[0].getType()));
+  int64_t pack = op.getPack();
+  out.push_back([=](Frame &frame) {
+    std::vector<Buf> results(res.size());
+    for (size_t r = 0; r < res.size(); ++r) {
+      if (resFloat[r])
+        results[r].f.resize(n);
+      else
+        results[r].i.resize(n);
+    }
+    for (int64_t base = 0; base < n; base += pack) {
+      for (size_t a = 0; a < in.size(); ++a)
+        for (int64_t j = 0; j < pack; ++j) {
+          const Buf &src = frame.slots[in[a]];
+          Buf &arg = frame.slots[region->args[a * pack + j]];
+          int64_t e = base + j;
+          if (inFloat[a])
+            arg.f.assign(1, e < n ? src.f[src.f.size() == 1 ? 0 : e] : 0.0);
+          else
+            arg.i.assign(1, e < n ? src.i[src.i.size() == 1 ? 0 : e] : 0);
+        }
+      if (!runBody(*region, frame))
+        return false;
+      for (size_t r = 0; r < res.size(); ++r)
+        for (int64_t j = 0; j < pack && base + j < n; ++j) {
+          const Buf &y = frame.slots[region->yields[r * pack + j]];
+          if (resFloat[r])
+            results[r].f[base + j] = y.f[0];
+          else
+            results[r].i[base + j] = y.i[0];
+        }
+    }
+    for (size_t r = 0; r < res.size(); ++r)
+      frame.slots[res[r]] = std::move(results[r]);
+    return true;
+  });
+  return true;
+}
+
 llvm::Expected<bool>
 mgp::interp::tryCompileLanguageOp(Compiler &c, mlir::Operation *op,
                                   std::vector<Instr> &out) {
@@ -76,6 +141,8 @@ mgp::interp::tryCompileLanguageOp(Compiler &c, mlir::Operation *op,
       return opError(op, "libdevice functions take at most 4 arguments");
     return compileExtern(c, ext, out);
   }
+  if (auto map = llvm::dyn_cast<MapElementwiseOp>(op))
+    return compileMap(c, map, out);
   if (llvm::isa<BarrierOp>(op))
     return true;
   if (llvm::isa<InlineAsmElementwiseOp>(op))

@@ -48,6 +48,7 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     RewritePatternSet patterns(ctx);
     populateFuncOpToLLVMPatterns(converter, patterns);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateMapElementwiseOpToLLVMPatterns(converter, patterns);
     populateMakeRangeOpToLLVMPatterns(converter, patterns, *target);
     populateViewOpsToLLVMPatterns(converter, patterns);
     populateLoadStoreOpToLLVMPatterns(converter, patterns, *target);

@@ -44,6 +44,9 @@ void finalizeKernelAttributes(mlir::ModuleOp module);
 void populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 /// mgp.make_range.
+/// mgp.map_elementwise: its region inlined per `pack` registers.
+void populateMapElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                            mlir::RewritePatternSet &patterns);
 void populateMakeRangeOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const TargetInfo &target);

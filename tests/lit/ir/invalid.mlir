@@ -405,3 +405,36 @@ func.func @dot_op_parent(%x: tensor<16x16xf32, #mgp.dot_op<{opIdx = 0, parent = 
 
 // expected-error @+1 {{memdesc encoding must be #mgp.shared}}
 func.func @memdesc_encoding(%m: !mgp.memdesc<16x16xf32, #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>)
+
+// -----
+
+func.func @map_elementwise_arg_count(%x: tensor<16xf32>) {
+  // expected-error @+1 {{region must take 2 arguments (pack 2 per operand), got 1}}
+  %y = "mgp.map_elementwise"(%x) <{pack = 2 : i32}> ({
+  ^bb0(%a: f32):
+    mgp.map_elementwise.return %a, %a : f32, f32
+  }) : (tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @map_elementwise_return_type(%x: tensor<16xf32>) {
+  // expected-error @+1 {{returned value 0 must have type 'i32'}}
+  %y = "mgp.map_elementwise"(%x) <{pack = 1 : i32}> ({
+  ^bb0(%a: f32):
+    mgp.map_elementwise.return %a : f32
+  }) : (tensor<16xf32>) -> tensor<16xi32>
+  return
+}
+
+// -----
+
+func.func @map_elementwise_shape(%x: tensor<16xf32>) {
+  // expected-error @+1 {{every operand must have the results' shape}}
+  %y = "mgp.map_elementwise"(%x) <{pack = 1 : i32}> ({
+  ^bb0(%a: f32):
+    mgp.map_elementwise.return %a : f32
+  }) : (tensor<16xf32>) -> tensor<32xf32>
+  return
+}

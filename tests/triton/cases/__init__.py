@@ -17,3 +17,4 @@ from . import scans  # noqa: F401
 from . import select  # noqa: F401
 from . import inline_asm  # noqa: F401
 from . import mxfp  # noqa: F401
+from . import mapped  # noqa: F401
