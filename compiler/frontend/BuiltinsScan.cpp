@@ -16,6 +16,8 @@
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mgp;
 using namespace mgp::detail;
@@ -41,6 +43,54 @@ std::optional<SemaValue> getNeutral(Combine kind) {
   return std::nullopt;
 }
 } // namespace
+
+/// Replaces each scf.if of \p block (innermost first) whose sides have no
+/// memory effects and no loops by both sides computed in front of it and an
+/// arith.select per result: a combiner region is one block of straight-line
+/// code on the GPU (it is cloned between shuffles) and in the interpreter
+/// (it runs over whole vectors), and a combine function has nothing to
+/// guard. False when an if or a loop is left (side effects or a loop).
+static bool flattenIfs(mlir::OpBuilder &builder, mlir::Block &block) {
+  llvm::SmallVector<mlir::scf::IfOp> ifs;
+  block.walk<mlir::WalkOrder::PostOrder>(
+      [&](mlir::scf::IfOp ifOp) { ifs.push_back(ifOp); });
+  for (mlir::scf::IfOp ifOp : ifs) {
+    auto straight = [](mlir::Region &region) {
+      for (mlir::Operation &op : region.getOps())
+        if (!op.hasTrait<mlir::OpTrait::IsTerminator>() &&
+            (op.getNumRegions() != 0 || !mlir::isMemoryEffectFree(&op)))
+          return false;
+      return true;
+    };
+    if (!straight(ifOp.getThenRegion()) || !straight(ifOp.getElseRegion()))
+      continue;
+    llvm::SmallVector<mlir::Value> thenValues, elseValues;
+    for (mlir::Region *region :
+         {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+      if (region->empty())
+        continue;
+      mlir::Block &side = region->front();
+      auto yield = llvm::cast<mlir::scf::YieldOp>(side.getTerminator());
+      auto &values = region == &ifOp.getThenRegion() ? thenValues : elseValues;
+      values.assign(yield.getOperands().begin(), yield.getOperands().end());
+      for (mlir::Operation &op :
+           llvm::make_early_inc_range(side.without_terminator()))
+        op.moveBefore(ifOp);
+    }
+    builder.setInsertionPoint(ifOp);
+    llvm::SmallVector<mlir::Value> selected;
+    for (size_t i = 0; i < ifOp.getNumResults(); ++i)
+      selected.push_back(mlir::arith::SelectOp::create(
+          builder, ifOp.getLoc(), ifOp.getCondition(), thenValues[i],
+          elseValues[i]));
+    ifOp.replaceAllUsesWith(selected);
+    ifOp.erase();
+  }
+  for (mlir::Operation &op : block)
+    if (op.getNumRegions() != 0)
+      return false;
+  return true;
+}
 
 /// Fills `block` (the combiner region's block, arguments created) with the
 /// combination of its arguments and the region's terminator `makeReturn`; a
@@ -109,6 +159,10 @@ fillCombiner(Generator &g, mlir::Block *block, Combine kind,
     values.push_back(v);
   }
   makeReturn(values);
+  if (!flattenIfs(g.builder, *block))
+    return g.error(call, "the combine function must be straight-line code "
+                         "and ifs without side effects (a loop or a "
+                         "store, atomic or print in it is not supported)");
   return Error::success();
 }
 

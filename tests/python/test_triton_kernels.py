@@ -85,6 +85,25 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class BranchingCombineFunction(unittest.TestCase):
+    """tl.reduce with a combine function whose if computes on both sides
+    (which Triton 3.6 cannot compile): a row logsumexp against NumPy."""
+
+    def test_row_logsumexp(self):
+        rng = np.random.default_rng()
+        rows, cols = 9, 300
+        # Spread wide enough that the wrong side of the if overflows exp().
+        x = (rng.standard_normal((rows, cols)) * 60).astype(np.float32)
+        y = np.full(rows, np.nan, np.float32)
+        mgp.jit(T._row_logsumexp_kernel)[(rows,)](x, y, cols, x.strides[0] // 4,
+                                                  BLOCK_SIZE=512)
+        x64 = x.astype(np.float64)
+        top = x64.max(axis=1)
+        ref = top + np.log(np.exp(x64 - top[:, None]).sum(axis=1))
+        self.assertTrue(np.all(np.isfinite(y)))
+        np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+
+
 class DotScaledBeyondTriton36OnHopper(unittest.TestCase):
     """tl.dot_scaled forms Triton 3.6 cannot compile for sm_90 (an e2m1
     operand packed along M, fp8 scales): mgp's interpreter against a float64

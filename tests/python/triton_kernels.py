@@ -146,3 +146,24 @@ def _nvfp4_style_kernel(A, AScale, B, BScale, C, M: tl.constexpr, N: tl.constexp
     sb = tl.load(BScale + offs_n[:, None] * (K // 16) + tl.arange(0, K // 16)[None, :])
     c = tl.dot_scaled(a, sa, "e2m1", b, sb, "e2m1")
     tl.store(C + offs_m[:, None] * N + offs_n[None, :], c)
+
+
+@triton.jit
+def _logaddexp(a, b):
+    # Both sides compute: Triton 3.6 stops in its scf-to-cf pass on this
+    # combine function; mgp turns the if into a select.
+    if a == b:  # -inf and -inf (the masked columns) give -inf, not NaN
+        r = a + 0.6931471805599453
+    elif a > b:
+        r = a + tl.log(1 + tl.exp(b - a))
+    else:
+        r = b + tl.log(1 + tl.exp(a - b))
+    return r
+
+
+@triton.jit
+def _row_logsumexp_kernel(X, Y, n_cols, stride, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    x = tl.load(X + row * stride + cols, mask=cols < n_cols, other=-float("inf"))
+    tl.store(Y + row, tl.reduce(x, 0, _logaddexp))
