@@ -51,13 +51,25 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     return binaryOp(ast::BinaryOp::Div, SemaValue::getInt(1), *denom, callSite);
   }
   if (name == "fdiv" || name == "div_rn") {
-    // x / y, correctly rounded (Triton's fdiv may approximate).
+    // x / y as Triton: fdiv is `/` (div.full.f32 on the GPU for fp32, 2 ulp;
+    // ieee_rounding is ignored, as in Triton); div_rn is correctly rounded
+    // (libdevice's __nv_fdiv_rn for fp32, div.rn.f32).
     Expected<BoundArgs> b =
         name == "fdiv"
             ? bindArgs(name, args, call, {"x", "y", "ieee_rounding"}, 2)
             : bindArgs(name, args, call, {"x", "y"}, 2);
     if (!b)
       return b.takeError();
+    if (name == "div_rn") {
+      mlir::Value x, y;
+      if (Error err = promoteOperands(b->get(0), b->get(1),
+                                      PromoteMode::DivMod, name, x, y,
+                                      callSite))
+        return std::move(err);
+      if (getElementType(x.getType()).isF32())
+        return runtime(ExternElementwiseOp::create(
+            builder, l, x.getType(), mlir::ValueRange{x, y}, "__nv_fdiv_rn"));
+    }
     return binaryOp(ast::BinaryOp::Div, b->get(0), b->get(1), callSite);
   }
   if (name == "sqrt_rn")

@@ -8,7 +8,8 @@
 // scalar constant in every register. Math functions without an LLVM
 // instruction go to libdevice (`__nv_expf`, ...), linked by emitPTX, and so
 // does mgp.extern_elementwise (one call per register);
-// mgp.inline_asm_elementwise becomes llvm.inline_asm per `pack` registers.
+// mgp.inline_asm_elementwise becomes llvm.inline_asm per `pack` registers;
+// an fp32 division is div.full.f32, as in Triton.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/Patterns.h"
@@ -307,6 +308,28 @@ struct InlineAsmElementwiseOpConversion
   }
 };
 
+/// arith.divf on fp32 scalars -> div.full.f32 (llvm.nvvm.div.full), as
+/// Triton lowers `/` and tl.fdiv: a full-range division within 2 ulp, far
+/// shorter than div.rn.f32's IEEE sequence (tl.math.div_rn reaches
+/// __nv_fdiv_rn instead). Above the upstream arith pattern.
+struct DivFOpConversion : ConvertOpToLLVMPattern<arith::DivFOp> {
+  DivFOpConversion(MgpLLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    auto call = LLVM::CallIntrinsicOp::create(
+        rewriter, op.getLoc(), rewriter.getF32Type(),
+        rewriter.getStringAttr("llvm.nvvm.div.full"),
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()});
+    rewriter.replaceOp(op, call.getResults());
+    return success();
+  }
+};
+
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// One fp8 <-> f16/f32 conversion of a register, with PTX's packed cvt
@@ -402,6 +425,7 @@ void mgp::populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
   patterns.add<SplatConstantOpConversion>(converter);
   patterns.add<ExternElementwiseOpConversion>(converter);
   patterns.add<InlineAsmElementwiseOpConversion>(converter);
+  patterns.add<DivFOpConversion>(converter);
   patterns.add<Fp8ConvertOpConversion>(converter, ctx);
   // Scalars: libdevice for transcendental functions before the generic
   // math-to-llvm intrinsics (NVPTX has no instruction for llvm.exp & co).

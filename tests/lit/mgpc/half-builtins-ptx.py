@@ -28,7 +28,7 @@
 # BF16-DAG: cvt.rn.bf16.f32
 # OPS-DAG: ex2.approx.ftz.f32
 # OPS-DAG: sqrt.approx.f32
-# OPS-DAG: div.rn.f32
+# OPS-DAG: div.full.f32
 # OPS-DAG: shfl.sync.bfly.b32
 
 # CASTS: .visible .entry casts(
