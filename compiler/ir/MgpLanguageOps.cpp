@@ -37,6 +37,22 @@ LogicalResult ExternElementwiseOp::verify() {
 
 /// The LLVM width of a register holding one element of type \p t (pointers
 /// are 64-bit).
+/// An element-wise op with several results: at least one, and every result
+/// and operand of one shape.
+static LogicalResult verifyOneShape(Operation *op, ValueRange srcs,
+                                    ValueRange results) {
+  if (results.empty())
+    return op->emitOpError("needs at least one result");
+  ArrayRef<int64_t> shape = shapeOf(results[0].getType());
+  for (Value v : results)
+    if (shapeOf(v.getType()) != shape)
+      return op->emitOpError("every result must have one shape");
+  for (Value src : srcs)
+    if (shapeOf(src.getType()) != shape)
+      return op->emitOpError("every operand must have the results' shape");
+  return success();
+}
+
 static unsigned registerBits(Type t) {
   return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 64;
 }
@@ -50,15 +66,8 @@ LogicalResult InlineAsmElementwiseOp::verify() {
   int32_t pack = getPack();
   if (pack < 1 || (pack & (pack - 1)) != 0)
     return emitOpError("pack must be a power of two, got ") << pack;
-  if (getResults().empty())
-    return emitOpError("needs at least one result");
-  ArrayRef<int64_t> shape = shapeOf(getResults()[0].getType());
-  for (Value v : getResults())
-    if (shapeOf(v.getType()) != shape)
-      return emitOpError("every result must have one shape");
-  for (Value src : getSrcs())
-    if (shapeOf(src.getType()) != shape)
-      return emitOpError("every operand must have the results' shape");
+  if (failed(verifyOneShape(*this, getSrcs(), getResults())))
+    return failure();
   // Each packed register of an input or output is one constraint.
   unsigned outputs = 0, inputs = 0;
   for (Value v : getResults())
@@ -105,15 +114,8 @@ LogicalResult MapElementwiseOp::verifyRegions() {
   int32_t pack = getPack();
   if (pack < 1)
     return emitOpError("pack must be at least 1, got ") << pack;
-  if (getResults().empty())
-    return emitOpError("needs at least one result");
-  ArrayRef<int64_t> shape = shapeOf(getResults()[0].getType());
-  for (Value v : getResults())
-    if (shapeOf(v.getType()) != shape)
-      return emitOpError("every result must have one shape");
-  for (Value src : getSrcs())
-    if (shapeOf(src.getType()) != shape)
-      return emitOpError("every operand must have the results' shape");
+  if (failed(verifyOneShape(*this, getSrcs(), getResults())))
+    return failure();
   Region &region = getScalarOp();
   if (region.empty())
     return emitOpError("needs a region");

@@ -16,6 +16,20 @@
 using namespace mgp;
 using namespace mgp::interp;
 
+/// The slots of `values` and whether each holds floats.
+static llvm::Error slotsOf(Compiler &c, mlir::Operation *op,
+                           mlir::ValueRange values, std::vector<int> &slots,
+                           std::vector<bool> &isFloat) {
+  for (mlir::Value v : values) {
+    llvm::Expected<DType> k = elemKindOf(op, v.getType());
+    if (!k)
+      return k.takeError();
+    slots.push_back(c.slot(v));
+    isFloat.push_back(isFloatDType(*k));
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Expected<bool> compileExtern(Compiler &c, ExternElementwiseOp op,
                                           std::vector<Instr> &out) {
   LibdeviceFn fn = lookupLibdeviceFunction(op.getSymbol());
@@ -28,13 +42,8 @@ static llvm::Expected<bool> compileExtern(Compiler &c, ExternElementwiseOp op,
     return kind.takeError();
   std::vector<int> in;
   std::vector<bool> inFloat;
-  for (mlir::Value v : op.getSrcs()) {
-    llvm::Expected<DType> k = elemKindOf(op, v.getType());
-    if (!k)
-      return k.takeError();
-    in.push_back(c.slot(v));
-    inFloat.push_back(isFloatDType(*k));
-  }
+  if (llvm::Error err = slotsOf(c, op, op.getSrcs(), in, inFloat))
+    return std::move(err);
   DType k = *kind;
   bool outFloat = isFloatDType(k);
   unsigned width = outFloat ? 0 : intWidth(k);
@@ -80,20 +89,10 @@ static llvm::Expected<bool> compileMap(Compiler &c, MapElementwiseOp op,
     return std::move(err);
   std::vector<int> in, res;
   std::vector<bool> inFloat, resFloat;
-  for (mlir::Value v : op.getSrcs()) {
-    llvm::Expected<DType> k = elemKindOf(op, v.getType());
-    if (!k)
-      return k.takeError();
-    in.push_back(c.slot(v));
-    inFloat.push_back(isFloatDType(*k));
-  }
-  for (mlir::Value v : op.getResults()) {
-    llvm::Expected<DType> k = elemKindOf(op, v.getType());
-    if (!k)
-      return k.takeError();
-    res.push_back(c.slot(v));
-    resFloat.push_back(isFloatDType(*k));
-  }
+  if (llvm::Error err = slotsOf(c, op, op.getSrcs(), in, inFloat))
+    return std::move(err);
+  if (llvm::Error err = slotsOf(c, op, op.getResults(), res, resFloat))
+    return std::move(err);
   int64_t n = numElements(shapeOf(op.getResults()[0].getType()));
   int64_t pack = op.getPack();
   out.push_back([=](Frame &frame) {

@@ -12,6 +12,7 @@
 // an fp32 division is div.full.f32, as in Triton.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/PackedRegisters.h"
 #include "compiler/codegen/llvm/Patterns.h"
 #include "compiler/codegen/llvm/RegisterStruct.h"
 #include "compiler/ir/MgpDialect.h"
@@ -193,15 +194,9 @@ struct InlineAsmElementwiseOpConversion
         static_cast<const MgpLLVMTypeConverter &>(*getTypeConverter());
     unsigned pack = op.getPack();
     // Registers per thread, from the first result.
-    Type firstType = op.getResults()[0].getType();
-    size_t count = 1;
-    if (isa<RankedTensorType>(firstType)) {
-      Type structType = converter.convertType(firstType);
-      if (!structType)
-        return rewriter.notifyMatchFailure(op, "tensor without a layout");
-      if (auto s = dyn_cast<LLVM::LLVMStructType>(structType))
-        count = s.getBody().size();
-    }
+    size_t count = getThreadRegisterCount(converter, op.getResults()[0].getType());
+    if (count == 0)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
     size_t padded = (count + pack - 1) / pack * pack;
 
     struct Slot {
@@ -223,16 +218,12 @@ struct InlineAsmElementwiseOpConversion
     };
 
     SmallVector<Slot> inSlots;
-    SmallVector<SmallVector<Value>> inRegisters;
-    for (auto [src, operand] : llvm::zip(op.getSrcs(), adaptor.getSrcs())) {
+    for (Value src : op.getSrcs())
       inSlots.push_back(slotOf(src.getType()));
-      SmallVector<Value> registers = unpackRegisters(rewriter, loc, operand);
-      if (registers.size() != count)
-        return rewriter.notifyMatchFailure(op, "operands of another layout");
-      Value zero = LLVM::ZeroOp::create(rewriter, loc, inSlots.back().element);
-      registers.resize(padded, zero);
-      inRegisters.push_back(std::move(registers));
-    }
+    SmallVector<SmallVector<Value>> inRegisters;
+    if (!unpackPaddedOperands(rewriter, loc, converter, op.getSrcs(),
+                              adaptor.getSrcs(), count, padded, inRegisters))
+      return rewriter.notifyMatchFailure(op, "operands of another layout");
     SmallVector<Slot> outSlots;
     SmallVector<Type> asmTypes;
     for (Value result : op.getResults()) {
@@ -292,18 +283,8 @@ struct InlineAsmElementwiseOpConversion
                                          k)));
         }
     }
-    SmallVector<Value> results;
-    for (auto [result, registers] :
-         llvm::zip(op.getResults(), outRegisters)) {
-      registers.resize(count);
-      if (!isa<RankedTensorType>(result.getType())) {
-        results.push_back(registers.front());
-        continue;
-      }
-      results.push_back(packRegisters(
-          rewriter, loc, converter.convertType(result.getType()), registers));
-    }
-    rewriter.replaceOp(op, results);
+    rewriter.replaceOp(op, packResults(rewriter, loc, converter,
+                                       op.getResults(), outRegisters, count));
     return success();
   }
 };

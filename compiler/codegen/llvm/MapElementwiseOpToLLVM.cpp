@@ -10,8 +10,8 @@
 // scalar function is a real branch per element group.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/PackedRegisters.h"
 #include "compiler/codegen/llvm/Patterns.h"
-#include "compiler/codegen/llvm/RegisterStruct.h"
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -36,28 +36,14 @@ struct MapElementwiseOpConversion : ConvertOpToLLVMPattern<MapElementwiseOp> {
     auto &converter =
         static_cast<const MgpLLVMTypeConverter &>(*getTypeConverter());
     unsigned pack = op.getPack();
-    Type firstType = op.getResults()[0].getType();
-    size_t count = 1;
-    if (isa<RankedTensorType>(firstType)) {
-      Type structType = converter.convertType(firstType);
-      if (!structType)
-        return rewriter.notifyMatchFailure(op, "tensor without a layout");
-      if (auto s = dyn_cast<LLVM::LLVMStructType>(structType))
-        count = s.getBody().size();
-    }
+    size_t count = getThreadRegisterCount(converter, op.getResults()[0].getType());
+    if (count == 0)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
     size_t padded = (count + pack - 1) / pack * pack;
-
     SmallVector<SmallVector<Value>> inRegisters;
-    for (auto [src, operand] : llvm::zip(op.getSrcs(), adaptor.getSrcs())) {
-      SmallVector<Value> registers = unpackRegisters(rewriter, loc, operand);
-      if (registers.size() != count)
-        return rewriter.notifyMatchFailure(op, "operands of another layout");
-      Type element =
-          converter.convertElementType(getElementTypeOrSelf(src.getType()));
-      Value zero = LLVM::ZeroOp::create(rewriter, loc, element);
-      registers.resize(padded, zero);
-      inRegisters.push_back(std::move(registers));
-    }
+    if (!unpackPaddedOperands(rewriter, loc, converter, op.getSrcs(),
+                              adaptor.getSrcs(), count, padded, inRegisters))
+      return rewriter.notifyMatchFailure(op, "operands of another layout");
     SmallVector<Type> joinTypes;
     for (Value result : op.getResults()) {
       Type element =
@@ -104,16 +90,8 @@ struct MapElementwiseOpConversion : ConvertOpToLLVMPattern<MapElementwiseOp> {
     LLVM::BrOp::create(rewriter, loc, ValueRange(), rest);
 
     rewriter.setInsertionPointToStart(rest);
-    SmallVector<Value> results;
-    for (auto [result, registers] : llvm::zip(op.getResults(), outRegisters)) {
-      registers.resize(count);
-      if (!isa<RankedTensorType>(result.getType())) {
-        results.push_back(registers.front());
-        continue;
-      }
-      results.push_back(packRegisters(
-          rewriter, loc, converter.convertType(result.getType()), registers));
-    }
+    SmallVector<Value> results = packResults(rewriter, loc, converter,
+                                             op.getResults(), outRegisters, count);
     rewriter.replaceOp(op, results);
     return success();
   }
