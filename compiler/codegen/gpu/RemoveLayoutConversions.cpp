@@ -5,13 +5,15 @@
 // (identity, convert of convert, convert of splat, constant or make_range),
 // reducing before converting (reduce of a convert becomes a convert of the
 // smaller reduced tensor) and backward rematerialisation: a convert whose source is computed by a
-// chain of cheap ops (elementwise arith/math, addptr, hints, broadcast,
-// expand_dims, splat, make_range, constants) is replaced by the same chain
+// chain of elementwise ops (arith/math, addptr and pointer casts, hints,
+// side-effect-free inline asm, extern and mapped functions), broadcast,
+// expand_dims, splat, make_range and constants is replaced by the same chain
 // computed directly in the target layout; loop-carried values (pointers
-// advanced each iteration) move to the layout their loop body wants. A dot's
-// epilogue (convert from mma of the accumulator mixed with values converted
-// into mma) is recomputed in the target layout with one convert of the
-// accumulator instead (Rematerializer::collectEpilogue).
+// advanced each iteration) move to the layout their loop body wants. A chain
+// that mixes layouts (a dot's epilogue: the accumulator with values converted
+// into mma; elementwise code between loads of different widths) is
+// recomputed in the target layout with one convert of the value that cannot
+// be recomputed instead (Rematerializer::collectEpilogue).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -173,35 +175,42 @@ private:
     relaxed = false;
     newConverts.clear();
     converted.clear();
-    foldedConverts = 0;
+    foldedElements = 0;
   }
 
   static int64_t numElements(Value value) {
     return cast<RankedTensorType>(value.getType()).getNumElements();
   }
 
-  /// The epilogue of a dot: convert(mma -> blocked) of a chain that mixes
-  /// the accumulator with values converted into the mma layout (a broadcast
-  /// bias, a loaded residual). The chain is recomputed in the target layout
-  /// with one convert of the accumulator instead of one per operand plus the
-  /// final one: values that cannot be recomputed (the loop result, loads)
-  /// are converted themselves, converts met on the way are looked through.
-  /// Taken only when it trades at least two full-size converts for at most
-  /// one (smaller converts, e.g. of a bias vector, come on top).
+  /// A chain that mixes values of several layouts: e.g. the epilogue of a
+  /// dot, convert(mma -> blocked) of the accumulator mixed with values
+  /// converted into the mma layout (a broadcast bias, a loaded residual), or
+  /// elementwise code between loads and a store that each want their own
+  /// layout. The chain is recomputed in the target layout with one convert
+  /// of the value that cannot be recomputed (the accumulator, a load)
+  /// instead of one per operand plus the final one: values that cannot be
+  /// recomputed are converted themselves, converts met on the way are looked
+  /// through. Taken only when the converts it adds move fewer elements than
+  /// the ones it removes (the root and the looked-through converts that
+  /// have no other user): e.g. two full-size converts for one, or a
+  /// convert of 2-D pointers built from a loop-carried row vector for a
+  /// convert of that vector.
   bool collectEpilogue(ConvertLayoutOp convert) {
     auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
-    if (!isa<MmaEncodingAttr>(srcType.getEncoding()))
+    // Into a dot operand: the operand's staging (shared memory, ldmatrix)
+    // is chosen for the converted value; keep it.
+    auto type = cast<RankedTensorType>(convert.getType());
+    if (isa<DotOperandEncodingAttr>(type.getEncoding()))
       return false;
     reset();
     relaxed = true;
     rootElements = srcType.getNumElements();
-    auto type = cast<RankedTensorType>(convert.getType());
     if (!collect(convert.getSrc(), type.getEncoding()))
       return false;
-    int64_t fullSize = llvm::count_if(newConverts, [&](Value value) {
-      return numElements(value) >= rootElements;
-    });
-    if (fullSize <= 1 && foldedConverts >= 1)
+    int64_t added = 0;
+    for (Value value : newConverts)
+      added += numElements(value);
+    if (added < rootElements + foldedElements)
       return true;
     reset();
     return false;
@@ -219,12 +228,24 @@ private:
     return true;
   }
 
-  static bool isCheapElementwise(Operation *op) {
-    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+  /// An op computed element by element (every tensor operand and result
+  /// in one layout, any layout): arith/math, pointer arithmetic and casts,
+  /// hints, and the language's per-element escapes (inline asm, extern and
+  /// mapped functions, which may have several results) when they have no
+  /// side effects. A chain of them is recomputed in the layout its loads and
+  /// stores want, as Triton propagates a load's layout through elementwise
+  /// code.
+  static bool isElementwise(Operation *op) {
+    if (!isMemoryEffectFree(op))
+      return false;
+    if (isa<InlineAsmElementwiseOp, ExternElementwiseOp, MapElementwiseOp>(op))
+      return true;
+    if (op->getNumRegions() != 0 || op->getNumResults() != 1)
       return false;
     Dialect *dialect = op->getDialect();
     StringRef ns = dialect ? dialect->getNamespace() : "";
-    return ns == "arith" || ns == "math" || isa<AddPtrOp, HintOp>(op);
+    return ns == "arith" || ns == "math" ||
+           isa<AddPtrOp, HintOp, PtrToIntOp, IntToPtrOp, PtrCastOp>(op);
   }
 
   /// The encoding operand `index` of `op` needs for `op` to produce `enc`.
@@ -242,7 +263,7 @@ private:
     if (visited.contains(key))
       return true;
     Operation *def = value.getDefiningOp();
-    if (!def || def->getNumResults() != 1)
+    if (!def || (def->getNumResults() != 1 && !isElementwise(def)))
       return convertLeaf(value, enc);
     bool isLeaf = isa<MakeRangeOp, SplatOp>(def);
     if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
@@ -260,12 +281,12 @@ private:
         if (!collect(inner.getSrc(), enc))
           return false;
       }
-      if (relaxed && numElements(value) >= rootElements && value.hasOneUse())
-        ++foldedConverts;
+      if (relaxed && value.hasOneUse())
+        foldedElements += numElements(value);
       isLeaf = true;
     }
     if (!isLeaf) {
-      if (!isCheapElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
+      if (!isElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
         return convertLeaf(value, enc);
       for (Value operand : def->getOperands())
         if (!collect(operand, operandEncoding(def, enc)))
@@ -307,11 +328,18 @@ private:
                                                getSplatIn(constant, type));
       return;
     }
+    // A sibling result of a multi-result op may have made the clone.
+    if (mapping.contains(key))
+      return;
     Operation *clone = builder.clone(*def);
     for (OpOperand &operand : clone->getOpOperands())
       operand.set(lookup(operand.get(), operandEncoding(def, enc)));
-    clone->getResult(0).setType(type);
-    mapping[key] = clone->getResult(0);
+    for (auto [result, cloned] :
+         llvm::zip(def->getResults(), clone->getResults())) {
+      if (isa<RankedTensorType>(result.getType()))
+        cloned.setType(withEncoding(result.getType(), enc));
+      mapping[Key(result, enc)] = cloned;
+    }
   }
 
   SmallVector<Key> order;
@@ -319,12 +347,12 @@ private:
   DenseMap<Key, Value> mapping;
   Value allowedLeaf;
   // collectEpilogue's relaxed mode: the values converted as they are (keys
-  // in `converted`), and how many full-size converts the chain looks through.
+  // in `converted`), and the elements of the converts the chain looks through.
   bool relaxed = false;
   int64_t rootElements = 0;
   SmallVector<Value> newConverts;
   DenseSet<Key> converted;
-  int foldedConverts = 0;
+  int64_t foldedElements = 0;
 };
 
 /// Carries a loop argument in the layout Y its body converts it to, when

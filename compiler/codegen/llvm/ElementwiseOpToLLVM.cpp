@@ -9,7 +9,8 @@
 // instruction go to libdevice (`__nv_expf`, ...), linked by emitPTX, and so
 // does mgp.extern_elementwise (one call per register);
 // mgp.inline_asm_elementwise becomes llvm.inline_asm per `pack` registers;
-// an fp32 division is div.full.f32, as in Triton.
+// an fp32 division is div.full.f32 and an fp32 exp ex2.approx.f32 of x *
+// log2(e), as in Triton.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/PackedRegisters.h"
@@ -311,6 +312,32 @@ struct DivFOpConversion : ConvertOpToLLVMPattern<arith::DivFOp> {
   }
 };
 
+/// An fp32 `math.exp` is `ex2.approx.f32(x * log2(e))`, as Triton lowers
+/// tl.exp (2 ulp near 0, relative error ~2^-22 elsewhere; the same bits as
+/// Triton's kernel), instead of libdevice's longer `__nv_expf`.
+struct ExpFOpConversion : ConvertOpToLLVMPattern<math::ExpOp> {
+  ExpFOpConversion(MgpLLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/3) {}
+
+  LogicalResult
+  matchAndRewrite(math::ExpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value log2e = LLVM::ConstantOp::create(
+        rewriter, loc, f32, rewriter.getF32FloatAttr(1.4426950408889634f));
+    Value scaled =
+        LLVM::FMulOp::create(rewriter, loc, adaptor.getOperand(), log2e);
+    auto call = LLVM::CallIntrinsicOp::create(
+        rewriter, loc, f32, rewriter.getStringAttr("llvm.nvvm.ex2.approx.f32"),
+        ValueRange{scaled});
+    rewriter.replaceOp(op, call.getResults());
+    return success();
+  }
+};
+
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// One fp8 <-> f16/f32 conversion of a register, with PTX's packed cvt
@@ -407,6 +434,7 @@ void mgp::populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
   patterns.add<ExternElementwiseOpConversion>(converter);
   patterns.add<InlineAsmElementwiseOpConversion>(converter);
   patterns.add<DivFOpConversion>(converter);
+  patterns.add<ExpFOpConversion>(converter);
   patterns.add<Fp8ConvertOpConversion>(converter, ctx);
   // Scalars: libdevice for transcendental functions before the generic
   // math-to-llvm intrinsics (NVPTX has no instruction for llvm.exp & co).

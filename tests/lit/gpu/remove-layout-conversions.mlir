@@ -148,3 +148,88 @@ func.func @plain(%acc: tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #bl> {
   %0 = mgp.convert_layout %acc : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #bl>
   return %0 : tensor<128x64xf32, #bl>
 }
+
+// -----
+
+// Side-effect-free inline asm (two results) between 4-wide loads and stores
+// is computed in the loads' layout: no convert is left. Asm with side
+// effects is never duplicated: its converts stay.
+#a = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @asm_two_results
+// CHECK-NOT: mgp.convert_layout
+// CHECK: mgp.inline_asm_elementwise {{.*}} : (tensor<512xi8, #[[B:blocked[0-9]*]]>, tensor<512xf32, #[[B]]>) -> (tensor<512xi32, #[[B]]>, tensor<512xf32, #[[B]]>)
+// CHECK-NOT: mgp.convert_layout
+// CHECK: return
+func.func @asm_two_results(%x: tensor<512xi8, #b>, %y: tensor<512xf32, #b>)
+    -> (tensor<512xi32, #b>, tensor<512xf32, #b>) {
+  %0 = mgp.convert_layout %x : tensor<512xi8, #b> -> tensor<512xi8, #a>
+  %1 = mgp.convert_layout %y : tensor<512xf32, #b> -> tensor<512xf32, #a>
+  %2:2 = mgp.inline_asm_elementwise "mov.b32 $0, 0; mov.b32 $1, 0;"(%0, %1) {constraints = "=r,=r,r,r", pack = 1 : i32, pure = true} : (tensor<512xi8, #a>, tensor<512xf32, #a>) -> (tensor<512xi32, #a>, tensor<512xf32, #a>)
+  %3 = mgp.convert_layout %2#0 : tensor<512xi32, #a> -> tensor<512xi32, #b>
+  %4 = mgp.convert_layout %2#1 : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  return %3, %4 : tensor<512xi32, #b>, tensor<512xf32, #b>
+}
+
+// CHECK-LABEL: func.func @asm_side_effects
+// CHECK: mgp.convert_layout
+// CHECK: mgp.inline_asm_elementwise {{.*}} : (tensor<512xi32, #{{.*}}>) -> tensor<512xi32, #[[A:blocked[0-9]*]]>
+// CHECK: mgp.convert_layout {{.*}} : tensor<512xi32, #[[A]]> -> tensor<512xi32, #{{.*}}>
+func.func @asm_side_effects(%x: tensor<512xi32, #b>) -> tensor<512xi32, #b> {
+  %0 = mgp.convert_layout %x : tensor<512xi32, #b> -> tensor<512xi32, #a>
+  %1 = mgp.inline_asm_elementwise "mov.b32 $0, $1;"(%0) {constraints = "=r,r", pack = 1 : i32, pure = false} : (tensor<512xi32, #a>) -> tensor<512xi32, #a>
+  %2 = mgp.convert_layout %1 : tensor<512xi32, #a> -> tensor<512xi32, #b>
+  return %2 : tensor<512xi32, #b>
+}
+
+// -----
+
+// Loads of two widths feeding a store: the elementwise code between them
+// is recomputed in the store's layout with one convert of the 8-wide mask
+// instead of three converts.
+#a = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #mgp.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @mixed_widths
+// CHECK: mgp.convert_layout %arg1 : tensor<1024xi1, #{{.*}}> -> tensor<1024xi1, #[[B:blocked[0-9]*]]>
+// CHECK-NOT: mgp.convert_layout
+// CHECK: arith.select {{.*}} : tensor<1024xi1, #[[B]]>, tensor<1024xf32, #[[B]]>
+// CHECK-NEXT: return
+func.func @mixed_widths(%x: tensor<1024xf32, #b>, %keep: tensor<1024xi1, #c>)
+    -> tensor<1024xf32, #b> {
+  %0 = mgp.convert_layout %x : tensor<1024xf32, #b> -> tensor<1024xf32, #a>
+  %1 = mgp.convert_layout %keep : tensor<1024xi1, #c> -> tensor<1024xi1, #a>
+  %zero = arith.constant dense<0.0> : tensor<1024xf32, #a>
+  %2 = arith.select %1, %0, %zero : tensor<1024xi1, #a>, tensor<1024xf32, #a>
+  %3 = mgp.convert_layout %2 : tensor<1024xf32, #a> -> tensor<1024xf32, #b>
+  return %3 : tensor<1024xf32, #b>
+}
+
+// -----
+
+// 2-D pointers built from a row vector that comes out of an scf.if: one
+// convert of the 32-element vector instead of the 32x16 pointer block.
+#v = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#p = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#q = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @row_vector
+// CHECK: scf.if
+// CHECK: mgp.convert_layout %{{.*}} : tensor<32xi32, #{{.*}}> -> tensor<32xi32, #slice{{[0-9]*}}>
+// CHECK-NOT: mgp.convert_layout
+// CHECK: mgp.addptr {{.*}} : tensor<32x16x!mgp.ptr<f16>, #[[Q:blocked[0-9]*]]>
+// CHECK-NEXT: return {{.*}} : tensor<32x16x!mgp.ptr<f16>, #[[Q]]>
+func.func @row_vector(%c: i1, %r0: tensor<32xi32, #v>, %r1: tensor<32xi32, #v>,
+                      %a: !mgp.ptr<f16>) -> tensor<32x16x!mgp.ptr<f16>, #q> {
+  %base = mgp.splat %a : !mgp.ptr<f16> -> tensor<32x16x!mgp.ptr<f16>, #p>
+  %r = scf.if %c -> (tensor<32xi32, #v>) {
+    scf.yield %r0 : tensor<32xi32, #v>
+  } else {
+    scf.yield %r1 : tensor<32xi32, #v>
+  }
+  %0 = mgp.convert_layout %r : tensor<32xi32, #v> -> tensor<32xi32, #mgp.slice<{dim = 1, parent = #p}>>
+  %1 = mgp.expand_dims %0 {axis = 1 : i32} : tensor<32xi32, #mgp.slice<{dim = 1, parent = #p}>> -> tensor<32x1xi32, #p>
+  %2 = mgp.broadcast %1 : tensor<32x1xi32, #p> -> tensor<32x16xi32, #p>
+  %3 = mgp.addptr %base, %2 : tensor<32x16x!mgp.ptr<f16>, #p>, tensor<32x16xi32, #p>
+  %4 = mgp.convert_layout %3 : tensor<32x16x!mgp.ptr<f16>, #p> -> tensor<32x16x!mgp.ptr<f16>, #q>
+  return %4 : tensor<32x16x!mgp.ptr<f16>, #q>
+}

@@ -1,15 +1,20 @@
 // RUN: mgp-opt %s -split-input-file -mgp-to-llvm | FileCheck %s
 
 // Tensor arith/math become one scalar op per register; C division is sdiv;
-// exp goes to libdevice; program_id reads ctaid.
+// fp32 exp is ex2.approx of x * log2(e), as in Triton; log goes to
+// libdevice; program_id reads ctaid.
 #b = #mgp.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
 module attributes {mgp.num_warps = 2 : i32} {
 // CHECK-LABEL: llvm.func @math
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK-COUNT-2: llvm.sdiv
 // CHECK-COUNT-2: llvm.srem
-// CHECK-COUNT-2: llvm.call @__nv_expf
-// CHECK-COUNT-2: llvm.fadd
+// CHECK-COUNT-2: llvm.call @__nv_logf
+// CHECK: llvm.mlir.constant(1.44269502 : f32)
+// CHECK: llvm.fmul
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-NOT: __nv_expf
+// CHECK: llvm.fadd
   func.func @math(%x: !mgp.ptr<f32>) attributes {mgp.kernel} {
     %pid = mgp.program_id 0 : i32
     %r = mgp.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #b>
@@ -17,7 +22,8 @@ module attributes {mgp.num_warps = 2 : i32} {
     %q = arith.divsi %r, %p : tensor<128xi32, #b>
     %s = arith.remsi %q, %p : tensor<128xi32, #b>
     %f = arith.sitofp %s : tensor<128xi32, #b> to tensor<128xf32, #b>
-    %e = math.exp %f : tensor<128xf32, #b>
+    %l = math.log %f : tensor<128xf32, #b>
+    %e = math.exp %l : tensor<128xf32, #b>
     %g = arith.addf %e, %f : tensor<128xf32, #b>
     %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<128x!mgp.ptr<f32>, #b>
     %xp = mgp.addptr %xs, %r : tensor<128x!mgp.ptr<f32>, #b>, tensor<128xi32, #b>
