@@ -188,11 +188,27 @@ def _mx_unpack_e2m1(v, COMPUTE: tl.constexpr, AXIS: tl.constexpr):
 
 
 @triton.jit
-def _mx_spread(s, GROUP: tl.constexpr):
-    # [R, G] -> [R, G * GROUP]: each value over its group of GROUP along K.
-    R: tl.constexpr = s.shape[0]
+def _mx_spread(s, GROUP: tl.constexpr, TRANSPOSED: tl.constexpr):
+    # [R, G] scale bytes -> [R, G * GROUP], each over its group of GROUP
+    # along K ([G * GROUP, R] when TRANSPOSED), one group at a time: G is
+    # small (BLOCK_K / 32), and no reshape moves the block through shared
+    # memory. The max of one byte and zeros is that byte, exactly.
     G: tl.constexpr = s.shape[1]
-    return tl.reshape(tl.broadcast_to(s[:, :, None], (R, G, GROUP)), (R, G * GROUP))
+    cols = tl.arange(0, G)[None, :]
+    wide = s.to(tl.int32)
+    if TRANSPOSED:
+        group = tl.arange(0, G * GROUP)[:, None] // GROUP
+        out = tl.zeros((G * GROUP, s.shape[0]), dtype=tl.int32)
+    else:
+        group = tl.arange(0, G * GROUP)[None, :] // GROUP
+        out = tl.zeros((s.shape[0], G * GROUP), dtype=tl.int32)
+    for g in tl.static_range(G):
+        col = tl.max(tl.where(cols == g, wide, 0), axis=1)
+        if TRANSPOSED:
+            out = tl.where(group == g, col[None, :], out)
+        else:
+            out = tl.where(group == g, col[:, None], out)
+    return out.to(tl.uint8)
 
 
 @triton.jit
@@ -201,6 +217,8 @@ def _mx_operand(v, scale, FMT: tl.constexpr, COMPUTE: tl.constexpr, IS_RHS: tl.c
     # One operand of dot_scaled as Triton decomposes it without native scaled
     # mma: upcast to the compute type, times the scale (e8m0 bits as a power
     # of two, or an fp8 scale), NaN where the scale is NaN (unless fast math).
+    # The scale bytes are spread along K first (the rhs's straight into its
+    # [K, N] orientation), then decoded per element.
     if FMT == "e2m1":
         if IS_RHS:
             x = _mx_unpack_e2m1(v, COMPUTE, 0 if K_PACK else 1)
@@ -222,24 +240,20 @@ def _mx_operand(v, scale, FMT: tl.constexpr, COMPUTE: tl.constexpr, IS_RHS: tl.c
         x = v.to(COMPUTE)
     if scale is not None:
         if scale.dtype == tl.float8e4nv:
-            GROUP: tl.constexpr = 16
-            s = scale.to(COMPUTE)
+            bits = _mx_spread(scale.to(tl.uint8, bitcast=True), 16, IS_RHS)
+            s = bits.to(tl.float8e4nv, bitcast=True).to(COMPUTE)
             bad = s != s
         else:
-            GROUP: tl.constexpr = 32
+            if scale.dtype != tl.uint8:
+                scale = scale.to(tl.uint8, bitcast=True)
+            bits = _mx_spread(scale, 32, IS_RHS)
             if COMPUTE == tl.bfloat16:
-                s = (scale.to(tl.uint16) << 7).to(tl.bfloat16, bitcast=True)
+                s = (bits.to(tl.uint16) << 7).to(tl.bfloat16, bitcast=True)
             else:
-                s = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True).to(tl.float16)
-            bad = scale == 0xFF
-        s = _mx_spread(s, GROUP)
-        if IS_RHS:
-            s = tl.trans(s)
+                s = (bits.to(tl.uint32) << 23).to(tl.float32, bitcast=True).to(tl.float16)
+            bad = bits == 0xFF
         x = x * s
         if not FAST_MATH:
-            bad = _mx_spread(bad, GROUP)
-            if IS_RHS:
-                bad = tl.trans(bad)
             x = tl.where(bad, float("nan"), x).to(COMPUTE)
     return x
 

@@ -37,7 +37,9 @@ def table(triton_path, mgp_path, title=None):
     lines = [f"## {title or 'Triton kernel suite: mgp against Triton'}", "",
              f"Triton: {tdata['launcher']} on {tdata['device']}; mgp: {mdata['launcher']} on "
              f"{mdata['device']}; median of {mdata['reps']} timed calls after "
-             f"{mdata.get('warmup', '?')} warm-up calls, microseconds (CUDA events, L2 flushed "
+             f"{mdata.get('warmup', '?')} warm-up calls"
+             + (f" and {mdata['warmup_ms']:g} ms of warm-up" if "warmup_ms" in mdata else "")
+             + ", microseconds (CUDA events, L2 flushed "
              "before each call). Ratio = Triton / mgp (above 1: mgp is faster).", "",
              "| case | shape | mgp result | error / note | Triton us | mgp us | Triton/mgp |",
              "|---|---|---|---|---|---|---|"]

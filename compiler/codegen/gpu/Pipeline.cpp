@@ -257,8 +257,33 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
       for (Operation *user : c.load->getUsers())
         if (!firstUse || user->isBeforeInBlock(firstUse))
           firstUse = user;
-      auto local = LocalLoadOp::create(b, c.load.getLoc(), c.load.getType(),
+      // When every reader converts the value to one layout (the computing
+      // code's), the slot is read in that layout instead: the shared
+      // memory round trip of the convert is the copy's.
+      Type readType = c.load.getType();
+      SmallVector<ConvertLayoutOp> converts;
+      if (!nonzeroOther) {
+        for (Operation *user : c.load->getUsers()) {
+          auto convert = dyn_cast<ConvertLayoutOp>(user);
+          if (!convert || (!converts.empty() &&
+                           convert.getType() != converts.front().getType())) {
+            converts.clear();
+            break;
+          }
+          converts.push_back(convert);
+        }
+        if (!converts.empty() &&
+            isa<BlockedEncodingAttr>(converts.front().getType().getEncoding()))
+          readType = converts.front().getType();
+        else
+          converts.clear();
+      }
+      auto local = LocalLoadOp::create(b, c.load.getLoc(), readType,
                                        readView(firstUse));
+      for (ConvertLayoutOp convert : converts) {
+        convert.replaceAllUsesWith(local.getResult());
+        convert.erase();
+      }
       Value filled = local;
       if (nonzeroOther)
         filled = arith::SelectOp::create(b, c.load.getLoc(), c.load.getMask(),

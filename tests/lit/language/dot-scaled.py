@@ -39,10 +39,18 @@ def mx(a_ptr, sa_ptr, b_ptr, sb_ptr, c_ptr, FAST_MATH: tl.constexpr = False):
 # CHECK: mgp.trans {{.*}} : tensor<64x32xi8> -> tensor<32x64xi8>
 # CHECK: mgp.reshape {{.*}} : tensor<32x2x64xi8> -> tensor<64x64xi8>
 # CHECK: arith.bitcast {{.*}} : tensor<64x64xi16> to tensor<64x64xbf16>
-# The e8m0 scale: the byte shifted into the exponent of a bf16.
-# CHECK: arith.shli {{.*}} : tensor<64x2xi16>
-# CHECK: arith.bitcast {{.*}} : tensor<64x2xi16> to tensor<64x2xbf16>
-# CHECK: arith.cmpi eq, {{.*}} : tensor<64x2xi8>
+# The e8m0 scale bytes spread along K one group of 32 at a time (the byte
+# of group g picked by a max over the 2 groups, selected where k // 32 ==
+# g; no reshape of the scales), then each shifted into the exponent of a
+# bf16; NaN where the byte is 0xFF.
+# CHECK-NOT: mgp.reshape {{.*}}x32x
+# CHECK: "mgp.reduce"{{.*}}axis = 1
+# CHECK: arith.select {{.*}} : tensor<64x64xi1>, tensor<64x64xi32>
+# CHECK: "mgp.reduce"{{.*}}axis = 1
+# CHECK: arith.select {{.*}} : tensor<64x64xi1>, tensor<64x64xi32>
+# CHECK: arith.shli {{.*}} : tensor<64x64xi16>
+# CHECK: arith.bitcast {{.*}} : tensor<64x64xi16> to tensor<64x64xbf16>
+# CHECK: arith.cmpi eq, {{.*}} : tensor<64x64xi8>
 # CHECK: arith.mulf {{.*}} : tensor<64x64xbf16>
 # CHECK: arith.select {{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
 # CHECK: arith.extf {{.*}} : tensor<64x64xf8E4M3FN> to tensor<64x64xf16>

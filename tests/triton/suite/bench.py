@@ -4,7 +4,8 @@ This file implements run_suite.py --bench N. After a shape has passed, its
 host launcher is called again on the same device inputs (the ones the
 check used: the same seeded values for every launcher), with the
 launcher's kernels swapped in, and timed the way triton.testing.do_bench
-times a function: warm-up calls, then N timed calls, each after a 256 MB
+times a function: warm-up calls (3, then as many as fill 25 ms of GPU
+time), then N timed calls, each after a 1 GiB
 memset that empties the L2 cache and keeps the GPU busy while the host
 enqueues the call, so that CUDA events around the call measure GPU time
 rather than launch overhead; the result is the median in microseconds. The
@@ -17,7 +18,11 @@ import statistics
 import time
 
 WARMUP = 3
-FLUSH_BYTES = 256 * 1024 * 1024
+WARMUP_MS = 25.0
+# 1 GiB: about 250 us of memset on an H200, longer than the host takes to
+# enqueue a multi-kernel launcher (20-80 us through Python), so that no
+# timed call waits on the host (256 MB left 2-4x stalls on such rows).
+FLUSH_BYTES = 1024 * 1024 * 1024
 
 
 def median_us(fn, reps, device):
@@ -35,6 +40,18 @@ def median_us(fn, reps, device):
         return statistics.median(times)
     torch.cuda.synchronize()
     flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    # Keep the GPU busy for WARMUP_MS first (flush and call, as timed), so
+    # that every row starts at the clocks the previous row's host work (the
+    # reference, a compile) may have let drop.
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    flush.zero_()
+    fn()
+    end.record()
+    torch.cuda.synchronize()
+    for _ in range(min(1000, int(WARMUP_MS / max(start.elapsed_time(end), 1e-3)))):
+        flush.zero_()
+        fn()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for i in range(reps):
@@ -63,7 +80,8 @@ def write_json(path, launcher, reps, rows, times):
                         "max_err": err, "note": note,
                         "us": times.get((case, shape))})
     data = {"launcher": launcher.name, "device": device_name(launcher.device),
-            "reps": reps, "warmup": WARMUP, "host": platform.node(),
+            "reps": reps, "warmup": WARMUP, "warmup_ms": WARMUP_MS,
+            "host": platform.node(),
             "results": results}
     with open(path, "w") as f:
         json.dump(data, f, indent=1)
