@@ -11,8 +11,8 @@
 // (one-hot comparisons summed over the input) and `sort`, `topk` and
 // `bitonic_merge` (Triton's bitonic network on the block reshaped to a
 // hypercube 2 x 2 x ..., so the results match Triton's element for element,
-// ties and NaNs included), and `gather(src, index, axis)` (one-hot matches
-// of the index against every position along the axis, source bits ORed).
+// ties and NaNs included), and `gather(src, index, axis)` (one mgp.gather
+// op).
 // Blocks must have power-of-two dimensions here (located errors otherwise).
 //
 //===----------------------------------------------------------------------===//
@@ -496,11 +496,8 @@ Expected<SemaValue> Generator::genComposedBuiltin(llvm::StringRef name,
 }
 
 /// tl.gather(src, index, axis): out[i..] = src[i.. with index[i..] at
-/// `axis`]. Composed bit-exactly: each output element compares its index
-/// with every position along `axis` ([*index.shape, K] one-hot), keeps the
-/// source bits where they match and ORs them together, so the cost is
-/// index.numel() * src.shape[axis]. An index outside [0, K) gives 0
-/// (undefined in Triton).
+/// `axis`], one mgp.gather (through shared memory on the GPU). An index
+/// outside [0, src.shape[axis]) gives 0 (undefined in Triton).
 Expected<SemaValue> Generator::genGather(CallArgs &args,
                                          const ast::CallExpr &call) {
   llvm::StringRef name = "gather";
@@ -543,33 +540,8 @@ Expected<SemaValue> Generator::genGather(CallArgs &args,
                                "source in every dimension but the axis: " +
                                    describeShape(indexShape) + " against " +
                                    describeShape(srcShape));
-  int64_t k = srcShape[axis];
-  llvm::SmallVector<int64_t> wide(indexShape);
-  wide.push_back(k);
-  // [*index.shape, K]: the index, and the position along the axis.
-  mlir::Value idx = BroadcastOp::create(
-      builder, l, withShape(indexElt, wide),
-      ExpandDimsOp::create(builder, l, *index, rank));
-  mlir::Value pos = castTo(makeIota(*this, wide, rank, l), indexElt, l);
-  mlir::Value hit =
-      arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, idx, pos);
-  // The source with its axis last, a unit dimension at the axis.
   mlir::Type elt = getElementType(src->getType());
-  mlir::Value bits = toBits(*this, *src, l);
-  mlir::Type bitsElt = getElementType(bits.getType());
-  if (axis != rank - 1) {
-    llvm::SmallVector<int32_t> order;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != axis)
-        order.push_back(d);
-    order.push_back(axis);
-    bits = TransOp::create(builder, l, bits, order);
-  }
-  bits = ExpandDimsOp::create(builder, l, bits, axis);
-  bits = BroadcastOp::create(builder, l, withShape(bitsElt, wide), bits);
-  mlir::Value only = arith::SelectOp::create(
-      builder, l, hit, bits,
-      materializeSplat(SemaValue::getInt(0), bitsElt, wide, l));
-  mlir::Value r = reduceInt<arith::OrIOp>(*this, only, rank, false, l);
-  return runtime(fromBits(*this, r, elt, l));
+  mlir::Value r = GatherOp::create(builder, l, withShape(elt, indexShape), *src,
+                                   *index, builder.getI32IntegerAttr(axis));
+  return runtime(r);
 }

@@ -148,6 +148,28 @@ LogicalResult MapElementwiseOp::verifyRegions() {
   return success();
 }
 
+LogicalResult GatherOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  auto result = cast<RankedTensorType>(getType());
+  int64_t rank = src.getRank();
+  if (indices.getRank() != rank)
+    return emitOpError("expects indices of the source's rank ")
+           << rank << ", got " << indices.getRank();
+  if (getAxis() < 0 || getAxis() >= rank)
+    return emitOpError("axis ") << getAxis() << " is outside [0, " << rank
+                                << ")";
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != getAxis() && src.getDimSize(d) != indices.getDimSize(d))
+      return emitOpError("expects indices matching the source in every "
+                         "dimension but the axis");
+  if (result.getShape() != indices.getShape() ||
+      result.getElementType() != src.getElementType())
+    return emitOpError("expects a result of the indices' shape and the "
+                       "source's element type");
+  return success();
+}
+
 LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getVal().getType());
   unsigned bits = elem.getIntOrFloatBitWidth();

@@ -204,6 +204,23 @@ def Mgp_AssertOp : Mgp_Op<"assert", [MemoryEffects<[MemWrite]>]> {
   let assemblyFormat = "$condition attr-dict `:` type($condition)";
 }
 
+def Mgp_GatherOp : Mgp_Op<"gather", [Pure]> {
+  let summary = "Elements of a block picked along one axis by a block of indices";
+  let description = [{
+    `tl.gather(src, index, axis)`: result[i..] = src[i.. with index[i..] at
+    `axis`]. The index has the source's rank and matches its shape in every
+    dimension but `axis`; the result has the index's shape and the source's
+    element type. An index outside [0, src.shape[axis]) gives 0 (undefined
+    in Triton). On the GPU the source goes through shared memory.
+    Example: `%r = mgp.gather %x[%i] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>`
+  }];
+  let arguments = (ins Mgp_Tensor:$src, RankedTensorOf<[Mgp_Int]>:$indices,
+                       I32Attr:$axis);
+  let results = (outs Mgp_Tensor:$result);
+  let assemblyFormat = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Pointer conversions
 //===----------------------------------------------------------------------===//

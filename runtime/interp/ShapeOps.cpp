@@ -2,8 +2,8 @@
 //
 // This file implements the interpreter's mgp ops that make or move block
 // elements without arithmetic: program_id, num_programs, make_range, splat,
-// broadcast, expand_dims, reshape, trans, addptr (pointer arithmetic in
-// elements of the pointee), and the identities hint and convert_layout.
+// broadcast, expand_dims, reshape, trans, gather, addptr (pointer arithmetic
+// in elements of the pointee), and the identities hint and convert_layout.
 // Shapes are static, so broadcast and trans gather through an index map
 // computed once at compile time.
 //
@@ -162,6 +162,38 @@ llvm::Expected<bool> mgp::interp::tryCompileShapeOp(Compiler &c, mlir::Operation
                                   s += idx[j] * strides[order[j]];
                                 return s;
                               })));
+    return true;
+  }
+  if (auto gather = llvm::dyn_cast<mgp::GatherOp>(op)) {
+    // r[k] = x[base[k] + index[k] * stride]: base is k's source position
+    // with the axis coordinate 0; an index outside the axis gives 0.
+    int axis = static_cast<int>(gather.getAxis());
+    std::vector<int64_t> strides = stridesOf(srcShape);
+    int64_t stride = strides[axis], extent = srcShape[axis];
+    auto base = buildMap(dstShape, [&](llvm::ArrayRef<int64_t> idx) {
+      int64_t s = 0;
+      for (size_t j = 0; j < idx.size(); ++j)
+        if (static_cast<int>(j) != axis)
+          s += idx[j] * strides[j];
+      return s;
+    });
+    int ix = c.slot(gather.getIndices());
+    out.push_back([=](Frame &frame) {
+      const std::vector<uint32_t> &m = *base;
+      const std::vector<int64_t> &index = frame.slots[ix].i;
+      auto pick = [&](auto &x, auto &r) {
+        r.resize(m.size());
+        for (size_t k = 0; k < m.size(); ++k) {
+          int64_t at = index[k];
+          r[k] = at >= 0 && at < extent ? x[m[k] + at * stride] : 0;
+        }
+      };
+      if (isFloat)
+        pick(frame.slots[a].f, frame.slots[d].f);
+      else
+        pick(frame.slots[a].i, frame.slots[d].i);
+      return true;
+    });
     return true;
   }
   if (auto addptr = llvm::dyn_cast<mgp::AddPtrOp>(op)) {

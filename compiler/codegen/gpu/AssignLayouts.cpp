@@ -136,6 +136,12 @@ private:
       return processTrans(trans);
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       return processConstant(constant);
+    if (auto gather = dyn_cast<GatherOp>(op)) {
+      // The source goes through shared memory whatever its layout; the
+      // result is laid out as its indices.
+      auto indices = cast<RankedTensorType>(gather.getIndices().getType());
+      return setResultEncoding(gather.getResult(), indices.getEncoding());
+    }
     if (isa<ReshapeOp>(op)) {
       auto type = cast<RankedTensorType>(op->getOperand(0).getType());
       convertOperand(op, 0, defaultEncoding(type.getRank()));

@@ -4,7 +4,9 @@
 // Triton's RemoveLayoutConversions: canonicalisation patterns for converts
 // (identity, convert of convert, convert of splat, constant or make_range),
 // reducing before converting (reduce of a convert becomes a convert of the
-// smaller reduced tensor) and backward rematerialisation: a convert whose source is computed by a
+// smaller reduced tensor), a gather in its indices' layout whatever its
+// source's, and backward rematerialisation: a convert whose source is
+// computed by a
 // chain of elementwise ops (arith/math, addptr and pointer casts, hints,
 // side-effect-free inline asm, extern and mapped functions), broadcast,
 // expand_dims, splat, make_range and constants is replaced by the same chain
@@ -119,6 +121,40 @@ struct SinkConvertBelowReduce : public OpRewritePattern<ReduceOp> {
           ConvertLayoutOp::create(rewriter, reduce.getLoc(), type, newResult));
     }
     rewriter.replaceOp(reduce, results);
+    return success();
+  }
+};
+
+/// A gather reads its source through shared memory in any layout, and its
+/// result is laid out as its indices: gather(convert(x), i) reads x, and
+/// gather(x, convert(i)) becomes convert(gather(x, i)), which the patterns
+/// above fold into the result's users (the indices' load and the result's
+/// store usually want the same layout).
+struct GatherInAnyLayout : public OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp gather,
+                                PatternRewriter &rewriter) const override {
+    auto isBlocked = [](Value value) {
+      return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(
+          cast<RankedTensorType>(value.getType()).getEncoding());
+    };
+    auto convert = gather.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (convert && isBlocked(convert.getSrc())) {
+      rewriter.modifyOpInPlace(
+          gather, [&] { gather.getSrcMutable().assign(convert.getSrc()); });
+      return success();
+    }
+    convert = gather.getIndices().getDefiningOp<ConvertLayoutOp>();
+    if (!convert || !isBlocked(convert.getSrc()))
+      return failure();
+    Value indices = convert.getSrc();
+    auto encoding = cast<RankedTensorType>(indices.getType()).getEncoding();
+    auto type = cast<RankedTensorType>(gather.getType());
+    auto moved = GatherOp::create(rewriter, gather.getLoc(),
+                                  withEncoding(type, encoding), gather.getSrc(),
+                                  indices, gather.getAxisAttr());
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(gather, type, moved);
     return success();
   }
 };
@@ -403,7 +439,8 @@ struct RemoveLayoutConversionsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldConvert, SinkConvertBelowReduce>(&getContext());
+    patterns.add<FoldConvert, SinkConvertBelowReduce, GatherInAnyLayout>(
+        &getContext());
     FrozenRewritePatternSet frozen(std::move(patterns));
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();

@@ -231,6 +231,12 @@ int64_t getScratchSizeInBytes(Operation *op) {
   }
   if (isa<AtomicRMWOp, AtomicCASOp>(op))
     return getAtomicScratchSizeInBytes(op);
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    auto src = cast<RankedTensorType>(gather.getSrc().getType());
+    if (!src.getEncoding())
+      return 0;
+    return src.getNumElements() * getElementBytes(src.getElementType());
+  }
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     auto src = cast<RankedTensorType>(reshape.getSrc().getType());
     auto dst = cast<RankedTensorType>(reshape.getType());

@@ -21,6 +21,7 @@
 //  - mgp.reshape whose elements are not where the result layout wants them
 //    (not a register permutation) needs the whole tensor, row-major and
 //    unpadded: the element with row-major index i at element i.
+//  - mgp.gather needs its whole source, row-major and unpadded, as reshape.
 //  - mgp.atomic_rmw / atomic_cas whose old values are used need, when the
 //    value is a scalar or its layout replicates elements, the whole result
 //    row-major (owners write what the atomic returned, everyone reads).

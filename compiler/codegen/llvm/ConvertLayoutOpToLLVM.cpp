@@ -8,7 +8,9 @@
 // the elements of the new layout. The scratch layout (row-major, rows padded)
 // is SharedScratch.h's; it holds the whole tensor, so one round suffices.
 // A mgp.reshape that is not a register permutation (ViewOpsToLLVM.cpp) goes
-// the same way through its scratch, at each element's row-major index.
+// the same way through its scratch, at each element's row-major index, and
+// so does mgp.gather's source (each result element then read at the
+// position its index picks).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/SharedScratch.h"
@@ -180,11 +182,82 @@ struct ReshapeThroughSharedConversion : ConvertOpToLLVMPattern<ReshapeOp> {
   }
 };
 
+/// mgp.gather: every thread stores its source registers at their
+/// row-major index in the scratch, a barrier, then loads each result
+/// register from the source position of its own coordinates with the axis
+/// one replaced by its index register (clamped into the axis, the element
+/// then 0 when the index was outside it).
+struct GatherOpConversion : ConvertOpToLLVMPattern<GatherOp> {
+  GatherOpConversion(MgpLLVMTypeConverter &converter, const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter, kMgpPatternBenefit), target(target) {}
+
+  const TargetInfo &target;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> offset = getAllocationOffset(op);
+    if (!offset)
+      return rewriter.notifyMatchFailure(op, "no shared scratch");
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    Type structType = getTypeConverter()->convertType(dstType);
+    if (!structType || !getTypeConverter()->convertType(srcType))
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    SmallVector<Value> srcRegisters =
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> indexRegisters =
+        unpackRegisters(rewriter, loc, adaptor.getIndices());
+    Value base = getSharedPointer(rewriter, loc, target, op, *offset);
+    ArrayRef<int64_t> srcShape = srcType.getShape();
+    emitSharedStores(rewriter, loc, target, srcType, srcRegisters, base,
+                     [&](OpBuilder &b, ValueRange coords) {
+                       return emitLinearOffset(b, loc, coords, srcShape);
+                     });
+    target.barrier(rewriter, loc);
+    // emitSharedLoads asks for the offsets register by register, in order.
+    unsigned axis = op.getAxis();
+    int64_t extent = srcShape[axis];
+    SmallVector<Value> inRange;
+    auto offsetOf = [&](OpBuilder &b, ValueRange coords) {
+      Value index = indexRegisters[inRange.size()];
+      auto type = cast<IntegerType>(index.getType());
+      if (type.getWidth() < 32) {
+        type = b.getI32Type();
+        index = LLVM::SExtOp::create(b, loc, type, index);
+      }
+      Value bound = LLVM::ConstantOp::create(
+          b, loc, type, b.getIntegerAttr(type, extent));
+      Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, index,
+                                      bound);
+      Value zero =
+          LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
+      Value at = LLVM::SelectOp::create(b, loc, ok, index, zero);
+      if (type.getWidth() > 32)
+        at = LLVM::TruncOp::create(b, loc, b.getI32Type(), at);
+      inRange.push_back(ok);
+      SmallVector<Value> source(coords.begin(), coords.end());
+      source[axis] = at;
+      return emitLinearOffset(b, loc, source, srcShape);
+    };
+    SmallVector<Value> registers = emitSharedLoads(
+        rewriter, loc, target, dstType, srcRegisters.front().getType(), base,
+        offsetOf);
+    for (auto [value, ok] : llvm::zip(registers, inRange))
+      value = LLVM::SelectOp::create(
+          rewriter, loc, ok, value,
+          LLVM::ZeroOp::create(rewriter, loc, value.getType()));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, registers));
+    return success();
+  }
+};
+
 } // namespace
 
 void mgp::populateConvertLayoutOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns,
                                                 const TargetInfo &target) {
-  patterns.add<ConvertLayoutOpConversion, ReshapeThroughSharedConversion>(
-      converter, target);
+  patterns.add<ConvertLayoutOpConversion, ReshapeThroughSharedConversion,
+               GatherOpConversion>(converter, target);
 }

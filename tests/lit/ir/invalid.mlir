@@ -438,3 +438,27 @@ func.func @map_elementwise_shape(%x: tensor<16xf32>) {
   }) : (tensor<16xf32>) -> tensor<32xf32>
   return
 }
+
+// -----
+
+func.func @gather_rank(%x: tensor<16x32xf32>, %i: tensor<16xi32>) {
+  // expected-error @+1 {{expects indices of the source's rank 2, got 1}}
+  %r = mgp.gather %x[%i] {axis = 1 : i32} : (tensor<16x32xf32>, tensor<16xi32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_other_dim(%x: tensor<16x32xf32>, %i: tensor<8x4xi32>) {
+  // expected-error @+1 {{expects indices matching the source in every dimension but the axis}}
+  %r = mgp.gather %x[%i] {axis = 1 : i32} : (tensor<16x32xf32>, tensor<8x4xi32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result(%x: tensor<16x32xf32>, %i: tensor<16x4xi32>) {
+  // expected-error @+1 {{expects a result of the indices' shape and the source's element type}}
+  %r = mgp.gather %x[%i] {axis = 1 : i32} : (tensor<16x32xf32>, tensor<16x4xi32>) -> tensor<16x4xf16>
+  return
+}

@@ -29,7 +29,8 @@ func.func @indices() -> (i32, i32, tensor<128xi32>) attributes {mgp.kernel} {
 }
 
 // CHECK-LABEL: func @shapes
-func.func @shapes(%x: f32, %p: !mgp.ptr<f16>, %r: tensor<128xi32>, %m: tensor<4x8xf32>) {
+func.func @shapes(%x: f32, %p: !mgp.ptr<f16>, %r: tensor<128xi32>, %m: tensor<4x8xf32>,
+                  %i: tensor<4x2xi32>) {
   // CHECK: mgp.splat %{{.*}} : f32 -> tensor<128xf32>
   %0 = mgp.splat %x : f32 -> tensor<128xf32>
   // CHECK: mgp.splat %{{.*}} : !mgp.ptr<f16> -> tensor<128x!mgp.ptr<f16>>
@@ -44,6 +45,8 @@ func.func @shapes(%x: f32, %p: !mgp.ptr<f16>, %r: tensor<128xi32>, %m: tensor<4x
   %5 = mgp.trans %m {order = array<i32: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
   // CHECK: mgp.hint %{{.*}} {maxContiguous = 16 : i64, multipleOf = 16 : i64} : tensor<128xi32>
   %6 = mgp.hint %r {multipleOf = 16 : i64, maxContiguous = 16 : i64} : tensor<128xi32>
+  // CHECK: mgp.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : (tensor<4x8xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
+  %7 = mgp.gather %m[%i] {axis = 1 : i32} : (tensor<4x8xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
   return
 }
 

@@ -1,7 +1,9 @@
-# tl.gather(src, index, axis): composed of a one-hot compare along a new
-# last dimension, a select of the source bits and an OR reduction; the
-# located errors of misuse.
+# tl.gather(src, index, axis): one mgp.gather; on the GPU the result takes
+# the index's layout and the source goes through shared memory (stored at
+# row-major positions, a barrier, each element loaded at the position its
+# index picks, 0 outside the axis); the located errors of misuse.
 # RUN: mgpc %s -k rows --signature "*fp32:16,*i32:16,*fp32:16" -emit=mlir | FileCheck %s
+# RUN: mgpc %s -k rows --signature "*fp32:16,*i32:16,*fp32:16" -emit=mlir-gpu | FileCheck %s --check-prefix=GPU
 # RUN: not mgpc %s -k float_index --signature "*fp32:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=FLOAT
 # RUN: not mgpc %s -k rank_mismatch --signature "*fp32:16,*i32:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=RANK
 # RUN: not mgpc %s -k bad_axis --signature "*fp32:16,*i32:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=AXIS
@@ -9,6 +11,7 @@
 # REQUIRES: ptxas
 # RUN: mgpc %s -k rows --signature "*fp32:16,*i32:16,*fp32:16" -o %t.ptx
 # RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
+# RUN: FileCheck %s --check-prefix=PTX --input-file %t.ptx
 import triton
 import triton.language as tl
 
@@ -22,16 +25,18 @@ def rows(x_ptr, i_ptr, y_ptr):
     y = tl.gather(x, i, axis=1)
     tl.store(y_ptr + r[:, None] * 8 + tl.arange(0, 8)[None, :], y)
 
-# The index against positions 0..31 of the axis, a [16, 8, 32] one-hot.
 # CHECK-LABEL: func.func @rows
-# CHECK: %[[IDX:.*]] = mgp.broadcast %{{.*}} : tensor<16x8x1xi32> -> tensor<16x8x32xi32>
-# CHECK: %[[HIT:.*]] = arith.cmpi eq, %[[IDX]], %{{.*}} : tensor<16x8x32xi32>
-# CHECK: arith.bitcast %{{.*}} : tensor<16x32xf32> to tensor<16x32xi32>
-# CHECK: mgp.broadcast %{{.*}} : tensor<16x1x32xi32> -> tensor<16x8x32xi32>
-# CHECK: %[[SEL:.*]] = arith.select %[[HIT]]
-# CHECK: "mgp.reduce"(%[[SEL]]) <{axis = 2 : i32}>
-# CHECK: arith.ori
-# CHECK: arith.bitcast %{{.*}} : tensor<16x8xi32> to tensor<16x8xf32>
+# CHECK: mgp.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : (tensor<16x32xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>
+# CHECK-NOT: mgp.reduce
+# GPU-NOT: mgp.convert_layout
+# GPU: %[[I:.*]] = mgp.load {{.*}} : tensor<16x8x!mgp.ptr<i32>, #[[L:blocked[0-9]*]]>
+# GPU-NOT: mgp.convert_layout
+# GPU: mgp.gather %{{.*}}[%[[I]]] {axis = 1 : i32, mgp.allocation.offset = {{[0-9]+}} : i32} : (tensor<16x32xf32, #{{.*}}>, tensor<16x8xi32, #[[L]]>) -> tensor<16x8xf32, #[[L]]>
+# GPU-NOT: mgp.convert_layout
+# PTX: st.shared
+# PTX: bar.sync
+# PTX: setp.lt.u32
+# PTX: ld.shared
 
 
 @triton.jit
