@@ -39,6 +39,8 @@ def table(triton_path, mgp_path, title=None):
              f"{mdata['device']}; median of {mdata['reps']} timed calls after "
              f"{mdata.get('warmup', '?')} warm-up calls"
              + (f" and {mdata['warmup_ms']:g} ms of warm-up" if "warmup_ms" in mdata else "")
+             + (", Triton and mgp timed alternately, call by call, in one process"
+                if tdata.get("paired") or mdata.get("paired") else "")
              + ", microseconds (CUDA events, L2 flushed "
              "before each call). Ratio = Triton / mgp (above 1: mgp is faster).", "",
              "| case | shape | mgp result | error / note | Triton us | mgp us | Triton/mgp |",

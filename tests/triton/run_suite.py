@@ -15,7 +15,8 @@ against Triton on the same seeded inputs) besides the reference. --bench N
 times every passing shape's host launcher on the same inputs (warm-up, then
 the median of N calls; CUDA events on the GPU, suite/bench.py) and writes
 --bench-json (default DIR/bench.json of --save, else bench-<launcher>.json);
-tests/triton/bench_table.py joins a Triton and an mgp file into a table. A
+tests/triton/bench_table.py joins a Triton and an mgp file into a table
+(--paired-triton FILE: Triton timed in the same process, alternately). A
 launcher that cannot run here (no GPU, mgp not importable) skips every case
 with the reason.
 """
@@ -50,6 +51,10 @@ def parse_args(argv=None):
                              "launcher (warm-up first; CUDA events on the GPU)")
     parser.add_argument("--bench-json", metavar="FILE",
                         help="where --bench writes its medians (JSON)")
+    parser.add_argument("--paired-triton", metavar="FILE",
+                        help="with --bench on the mgp GPU launcher: also time Triton's "
+                             "kernels, alternately with mgp's, call by call in this "
+                             "process, and write Triton's medians to FILE")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="time per row and tracebacks of failures")
     return parser.parse_args(argv)
@@ -90,15 +95,26 @@ def main(argv=None):
     if args.save:
         os.makedirs(args.save, exist_ok=True)
     launcher = make_launcher(args.launcher)
-    times, on_row = {}, None
+    times, on_row, paired = {}, None, None
+    if args.paired_triton:
+        if not args.bench or args.launcher != "mgp" or launcher.device != "cuda":
+            print("--paired-triton needs --bench and the mgp launcher on the GPU")
+            return 2
+        paired = (make_launcher("triton"), {})
     if args.bench:
         from suite.bench import write_json
         path = args.bench_json or (os.path.join(args.save, "bench.json") if args.save
                                    else f"bench-{args.launcher}.json")
+
         # rewritten after every row: a run cut short by a time limit keeps its rows
-        on_row = lambda rows: write_json(path, launcher, args.bench, rows, times)  # noqa: E731
+        def on_row(rows):
+            write_json(path, launcher, args.bench, rows, times)
+            if paired:
+                write_json(args.paired_triton, paired[0], args.bench, rows, paired[1],
+                           paired=True)
     failed, rows = run(selected, launcher, verbose=args.verbose, save=args.save,
-                       against=args.against, bench=args.bench, times=times, on_row=on_row)
+                       against=args.against, bench=args.bench, times=times, on_row=on_row,
+                       paired=paired)
     if args.bench:
         print(f"timed {len(times)} passing shapes (median of {args.bench}): {path}")
     if not args.xfail:

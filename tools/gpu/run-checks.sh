@@ -29,8 +29,10 @@
 #           BATCHES, PRECS, TORCH_SYSTEMS, CAP override them. Writes
 #           $OUT/bench-SET.jsonl (a record per measurement, as it goes),
 #           torch-SET.log and bench-SET.md (tools/bench_report.py).
-#   timing  the suite with --bench (BENCH_N timed calls, default 20) on Triton
-#           and through mgp.jit on the same seeded inputs, then the table of
+#   timing  the suite on Triton (its outputs), then through mgp.jit on the
+#           same seeded inputs with --bench (BENCH_N timed calls, default 20)
+#           and --paired-triton (Triton's kernels timed alternately with
+#           mgp's, call by call, in the same process), then the table of
 #           tests/triton/bench_table.py (result, error, Triton us, mgp us,
 #           Triton/mgp and the geometric mean) into $OUT/suite-timing.md
 #   langtests  Triton's own language tests through mgp.jit on the GPU
@@ -180,15 +182,15 @@ stepTorch() {
 stepTiming() {
   SECONDS=0
   local n=${BENCH_N:-20}
-  log "suite timing: Triton on the GPU, --bench $n"
+  log "suite timing: Triton's outputs on the GPU"
   rm -rf /tmp/suite-triton-t && mkdir -p /tmp/suite-triton-t
-  timeout 260 python3 tests/triton/run_suite.py --launcher triton --save /tmp/suite-triton-t \
-    --bench "$n" --bench-json "$OUT/bench-triton.json" > "$OUT/timing-triton.log" 2>&1 || true
+  timeout 200 python3 tests/triton/run_suite.py --launcher triton --save /tmp/suite-triton-t \
+    > "$OUT/timing-triton.log" 2>&1 || true
   tail -n 2 "$OUT/timing-triton.log"; elapsed triton
-  log "suite timing: mgp.jit on the GPU, --bench $n, against Triton's outputs"
-  MGP_CACHE_DIR=/tmp/c-suite timeout 260 python3 tests/triton/run_suite.py --launcher mgp \
+  log "suite timing: mgp.jit on the GPU against Triton's outputs, --bench $n, Triton timed alternately"
+  MGP_CACHE_DIR=/tmp/c-suite timeout 330 python3 tests/triton/run_suite.py --launcher mgp \
     --against /tmp/suite-triton-t --bench "$n" --bench-json "$OUT/bench-mgp.json" \
-    > "$OUT/timing-mgp.log" 2>&1 || true
+    --paired-triton "$OUT/bench-triton.json" > "$OUT/timing-mgp.log" 2>&1 || true
   tail -n 2 "$OUT/timing-mgp.log"; elapsed mgp
   if [ -f "$OUT/bench-triton.json" ] && [ -f "$OUT/bench-mgp.json" ]; then
     python3 tests/triton/bench_table.py "$OUT/bench-triton.json" "$OUT/bench-mgp.json" \

@@ -11,6 +11,10 @@ enqueues the call, so that CUDA events around the call measure GPU time
 rather than launch overhead; the result is the median in microseconds. The
 NumPy/PyTorch reference is not timed. On the CPU (the interpreters) the
 host clock times each call: the code path works, the numbers mean nothing.
+run_suite.py --paired-triton times mgp's kernels and Triton's in one
+process, alternately, call by call (paired_median_us): the fair comparison,
+since two processes run at different times may see the GPU in different
+states (clocks, temperature).
 """
 
 import json
@@ -63,6 +67,43 @@ def median_us(fn, reps, device):
     return statistics.median(s.elapsed_time(e) * 1000.0 for s, e in zip(starts, ends))
 
 
+def paired_median_us(fns, reps):
+    """Median GPU microseconds of each of ``fns`` (CUDA only), timed
+    alternately on the same inputs: each gets the warm-up of median_us, then
+    every round times each once (after its own flush), the order reversed
+    every other round, so that clock and thermal drift fall on all alike."""
+    import torch
+    reps = max(1, reps)
+    for _ in range(WARMUP):
+        for fn in fns:
+            fn()
+    torch.cuda.synchronize()
+    flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for fn in fns:
+        flush.zero_()
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    for _ in range(min(1000, int(WARMUP_MS / max(start.elapsed_time(end), 1e-3)))):
+        for fn in fns:
+            flush.zero_()
+            fn()
+    events = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+               for _ in range(reps)] for _ in fns]
+    for i in range(reps):
+        order = range(len(fns)) if i % 2 == 0 else reversed(range(len(fns)))
+        for k in order:
+            flush.zero_()
+            events[k][i][0].record()
+            fns[k]()
+            events[k][i][1].record()
+    torch.cuda.synchronize()
+    return [statistics.median(s.elapsed_time(e) * 1000.0 for s, e in pairs)
+            for pairs in events]
+
+
 def device_name(device):
     if device != "cuda":
         return "cpu"
@@ -70,9 +111,10 @@ def device_name(device):
     return torch.cuda.get_device_name()
 
 
-def write_json(path, launcher, reps, rows, times):
+def write_json(path, launcher, reps, rows, times, paired=False):
     """rows: the harness's (case, shape, launcher, result, err, note);
-    times: (case, shape) -> median microseconds of the passing ones."""
+    times: (case, shape) -> median microseconds of the passing ones;
+    paired: timed alternately with another launcher in one process."""
     import platform
     results = []
     for case, shape, _, result, err, note in rows:
@@ -80,7 +122,7 @@ def write_json(path, launcher, reps, rows, times):
                         "max_err": err, "note": note,
                         "us": times.get((case, shape))})
     data = {"launcher": launcher.name, "device": device_name(launcher.device),
-            "reps": reps, "warmup": WARMUP, "warmup_ms": WARMUP_MS,
+            "reps": reps, "warmup": WARMUP, "warmup_ms": WARMUP_MS, "paired": paired,
             "host": platform.node(),
             "results": results}
     with open(path, "w") as f:

@@ -59,13 +59,15 @@ def between_results(check):
 
 
 def run_case_shape(case, shape_index, shape, launcher, save=None, against=None,
-                   bench=0, times=None):
+                   bench=0, times=None, paired=None):
     """(ok, max_error, note) of one shape of one case. `save`: a folder to
     write the outputs to (NumPy .npz); `against`: a folder of another
     launcher's saved outputs, compared too (same seeded inputs). `bench`: when
     the shape passes, the median microseconds of that many timed calls of the
     host launcher on the same inputs go to times[(case, shape)]
-    (suite/bench.py)."""
+    (suite/bench.py). `paired`: (another launcher, its times): both are
+    timed alternately in this process (bench.paired_median_us), unless the
+    case skips the other launcher (then only this one is timed)."""
     import os
     import numpy as np
     import torch
@@ -103,11 +105,22 @@ def run_case_shape(case, shape_index, shape, launcher, save=None, against=None,
                     ok = False
                     notes.append(f"output {index} against {against}: {note}")
     if ok and bench and times is not None:
-        from .bench import median_us
+        from .bench import median_us, paired_median_us
         host = getattr(case.module, case.host)
-        with launcher.swapped(case), torch.no_grad():
-            times[(case.name, shape_text(shape))] = median_us(
-                lambda: host(*device_inputs), bench, launcher.device)
+        key = (case.name, shape_text(shape))
+        if paired and not case.skip.get(paired[0].name):
+            other, other_times = paired
+
+            def call_with(which):
+                def call():
+                    with which.swapped(case), torch.no_grad():
+                        host(*device_inputs)
+                return call
+            times[key], other_times[key] = paired_median_us(
+                [call_with(launcher), call_with(other)], bench)
+        else:
+            with launcher.swapped(case), torch.no_grad():
+                times[key] = median_us(lambda: host(*device_inputs), bench, launcher.device)
     return ok, worst, "; ".join(notes)
 
 
@@ -120,7 +133,7 @@ def first_error_line(error):
 
 
 def run(cases, launcher, verbose=False, out=print, save=None, against=None,
-        bench=0, times=None, on_row=None):
+        bench=0, times=None, on_row=None, paired=None):
     """Runs every (case, shape) and prints the table; returns (failed, rows).
     With `bench`, passing shapes are timed into `times` (run_case_shape);
     `on_row(rows)` after each row (to keep partial results)."""
@@ -144,7 +157,8 @@ def run(cases, launcher, verbose=False, out=print, save=None, against=None,
             else:
                 try:
                     ok, max_err, note = run_case_shape(case, shape_index, shape, launcher,
-                                                       save, against, bench, times)
+                                                       save, against, bench, times,
+                                                       paired)
                     result, err = ("PASS" if ok else "FAIL"), f"{max_err:.3g}"
                 except Exception as error:
                     result, err = "FAIL", ""
