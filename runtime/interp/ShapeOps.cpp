@@ -181,11 +181,14 @@ llvm::Expected<bool> mgp::interp::tryCompileShapeOp(Compiler &c, mlir::Operation
     out.push_back([=](Frame &frame) {
       const std::vector<uint32_t> &m = *base;
       const std::vector<int64_t> &index = frame.slots[ix].i;
+      // A splat constant holds one element.
+      size_t si = index.size() == 1 ? 0 : 1;
       auto pick = [&](auto &x, auto &r) {
+        size_t sx = x.size() == 1 ? 0 : 1;
         r.resize(m.size());
         for (size_t k = 0; k < m.size(); ++k) {
-          int64_t at = index[k];
-          r[k] = at >= 0 && at < extent ? x[m[k] + at * stride] : 0;
+          int64_t at = index[k * si];
+          r[k] = at >= 0 && at < extent ? x[(m[k] + at * stride) * sx] : 0;
         }
       };
       if (isFloat)

@@ -7,7 +7,8 @@
 // values, a spin lock built from atomic_cas/atomic_xchg), fp8 quantization
 // against a nearest-value search over all 256 codes, Philox random numbers
 // against Philox-4x32-10 computed here in uint32 arithmetic (bit for bit),
-// join/split/interleave/flip/histogram, and sort/topk against std::sort
+// join/split/interleave/flip/histogram, gather (indices outside the axis,
+// constant index and source blocks), and sort/topk against std::sort
 // and, with NaNs and signed zeros, against Triton 3.6's own results.
 //
 //===----------------------------------------------------------------------===//
@@ -279,6 +280,29 @@ TEST(LanguageShapes, JoinSplitInterleaveFlipHistogram) {
   EXPECT_TRUE(std::signbit(out[3 * n + n - 1 - 5]));
   for (int b = 0; b < 8; ++b)
     EXPECT_EQ(out[4 * n + b], float(hist[b])) << b;
+}
+
+TEST(LanguageShapes, GatherAlongRows) {
+  const int r = 4, n = 16, k = 8;
+  FrontendKernel kern =
+      compile("gathers", "*fp32,*i32,*fp32", {{"R", r}, {"N", n}, {"K", k}});
+  ASSERT_TRUE(kern.kernel);
+  std::vector<float> x = randomFloats(r * n, -2, 2, 61), out(3 * r * k, -1);
+  std::vector<int32_t> idx = randomInts(r * k, -2, n + 2, 62);
+  ASSERT_EQ(run(kern, 1,
+                {buf(x, DType::F32), buf(idx, DType::I32), buf(out, DType::F32)}),
+            "");
+  int outside = 0;
+  for (int i = 0; i < r; ++i)
+    for (int j = 0; j < k; ++j) {
+      int at = idx[i * k + j];
+      bool in = at >= 0 && at < n;
+      outside += !in;
+      EXPECT_EQ(out[i * k + j], in ? x[i * n + at] : 0.0f) << i << "," << j;
+      EXPECT_EQ(out[r * k + i * k + j], x[i * n + 2]) << i << "," << j;
+      EXPECT_EQ(out[2 * r * k + i * k + j], in ? 7.0f : 0.0f) << i << "," << j;
+    }
+  EXPECT_GT(outside, 0); // the seed puts some indices outside the row
 }
 
 TEST(LanguageSort, SortAndTopkAlongRows) {

@@ -105,6 +105,20 @@ def shapes(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def gathers(x_ptr, i_ptr, out_ptr, R: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    # tl.gather along rows: loaded indices (some outside [0, N): 0 there), a
+    # constant index block, and a constant source.
+    rows = tl.arange(0, R)[:, None]
+    x = tl.load(x_ptr + rows * N + tl.arange(0, N)[None, :])
+    idx = tl.load(i_ptr + rows * K + tl.arange(0, K)[None, :])
+    o = rows * K + tl.arange(0, K)[None, :]
+    tl.store(out_ptr + o, tl.gather(x, idx, axis=1))
+    two = tl.full((R, K), 2, tl.int32)
+    tl.store(out_ptr + R * K + o, tl.gather(x, two, axis=1))
+    tl.store(out_ptr + 2 * R * K + o, tl.gather(tl.full((R, N), 7.0, tl.float32), idx, axis=1))
+
+
+@triton.jit
 def sort_rows(x_ptr, asc_ptr, desc_ptr, top_ptr, R: tl.constexpr,
               N: tl.constexpr, K: tl.constexpr):
     offs = tl.arange(0, R)[:, None] * N + tl.arange(0, N)[None, :]
