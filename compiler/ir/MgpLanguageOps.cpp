@@ -156,11 +156,11 @@ LogicalResult GatherOp::verify() {
   if (indices.getRank() != rank)
     return emitOpError("expects indices of the source's rank ")
            << rank << ", got " << indices.getRank();
-  if (getAxis() < 0 || getAxis() >= rank)
-    return emitOpError("axis ") << getAxis() << " is outside [0, " << rank
-                                << ")";
+  int64_t axis = getAxis();
+  if (axis >= rank)
+    return emitOpError("axis ") << axis << " is outside [0, " << rank << ")";
   for (int64_t d = 0; d < rank; ++d)
-    if (d != getAxis() && src.getDimSize(d) != indices.getDimSize(d))
+    if (d != axis && src.getDimSize(d) != indices.getDimSize(d))
       return emitOpError("expects indices matching the source in every "
                          "dimension but the axis");
   if (result.getShape() != indices.getShape() ||

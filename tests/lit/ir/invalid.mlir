@@ -462,3 +462,11 @@ func.func @gather_result(%x: tensor<16x32xf32>, %i: tensor<16x4xi32>) {
   %r = mgp.gather %x[%i] {axis = 1 : i32} : (tensor<16x32xf32>, tensor<16x4xi32>) -> tensor<16x4xf16>
   return
 }
+
+// -----
+
+func.func @gather_axis(%x: tensor<16x32xf32>, %i: tensor<16x4xi32>) {
+  // expected-error @+1 {{axis 2 is outside [0, 2)}}
+  %r = mgp.gather %x[%i] {axis = 2 : i32} : (tensor<16x32xf32>, tensor<16x4xi32>) -> tensor<16x4xf32>
+  return
+}
