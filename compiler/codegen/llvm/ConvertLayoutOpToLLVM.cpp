@@ -205,6 +205,10 @@ struct GatherOpConversion : ConvertOpToLLVMPattern<GatherOp> {
     Type structType = getTypeConverter()->convertType(dstType);
     if (!structType || !getTypeConverter()->convertType(srcType))
       return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    // Result register i is index register i (mgp-assign-layouts).
+    if (cast<RankedTensorType>(op.getIndices().getType()).getEncoding() !=
+        dstType.getEncoding())
+      return rewriter.notifyMatchFailure(op, "result not in the indices' layout");
     SmallVector<Value> srcRegisters =
         unpackRegisters(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> indexRegisters =
