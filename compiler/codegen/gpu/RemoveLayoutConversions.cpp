@@ -192,6 +192,70 @@ public:
     return true;
   }
 
+  /// A value staged into a tensor-core operand (convert into an mma-parent
+  /// dot operand layout: stored to shared memory, any source layout will
+  /// do) and computed by element-wise code from a value converted out of
+  /// the layout its load chose: the chain is recomputed in that load's
+  /// layout, as Triton propagates a load's layout forward, e.g. an fp8
+  /// operand upcast and scaled before the dot keeps the load's 16-byte rows
+  /// instead of the default one element per thread.
+  bool retypeStagedOperand(ConvertLayoutOp toOperand) {
+    auto type = cast<RankedTensorType>(toOperand.getType());
+    auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(type.getEncoding());
+    if (!dot || !isa<MmaEncodingAttr>(dot.getParent()))
+      return false;
+    Value src = toOperand.getSrc();
+    Attribute target = largestConvertedLayout(src);
+    if (!target)
+      return false;
+    SmallVector<Value> retyped = recomputeIn(src, target, 0);
+    if (retyped.empty())
+      return false;
+    toOperand.getSrcMutable().assign(retyped[0]);
+    return true;
+  }
+
+  /// A reduction of element-wise code that reads a value converted out of
+  /// its load's layout: reduced in that layout (the chain recomputed there,
+  /// the smaller result converted back), as Triton reduces in the layout
+  /// its loads propagate; e.g. MX scales [M, K / 32] are reduced where the
+  /// load put them instead of across 32 lanes of the default layout.
+  bool retypeReduceInput(ReduceOp reduce) {
+    Attribute target;
+    for (Value operand : reduce.getSrcs()) {
+      Attribute candidate = largestConvertedLayout(operand);
+      if (!candidate || (target && target != candidate))
+        return false;
+      target = candidate;
+    }
+    int64_t resultElements = 0;
+    for (Value result : reduce.getResults())
+      if (isa<RankedTensorType>(result.getType()))
+        resultElements += numElements(result);
+    SmallVector<Value> retyped =
+        recomputeIn(reduce.getSrcs(), target, resultElements);
+    if (retyped.empty())
+      return false;
+    OpBuilder builder(reduce);
+    Operation *clone = builder.clone(*reduce);
+    clone->setOperands(retyped);
+    Attribute resultEncoding =
+        SliceEncodingAttr::get(reduce.getContext(), reduce.getAxis(), target);
+    for (auto [oldResult, newResult] :
+         llvm::zip(reduce.getResults(), clone->getResults())) {
+      auto type = dyn_cast<RankedTensorType>(oldResult.getType());
+      if (!type) {
+        oldResult.replaceAllUsesWith(newResult);
+        continue;
+      }
+      newResult.setType(withEncoding(type, resultEncoding));
+      oldResult.replaceAllUsesWith(
+          ConvertLayoutOp::create(builder, reduce.getLoc(), type, newResult));
+    }
+    reduce.erase();
+    return true;
+  }
+
   /// Whether `value` could be recomputed in `enc`, taking `leaf` (a loop
   /// argument about to be carried in `enc`) as available. Changes nothing.
   bool canRematerialize(Value value, Attribute enc, Value leaf) {
@@ -212,6 +276,70 @@ private:
     newConverts.clear();
     converted.clear();
     foldedElements = 0;
+  }
+
+  /// `values` recomputed in `target` by the element-wise code computing
+  /// them, values that cannot be recomputed converted as they are (relaxed
+  /// mode); empty, changing nothing, unless those converts plus
+  /// `addedElsewhere` move fewer elements than the converts looked through
+  /// (which die).
+  SmallVector<Value> recomputeIn(ValueRange values, Attribute target,
+                                 int64_t addedElsewhere) {
+    reset();
+    relaxed = true;
+    for (Value value : values)
+      if (!collect(value, target)) {
+        reset();
+        return {};
+      }
+    int64_t added = addedElsewhere;
+    for (Value value : newConverts)
+      added += numElements(value);
+    if (added >= foldedElements) {
+      reset();
+      return {};
+    }
+    for (const Key &key : order)
+      materialize(key);
+    SmallVector<Value> result;
+    for (Value value : values)
+      result.push_back(lookup(value, target));
+    reset();
+    return result;
+  }
+
+  /// The blocked source layout, of `value`'s rank, of the largest convert
+  /// that the element-wise chain computing `value` reads (null when none).
+  static Attribute largestConvertedLayout(Value value) {
+    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+    SmallVector<Value> stack = {value};
+    DenseSet<Value> seen;
+    Attribute best;
+    int64_t bestElements = 0;
+    while (!stack.empty()) {
+      Value current = stack.pop_back_val();
+      if (!seen.insert(current).second)
+        continue;
+      Operation *def = current.getDefiningOp();
+      if (!def)
+        continue;
+      if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+        auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+        if (isa<BlockedEncodingAttr>(srcType.getEncoding()) &&
+            srcType.getRank() == rank &&
+            srcType.getNumElements() > bestElements) {
+          best = srcType.getEncoding();
+          bestElements = srcType.getNumElements();
+        }
+        continue;
+      }
+      if (!isElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
+        continue;
+      for (Value operand : def->getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          stack.push_back(operand);
+    }
+    return best;
   }
 
   static int64_t numElements(Value value) {
@@ -457,6 +585,16 @@ struct RemoveLayoutConversionsPass
     module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
     for (ConvertLayoutOp convert : converts)
       (void)rematerializer.run(convert);
+    SmallVector<ReduceOp> reduces;
+    module.walk([&](ReduceOp reduce) { reduces.push_back(reduce); });
+    for (ReduceOp reduce : reduces)
+      (void)rematerializer.retypeReduceInput(reduce);
+    if (failed(applyPatternsGreedily(module, frozen)))
+      return signalPassFailure();
+    converts.clear();
+    module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
+    for (ConvertLayoutOp convert : converts)
+      (void)rematerializer.retypeStagedOperand(convert);
 
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();

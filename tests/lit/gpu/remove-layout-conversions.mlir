@@ -233,3 +233,59 @@ func.func @row_vector(%c: i1, %r0: tensor<32xi32, #v>, %r1: tensor<32xi32, #v>,
   %4 = mgp.convert_layout %3 : tensor<32x16x!mgp.ptr<f16>, #p> -> tensor<32x16x!mgp.ptr<f16>, #q>
   return %4 : tensor<32x16x!mgp.ptr<f16>, #q>
 }
+
+// -----
+
+// A reduction of element-wise code on a value converted out of its load's
+// layout is computed in the load's layout: the chain and the reduction move
+// there, only the 128-element result is converted (not the 128x64 input).
+#l = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-LABEL: func.func @reduce_in_load_layout
+// CHECK-NOT: mgp.convert_layout
+// CHECK: math.exp %{{.*}} : tensor<128x64xf32, #[[L:blocked[0-9]*]]>
+// CHECK: arith.mulf {{.*}} : tensor<128x64xf32, #[[L]]>
+// CHECK: mgp.reduce
+// CHECK: (tensor<128x64xf32, #[[L]]>) -> tensor<128xf32, #[[LS:slice[0-9]*]]>
+// CHECK-NEXT: mgp.convert_layout %{{.*}} : tensor<128xf32, #[[LS]]> -> tensor<128xf32, #{{slice[0-9]*}}>
+// CHECK-NEXT: return
+func.func @reduce_in_load_layout(%x: tensor<128x64xf32, #l>) -> tensor<128xf32, #mgp.slice<{dim = 1, parent = #d}>> {
+  %0 = mgp.convert_layout %x : tensor<128x64xf32, #l> -> tensor<128x64xf32, #d>
+  %1 = math.exp %0 : tensor<128x64xf32, #d>
+  %two = arith.constant dense<2.0> : tensor<128x64xf32, #d>
+  %2 = arith.mulf %1, %two : tensor<128x64xf32, #d>
+  %3 = "mgp.reduce"(%2) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    mgp.reduce.return %s : f32
+  }) : (tensor<128x64xf32, #d>) -> tensor<128xf32, #mgp.slice<{dim = 1, parent = #d}>>
+  return %3 : tensor<128xf32, #mgp.slice<{dim = 1, parent = #d}>>
+}
+
+// -----
+
+// An operand staged into a tensor-core dot (any source layout will do) and
+// computed from a converted load: the upcast and the scaling run in the
+// load's layout, whose rows are then stored to shared memory; the scale
+// vector (128 elements, not recomputable) is converted instead of the
+// 128x64 operand.
+#l = #mgp.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#d = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]}>
+#mma = #mgp.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+// CHECK-LABEL: func.func @staged_operand
+// CHECK: mgp.convert_layout %{{.*}} : tensor<128xf16, #{{slice[0-9]*}}> -> tensor<128xf16, #[[LS:slice[0-9]*]]>
+// CHECK: arith.extf %{{.*}} : tensor<128x64xf8E4M3FN, #[[L:blocked[0-9]*]]> to tensor<128x64xf16, #[[L]]>
+// CHECK: mgp.expand_dims %{{.*}} {axis = 1 : i32} : tensor<128xf16, #[[LS]]> -> tensor<128x1xf16, #[[L]]>
+// CHECK: %[[S:.*]] = arith.mulf {{.*}} : tensor<128x64xf16, #[[L]]>
+// CHECK-NEXT: mgp.convert_layout %[[S]] : tensor<128x64xf16, #[[L]]> -> tensor<128x64xf16, #dot_op>
+func.func @staged_operand(%x: tensor<128x64xi8, #l>, %scale: tensor<128xf16, #mgp.slice<{dim = 1, parent = #d}>>)
+    -> tensor<128x64xf16, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> {
+  %0 = mgp.convert_layout %x : tensor<128x64xi8, #l> -> tensor<128x64xi8, #d>
+  %1 = arith.bitcast %0 : tensor<128x64xi8, #d> to tensor<128x64xf8E4M3FN, #d>
+  %2 = arith.extf %1 : tensor<128x64xf8E4M3FN, #d> to tensor<128x64xf16, #d>
+  %3 = mgp.expand_dims %scale {axis = 1 : i32} : tensor<128xf16, #mgp.slice<{dim = 1, parent = #d}>> -> tensor<128x1xf16, #d>
+  %4 = mgp.broadcast %3 : tensor<128x1xf16, #d> -> tensor<128x64xf16, #d>
+  %5 = arith.mulf %2, %4 : tensor<128x64xf16, #d>
+  %6 = mgp.convert_layout %5 : tensor<128x64xf16, #d> -> tensor<128x64xf16, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  return %6 : tensor<128x64xf16, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+}
