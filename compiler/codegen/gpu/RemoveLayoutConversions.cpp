@@ -325,7 +325,7 @@ private:
         continue;
       if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
         auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
-        if (isa<BlockedEncodingAttr>(srcType.getEncoding()) &&
+        if (isa<BlockedEncodingAttr, MmaEncodingAttr>(srcType.getEncoding()) &&
             srcType.getRank() == rank &&
             srcType.getNumElements() > bestElements) {
           best = srcType.getEncoding();
@@ -561,6 +561,24 @@ bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer) {
   return changed;
 }
 
+/// A loop-invariant dot operand (the query block of an attention loop) is
+/// converted into its operand layout once, before the loop, instead of
+/// being staged through shared memory every iteration. (A warp-group dot
+/// reads its operands from shared memory inside its loop; those stay.)
+void hoistInvariantOperandConverts(ModuleOp module) {
+  module.walk([&](ConvertLayoutOp convert) {
+    auto type = cast<RankedTensorType>(convert.getType());
+    if (!isa_and_nonnull<DotOperandEncodingAttr>(type.getEncoding()) ||
+        isWarpGroupDotOperand(type.getEncoding()))
+      return;
+    while (auto forOp = dyn_cast<scf::ForOp>(convert->getParentOp())) {
+      if (!forOp.isDefinedOutsideOfLoop(convert.getSrc()))
+        return;
+      convert->moveBefore(forOp);
+    }
+  });
+}
+
 struct RemoveLayoutConversionsPass
     : public mgp::impl::MgpRemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
@@ -595,6 +613,7 @@ struct RemoveLayoutConversionsPass
     module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
     for (ConvertLayoutOp convert : converts)
       (void)rematerializer.retypeStagedOperand(convert);
+    hoistInvariantOperandConverts(module);
 
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();

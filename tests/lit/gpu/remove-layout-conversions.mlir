@@ -289,3 +289,30 @@ func.func @staged_operand(%x: tensor<128x64xi8, #l>, %scale: tensor<128xf16, #mg
   %6 = mgp.convert_layout %5 : tensor<128x64xf16, #d> -> tensor<128x64xf16, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   return %6 : tensor<128x64xf16, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
 }
+
+// -----
+
+// A loop-invariant dot operand is converted into its operand layout once,
+// before the loop (an mma.sync operand; a warp-group dot's stays in the loop,
+// which reads it from shared memory).
+#l = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: func.func @invariant_operand
+// CHECK: %[[Q:.*]] = mgp.convert_layout %{{.*}} : tensor<32x32xf16, #{{blocked[0-9]*}}> -> tensor<32x32xf16, #dot_op>
+// CHECK-NEXT: scf.for
+// CHECK: mgp.convert_layout %{{.*}} : tensor<32x32xf16, #{{blocked[0-9]*}}> -> tensor<32x32xf16, #dot_op1>
+// CHECK-NEXT: mgp.dot %[[Q]]
+func.func @invariant_operand(%q: tensor<32x32xf16, #l>, %k: tensor<32x32xf16, #l>, %n: i32)
+    -> tensor<32x32xf32, #mma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32, #mma>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #mma>) : i32 {
+    %kk = arith.addf %k, %k : tensor<32x32xf16, #l>
+    %a = mgp.convert_layout %q : tensor<32x32xf16, #l> -> tensor<32x32xf16, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = mgp.convert_layout %kk : tensor<32x32xf16, #l> -> tensor<32x32xf16, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %d = mgp.dot %a, %b, %acc {inputPrecision = tf32} : tensor<32x32xf16, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+    scf.yield %d : tensor<32x32xf32, #mma>
+  }
+  return %r : tensor<32x32xf32, #mma>
+}
