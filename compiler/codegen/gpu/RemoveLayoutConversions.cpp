@@ -266,6 +266,41 @@ public:
     return result;
   }
 
+  /// The blocked or mma source layout, of `value`'s rank, of the largest
+  /// convert that the element-wise chain computing `value` reads (null when
+  /// none).
+  static Attribute largestConvertedLayout(Value value) {
+    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+    SmallVector<Value> stack = {value};
+    DenseSet<Value> seen;
+    Attribute best;
+    int64_t bestElements = 0;
+    while (!stack.empty()) {
+      Value current = stack.pop_back_val();
+      if (!seen.insert(current).second)
+        continue;
+      Operation *def = current.getDefiningOp();
+      if (!def)
+        continue;
+      if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+        auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+        if (isa<BlockedEncodingAttr, MmaEncodingAttr>(srcType.getEncoding()) &&
+            srcType.getRank() == rank &&
+            srcType.getNumElements() > bestElements) {
+          best = srcType.getEncoding();
+          bestElements = srcType.getNumElements();
+        }
+        continue;
+      }
+      if (!isElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
+        continue;
+      for (Value operand : def->getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          stack.push_back(operand);
+    }
+    return best;
+  }
+
 private:
   void reset() {
     order.clear();
@@ -308,40 +343,6 @@ private:
     return result;
   }
 
-  /// The blocked source layout, of `value`'s rank, of the largest convert
-  /// that the element-wise chain computing `value` reads (null when none).
-  static Attribute largestConvertedLayout(Value value) {
-    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
-    SmallVector<Value> stack = {value};
-    DenseSet<Value> seen;
-    Attribute best;
-    int64_t bestElements = 0;
-    while (!stack.empty()) {
-      Value current = stack.pop_back_val();
-      if (!seen.insert(current).second)
-        continue;
-      Operation *def = current.getDefiningOp();
-      if (!def)
-        continue;
-      if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
-        auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
-        if (isa<BlockedEncodingAttr, MmaEncodingAttr>(srcType.getEncoding()) &&
-            srcType.getRank() == rank &&
-            srcType.getNumElements() > bestElements) {
-          best = srcType.getEncoding();
-          bestElements = srcType.getNumElements();
-        }
-        continue;
-      }
-      if (!isElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
-        continue;
-      for (Value operand : def->getOperands())
-        if (isa<RankedTensorType>(operand.getType()))
-          stack.push_back(operand);
-    }
-    return best;
-  }
-
   static int64_t numElements(Value value) {
     return cast<RankedTensorType>(value.getType()).getNumElements();
   }
@@ -361,10 +362,14 @@ private:
   /// convert of that vector.
   bool collectEpilogue(ConvertLayoutOp convert) {
     auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
-    // Into a dot operand: the operand's staging (shared memory, ldmatrix)
-    // is chosen for the converted value; keep it.
     auto type = cast<RankedTensorType>(convert.getType());
-    if (isa<DotOperandEncodingAttr>(type.getEncoding()))
+    // Into an (mma.sync) dot operand: only element-wise code on loads of
+    // the operand's element type, e.g. a split-precision dot's split of
+    // its fp32 operands, which then runs in the operand's registers, read
+    // from the loads' (pipelined) buffers by ldmatrix, as Triton does,
+    // instead of being staged through shared memory once per part.
+    bool intoOperand = isa<DotOperandEncodingAttr>(type.getEncoding());
+    if (intoOperand && convert.getSrc().getDefiningOp<LoadOp>())
       return false;
     reset();
     relaxed = true;
@@ -372,9 +377,15 @@ private:
     if (!collect(convert.getSrc(), type.getEncoding()))
       return false;
     int64_t added = 0;
-    for (Value value : newConverts)
+    bool loadsOnly = true;
+    for (Value value : newConverts) {
       added += numElements(value);
-    if (added < rootElements + foldedElements)
+      loadsOnly &= value.getDefiningOp<LoadOp>() &&
+                   getElementTypeOrSelf(value.getType()) ==
+                       srcType.getElementType();
+    }
+    if (intoOperand ? loadsOnly && added <= rootElements + foldedElements
+                    : added < rootElements + foldedElements)
       return true;
     reset();
     return false;
@@ -535,6 +546,15 @@ bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer) {
     for (Operation *user : arg.getUsers())
       if (auto convert = dyn_cast<ConvertLayoutOp>(user))
         target = cast<RankedTensorType>(convert.getType()).getEncoding();
+    // Else the layout of a dot result the yielded value adds up
+    // (`acc += tl.dot(...)` that did not fold into the dot's accumulator,
+    // e.g. a split-precision dot): the sum is carried in the dot's layout.
+    if (!target) {
+      Attribute converted =
+          Rematerializer::largestConvertedLayout(yield.getOperand(i));
+      if (isa_and_nonnull<MmaEncodingAttr>(converted))
+        target = converted;
+    }
     if (!target || isWarpGroupDotOperand(target) ||
         !rematerializer.canRematerialize(yield.getOperand(i), target, arg))
       continue;

@@ -316,3 +316,62 @@ func.func @invariant_operand(%q: tensor<32x32xf16, #l>, %k: tensor<32x32xf16, #l
   }
   return %r : tensor<32x32xf32, #mma>
 }
+
+// -----
+
+// Element-wise code between a load and an mma.sync operand (the split of a
+// split-precision dot) runs in the operand's layout: the load is converted
+// (later read by ldmatrix from its pipelined buffer), not each part.
+#l = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// (Each part converts the load; CSE merges the copies.)
+// CHECK-LABEL: func.func @split_operand
+// CHECK: %[[X:.*]] = mgp.load
+// CHECK-NEXT: %[[C:.*]] = mgp.convert_layout %[[X]] : tensor<32x32xf32, #{{blocked[0-9]*}}> -> tensor<32x32xf32, #dot_op>
+// CHECK-NEXT: mgp.convert_layout %[[X]] : tensor<32x32xf32, #{{blocked[0-9]*}}> -> tensor<32x32xf32, #dot_op>
+// CHECK-NOT: #blocked
+// CHECK: arith.subf %[[C]], %{{.*}} : tensor<32x32xf32, #dot_op>
+// CHECK-NEXT: return
+func.func @split_operand(%p: tensor<32x32x!mgp.ptr<f32>, #l>)
+    -> (tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>,
+        tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>) {
+  %x = mgp.load %p : tensor<32x32x!mgp.ptr<f32>, #l>
+  %0 = mgp.convert_layout %x : tensor<32x32xf32, #l> -> tensor<32x32xf32, #d>
+  %bits = arith.bitcast %0 : tensor<32x32xf32, #d> to tensor<32x32xi32, #d>
+  %mask = arith.constant dense<-8192> : tensor<32x32xi32, #d>
+  %hi = arith.andi %bits, %mask : tensor<32x32xi32, #d>
+  %big = arith.bitcast %hi : tensor<32x32xi32, #d> to tensor<32x32xf32, #d>
+  %small = arith.subf %0, %big : tensor<32x32xf32, #d>
+  %1 = mgp.convert_layout %big : tensor<32x32xf32, #d> -> tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+  %2 = mgp.convert_layout %small : tensor<32x32xf32, #d> -> tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+  return %1, %2 : tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+}
+
+// -----
+
+// `acc += dot(...)` that did not fold into the dot's accumulator: the sum is
+// carried in the dot's layout, converted once after the loop.
+#d = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: func.func @carried_sum
+// CHECK: scf.for {{.*}} -> (tensor<32x32xf32, #mma>)
+// CHECK-NOT: mgp.convert_layout
+// CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<32x32xf32, #mma>
+// CHECK-NEXT: scf.yield %{{.*}} : tensor<32x32xf32, #mma>
+// CHECK: mgp.convert_layout %{{.*}} : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #blocked>
+func.func @carried_sum(%a: tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>,
+                       %b: tensor<32x32xf32, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>,
+                       %n: i32) -> tensor<32x32xf32, #d> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32, #d>
+  %zm = arith.constant dense<0.0> : tensor<32x32xf32, #mma>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #d>) : i32 {
+    %p = mgp.dot %a, %b, %zm {inputPrecision = tf32} : tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x32xf32, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<32x32xf32, #mma>
+    %pc = mgp.convert_layout %p : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #d>
+    %s = arith.addf %acc, %pc : tensor<32x32xf32, #d>
+    scf.yield %s : tensor<32x32xf32, #d>
+  }
+  return %r : tensor<32x32xf32, #d>
+}
