@@ -5,7 +5,7 @@
 // which a thread owns as many consecutive, aligned elements as the axis
 // analysis proves (up to 16 bytes), with converts around it, and the
 // `mgp.vector_width` attribute that tells the lowering how wide its vector
-// accesses may be.
+// accesses may be; on sm_90, so do fp32 atomic adds (vector atom).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/AxisInfo.h"
@@ -96,6 +96,8 @@ private:
 };
 
 struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
+  using MgpCoalesceBase::MgpCoalesceBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     ModuleAxisInfo axis(module);
@@ -107,6 +109,11 @@ struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
         accesses.emplace_back(op, load.getPtr(), load.getMask());
       else if (auto store = dyn_cast<StoreOp>(op))
         accesses.emplace_back(op, store.getPtr(), store.getMask());
+      else if (auto atomic = dyn_cast<AtomicRMWOp>(op);
+               atomic && vectorAtomics &&
+               atomic.getKind() == AtomicRMWKind::FAdd &&
+               getElementTypeOrSelf(atomic.getVal().getType()).isF32())
+        accesses.emplace_back(op, atomic.getPtr(), atomic.getMask());
     });
     for (auto [op, ptr, mask] : accesses)
       if (isa<RankedTensorType>(ptr.getType()))

@@ -40,7 +40,10 @@ llvm::Error runGPUPasses(ModuleOp module, const KernelOptions &options,
   // it loads on compute capability 9.0 only); plain sm_90 keeps mma.sync.
   layoutOptions.wgmma = target.hasWgmma();
   pm.addPass(createMgpAssignLayouts(layoutOptions));
-  pm.addPass(createMgpCoalesce());
+  MgpCoalesceOptions coalesceOptions;
+  // atom.global.add.v2/v4.f32 needs sm_90.
+  coalesceOptions.vectorAtomics = target.computeCapability() >= 90;
+  pm.addPass(createMgpCoalesce(coalesceOptions));
   pm.addPass(createMgpRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

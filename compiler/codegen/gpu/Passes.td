@@ -50,8 +50,13 @@ def MgpCoalesce : Pass<"mgp-coalesce", "mlir::ModuleOp"> {
     convert_layout ops. Every tensor load and store then carries
     `mgp.vector_width = N : i32`, the widest legal vector in elements (capped
     by the layout's contiguous elements per thread, the pointer alignment and
-    contiguity, and the mask's constancy).
+    contiguity, and the mask's constancy). With `vector-atomics` (sm_90:
+    `atom.global.add.v2/v4.f32`), fp32 atomic adds get the same treatment.
   }];
+  let options = [
+    Option<"vectorAtomics", "vector-atomics", "bool", /*default=*/"false",
+           "Give fp32 atomic adds vector layouts (sm_90's vector atom)">,
+  ];
 }
 
 def MgpRemoveLayoutConversions : Pass<"mgp-remove-layout-conversions", "mlir::ModuleOp"> {

@@ -132,6 +132,70 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
   using TargetConversionPattern<OpTy>::TargetConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
 
+  /// Groups of `width` fp32 registers, consecutive in memory, each added by
+  /// one predicated `atom...add.v<width>.f32` (old values 0 where the
+  /// element's mask is false).
+  LogicalResult rewriteVector(OpTy op, ConversionPatternRewriter &rewriter,
+                              const std::string &text, unsigned width,
+                              unsigned regMask, Value owner,
+                              ArrayRef<Value> pointers, ArrayRef<Value> values,
+                              ArrayRef<Value> masks) const {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    // "mov.b32 $0, 0; ... @$p atom.<...>.add.v4.f32 {$0, ...}, [ $a + 0 ],
+    // {$v0, ...};": results 0..width-1, the address, the predicate, the
+    // values.
+    std::string moves, results, inputs, constraints;
+    for (unsigned i = 0; i < width; ++i) {
+      moves += "mov.b32 $" + std::to_string(i) + ", 0;\n\t";
+      results += (i ? ", $" : "$") + std::to_string(i);
+      inputs += (i ? ", $" : "$") + std::to_string(width + 2 + i);
+      constraints += "=f,";
+    }
+    constraints += "l,b";
+    for (unsigned i = 0; i < width; ++i)
+      constraints += ",f";
+    std::string vectorText = text;
+    vectorText.replace(vectorText.rfind(".f32"), 4,
+                       ".v" + std::to_string(width) + ".f32");
+    std::string asmText = moves + "@$" + std::to_string(width + 1) + " " +
+                          vectorText + " {" + results + "}, [ $" +
+                          std::to_string(width) + " + 0 ], {" + inputs + "};";
+    SmallVector<Type> fields(width, f32);
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(rewriter.getContext(), fields);
+    SmallVector<Value> old(pointers.size());
+    for (unsigned reg = 0; reg < pointers.size(); reg += width) {
+      if (reg & regMask)
+        continue; // replicas of lower registers
+      Value predicate = andPredicates(rewriter, loc, owner,
+                                      masks.empty() ? Value() : masks[reg]);
+      if (!predicate)
+        predicate = LLVM::ConstantOp::create(
+            rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+      SmallVector<Value> operands{pointers[reg], predicate};
+      operands.append(values.begin() + reg, values.begin() + reg + width);
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, resultType, operands, asmText, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+          ArrayAttr());
+      for (unsigned i = 0; i < width; ++i)
+        old[reg + i] = LLVM::ExtractValueOp::create(rewriter, loc,
+                                                    asmOp.getResult(0), i);
+    }
+    for (unsigned reg = 0; reg < old.size(); ++reg)
+      if (!old[reg])
+        old[reg] = old[reg & ~regMask];
+    // No replicas read old values here (atomicNeedsScratch is false).
+    Type structType =
+        this->getTypeConverter()->convertType(op.getResult().getType());
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, old));
+    return success();
+  }
+
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -175,6 +239,18 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
       cmps = unpackRegisters(rewriter, loc, adaptor.getCmp());
     else if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
+
+    // fp32 adds on consecutive elements (mgp-coalesce set a vector width,
+    // sm_90): one `atom...add.v2/v4.f32` per group, as Triton emits.
+    unsigned width = 1;
+    if constexpr (!isCas)
+      if (tensorType && op.getKind() == AtomicRMWKind::FAdd && elem.isF32())
+        width = getAccessVectorWidth(op, tensorType, 32);
+    if ((regMask & (width - 1)) || atomicNeedsScratch(op))
+      width = 1; // a group would hold replicas; replicas share old values
+    if (width > 1)
+      return rewriteVector(op, rewriter, text, width, regMask, owner,
+                           pointers, values, masks);
 
     std::string asmText = std::string("mov.b") +
                           std::to_string(elem.getIntOrFloatBitWidth()) +

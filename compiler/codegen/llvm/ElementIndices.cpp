@@ -138,3 +138,31 @@ int mgp::getNumWarps(Operation *op) {
       return attr.getInt();
   return 4;
 }
+
+unsigned mgp::getAccessVectorWidth(Operation *op, RankedTensorType type,
+                                   unsigned memBits) {
+  auto attr = op->getAttrOfType<IntegerAttr>("mgp.vector_width");
+  unsigned width = attr ? attr.getInt() : 1;
+  unsigned count = getRegisterCount(type);
+  while (width > 1 && (width * memBits > 128 || count % width != 0))
+    width /= 2;
+  if (width <= 1)
+    return 1;
+  auto coords = getElementCoords(type.getEncoding(), type.getShape(), 0, 0);
+  for (unsigned start = 0; start < count; start += width) {
+    for (unsigned i = 1; i < width; ++i) {
+      unsigned differing = 0;
+      bool unitStep = true;
+      for (unsigned d = 0; d < coords[start].size(); ++d) {
+        int64_t step = coords[start + i][d] - coords[start][d];
+        if (step != 0) {
+          ++differing;
+          unitStep &= step == static_cast<int64_t>(i);
+        }
+      }
+      if (differing != 1 || !unitStep)
+        return 1;
+    }
+  }
+  return width;
+}

@@ -60,6 +60,13 @@ findRegisterMapping(mlir::RankedTensorType src, mlir::RankedTensorType dst,
 /// The number of warps of the module around `op` (`mgp.num_warps`, default 4).
 int getNumWarps(mlir::Operation *op);
 
+/// The vector width of a memory access `op` on `type` (elements of
+/// `memBits`): its `mgp.vector_width` (set by mgp-coalesce), kept only if
+/// every group of that many registers is contiguous along one dim and fits
+/// 128 bits; else smaller, down to 1.
+unsigned getAccessVectorWidth(mlir::Operation *op, mlir::RankedTensorType type,
+                              unsigned memBits);
+
 } // namespace mgp
 
 #endif // MGP_CODEGEN_LLVM_ELEMENTINDICES_H

@@ -24,8 +24,6 @@ using namespace mgp;
 
 namespace {
 
-constexpr llvm::StringLiteral kVectorWidthAttrName = "mgp.vector_width";
-
 /// The type an element has in memory: i1 is stored as i8, pointers as i64.
 Type getMemoryType(Type elementType) {
   MLIRContext *ctx = elementType.getContext();
@@ -55,36 +53,6 @@ Value fromMemory(OpBuilder &b, Location loc, Value value, Type elementType) {
     return LLVM::IntToPtrOp::create(b, loc, elementType, value);
   Value zero = intConstant(b, loc, value.getType(), 0);
   return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, value, zero);
-}
-
-/// The vector width to use: the contract's `mgp.vector_width`, kept only if
-/// every group of that many registers is contiguous along one dim.
-unsigned getVectorWidth(Operation *op, RankedTensorType type,
-                        unsigned memBits) {
-  auto attr = op->getAttrOfType<IntegerAttr>(kVectorWidthAttrName);
-  unsigned width = attr ? attr.getInt() : 1;
-  unsigned count = getRegisterCount(type);
-  while (width > 1 && (width * memBits > 128 || count % width != 0))
-    width /= 2;
-  if (width <= 1)
-    return 1;
-  auto coords = getElementCoords(type.getEncoding(), type.getShape(), 0, 0);
-  for (unsigned start = 0; start < count; start += width) {
-    for (unsigned i = 1; i < width; ++i) {
-      unsigned differing = 0;
-      bool unitStep = true;
-      for (unsigned d = 0; d < coords[start].size(); ++d) {
-        int64_t step = coords[start + i][d] - coords[start][d];
-        if (step != 0) {
-          ++differing;
-          unitStep &= step == static_cast<int64_t>(i);
-        }
-      }
-      if (differing != 1 || !unitStep)
-        return 1;
-    }
-  }
-  return width;
 }
 
 /// How a group of `width` elements moves through inline PTX: as `words`
@@ -287,7 +255,7 @@ struct LoadOpConversion : TargetConversionPattern<LoadOp> {
     Type memoryType = getMemoryType(elementType);
     auto tensorType = dyn_cast<RankedTensorType>(op.getType());
     unsigned width =
-        tensorType ? getVectorWidth(op, tensorType, getBitWidth(memoryType))
+        tensorType ? getAccessVectorWidth(op, tensorType, getBitWidth(memoryType))
                    : 1;
 
     SmallVector<Value> pointers =
@@ -345,7 +313,7 @@ struct StoreOpConversion : TargetConversionPattern<StoreOp> {
     unsigned regMask = 0;
     unsigned width = 1;
     if (auto tensorType = dyn_cast<RankedTensorType>(valueType)) {
-      width = getVectorWidth(op, tensorType, getBitWidth(memoryType));
+      width = getAccessVectorWidth(op, tensorType, getBitWidth(memoryType));
       BroadcastMasks masks =
           getBroadcastMasks(tensorType.getEncoding(), tensorType.getShape());
       regMask = masks.reg;

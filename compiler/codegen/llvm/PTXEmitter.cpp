@@ -63,8 +63,11 @@ mgp::createNVPTXTargetMachine(const mgp::Target &gpu) {
                              "NVPTX target unavailable: " + error);
   TargetOptions targetOptions;
   targetOptions.AllowFPOpFusion = FPOpFusion::Fast;
+  // sm_90 code may use PTX ISA 8.1 instructions (atom with vector types);
+  // drivers that run sm_90 load it.
+  StringRef features = gpu.computeCapability() >= 90 ? "+ptx81" : "";
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-      triple, arch, /*Features=*/"", targetOptions, Reloc::PIC_, std::nullopt,
+      triple, arch, features, targetOptions, Reloc::PIC_, std::nullopt,
       CodeGenOptLevel::Aggressive));
   if (!machine)
     return createStringError(inconvertibleErrorCode(),
