@@ -383,18 +383,8 @@ private:
       blocked = cast<BlockedEncodingAttr>(defaultEncoding(srcType.getRank()));
       convertOperand(trans, 0, blocked);
     }
-    ArrayRef<int32_t> perm = trans.getOrder();
-    SmallVector<unsigned> size, lanes, warps, order;
-    for (int32_t d : perm) {
-      size.push_back(blocked.getSizePerThread()[d]);
-      lanes.push_back(blocked.getThreadsPerWarp()[d]);
-      warps.push_back(blocked.getWarpsPerCTA()[d]);
-    }
-    for (unsigned d : blocked.getOrder())
-      order.push_back(llvm::find(perm, int32_t(d)) - perm.begin());
-    setResultEncoding(
-        trans.getResult(),
-        BlockedEncodingAttr::get(context, size, lanes, warps, order));
+    setResultEncoding(trans.getResult(),
+                      getTransposedEncoding(blocked, trans.getOrder()));
   }
 
   /// Loop-carried values start in their init's encoding; one whose body

@@ -125,6 +125,33 @@ struct SinkConvertBelowReduce : public OpRewritePattern<ReduceOp> {
   }
 };
 
+/// trans(convert(x)) -> convert(trans(x)) for blocked layouts: the
+/// transpose is a register relabelling in any blocked layout, so x is
+/// transposed where it is and the convert moves on to the result's users
+/// (e.g. a transposed tile staged into a dot operand: one trip through
+/// shared memory instead of two).
+struct TransposeBeforeConvert : public OpRewritePattern<TransOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransOp trans,
+                                PatternRewriter &rewriter) const override {
+    auto convert = trans.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!convert)
+      return failure();
+    auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+    auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
+    if (!blocked)
+      return failure();
+    auto type = cast<RankedTensorType>(trans.getType());
+    auto transposed = TransOp::create(
+        rewriter, trans.getLoc(),
+        withEncoding(type, getTransposedEncoding(blocked, trans.getOrder())),
+        convert.getSrc(), trans.getOrderAttr());
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(trans, type, transposed);
+    return success();
+  }
+};
+
 /// A gather reads its source through shared memory in any layout, and its
 /// result is laid out as its indices: gather(convert(x), i) reads x, and
 /// gather(x, convert(i)) becomes convert(gather(x, i)), which the patterns
@@ -605,8 +632,8 @@ struct RemoveLayoutConversionsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldConvert, SinkConvertBelowReduce, GatherInAnyLayout>(
-        &getContext());
+    patterns.add<FoldConvert, SinkConvertBelowReduce, GatherInAnyLayout,
+                 TransposeBeforeConvert>(&getContext());
     FrozenRewritePatternSet frozen(std::move(patterns));
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();

@@ -36,4 +36,18 @@ RankedTensorType withEncoding(Type type, Attribute encoding) {
                                encoding);
 }
 
+BlockedEncodingAttr getTransposedEncoding(BlockedEncodingAttr blocked,
+                                          ArrayRef<int32_t> perm) {
+  SmallVector<unsigned> size, lanes, warps, order;
+  for (int32_t d : perm) {
+    size.push_back(blocked.getSizePerThread()[d]);
+    lanes.push_back(blocked.getThreadsPerWarp()[d]);
+    warps.push_back(blocked.getWarpsPerCTA()[d]);
+  }
+  for (unsigned d : blocked.getOrder())
+    order.push_back(llvm::find(perm, int32_t(d)) - perm.begin());
+  return BlockedEncodingAttr::get(blocked.getContext(), size, lanes, warps,
+                                  order);
+}
+
 } // namespace mgp

@@ -7,6 +7,7 @@
 #ifndef MGP_CODEGEN_GPU_TENSORENCODING_H
 #define MGP_CODEGEN_GPU_TENSORENCODING_H
 
+#include "compiler/ir/MgpDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
@@ -19,6 +20,11 @@ unsigned getModuleThreadsPerWarp(mlir::Operation *op);
 
 /// `type` (a ranked tensor) with encoding `encoding`.
 mlir::RankedTensorType withEncoding(mlir::Type type, mlir::Attribute encoding);
+
+/// The encoding of mgp.trans(x, `perm`) for x in `blocked`: its dims
+/// permuted (a register relabelling, no data moves).
+BlockedEncodingAttr getTransposedEncoding(BlockedEncodingAttr blocked,
+                                          llvm::ArrayRef<int32_t> perm);
 
 } // namespace mgp
 

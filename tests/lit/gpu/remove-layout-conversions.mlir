@@ -375,3 +375,24 @@ func.func @carried_sum(%a: tensor<32x32xf32, #mgp.dot_op<{opIdx = 0, parent = #m
   }
   return %r : tensor<32x32xf32, #d>
 }
+
+// -----
+
+// A transpose of a converted tile is taken in the tile's own layout (a
+// register relabelling); the convert moves after it, where it merges with the
+// convert into the dot operand: one trip through shared memory, not two.
+#l = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#t = #mgp.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: func.func @transpose_before_convert
+// CHECK-NEXT: %[[T:.*]] = mgp.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<16x32xf16, #{{blocked[0-9]*}}> -> tensor<32x16xf16, #[[TL:blocked[0-9]*]]>
+// CHECK-NEXT: %[[C:.*]] = mgp.convert_layout %[[T]] : tensor<32x16xf16, #[[TL]]> -> tensor<32x16xf16, #dot_op>
+// CHECK-NEXT: return %[[C]]
+func.func @transpose_before_convert(%x: tensor<16x32xf16, #l>)
+    -> tensor<32x16xf16, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> {
+  %0 = mgp.convert_layout %x : tensor<16x32xf16, #l> -> tensor<16x32xf16, #d>
+  %1 = mgp.trans %0 {order = array<i32: 1, 0>} : tensor<16x32xf16, #d> -> tensor<32x16xf16, #t>
+  %2 = mgp.convert_layout %1 : tensor<32x16xf16, #t> -> tensor<32x16xf16, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+  return %2 : tensor<32x16xf16, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+}
