@@ -248,6 +248,26 @@ AxisInfo visitBitwise(Operation *op, Value result, const AxisInfo &lhs,
                   constant);
 }
 
+/// min/max of integers: either operand, so divisible by what divides both
+/// (the smaller power of 2), as Triton's MaxMinOpAxisInfoVisitor.
+AxisInfo visitMinMax(Operation *op, Value result, const AxisInfo &lhs,
+                     const AxisInfo &rhs) {
+  AxisInfo base = constancyOnly(result, {lhs, rhs});
+  unsigned rank = lhs.getRank();
+  auto divisibility = perDim(rank, [&](unsigned d) {
+    return std::min(elementDivisibility(lhs, d), elementDivisibility(rhs, d));
+  });
+  // Constants fold for the signed forms (values are kept sign-extended).
+  std::optional<int64_t> constant;
+  if (lhs.getConstantValue() && rhs.getConstantValue() &&
+      isa<arith::MinSIOp, arith::MaxSIOp>(op)) {
+    int64_t l = *lhs.getConstantValue(), r = *rhs.getConstantValue();
+    constant = isa<arith::MinSIOp>(op) ? std::min(l, r) : std::max(l, r);
+  }
+  return AxisInfo(base.getContiguity(), divisibility, base.getConstancy(),
+                  constant);
+}
+
 std::optional<AxisInfo> visitConstant(arith::ConstantOp op) {
   SmallVector<int64_t> shape = shapeOf(op.getResult());
   Attribute value = op.getValue();
@@ -373,6 +393,8 @@ std::optional<AxisInfo> computeAxisInfo(Operation *op, ArrayRef<AxisInfo> in) {
     return visitCmp(op, result, lhs, rhs);
   if (isa<arith::AndIOp, arith::OrIOp>(op))
     return visitBitwise(op, result, lhs, rhs);
+  if (isa<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(op))
+    return visitMinMax(op, result, lhs, rhs);
   return constancyOnly(result, in);
 }
 

@@ -158,3 +158,23 @@ func.func @loop_iv(%x: !mgp.ptr<f32> {mgp.divisibility = 16 : i32}, %n: i32) {
   }
   return
 }
+
+// -----
+
+// A bound that is the minimum of two multiples of 16 (split-K's
+// `tl.minimum(k_start + k_per_split, K)`) is itself a multiple of 16: the
+// masked load stays 4 wide.
+// CHECK-LABEL: func.func @masked_min_bound
+// CHECK: mgp.load %{{.*}}, %{{.*}} {mgp.vector_width = 4 : i32}
+func.func @masked_min_bound(%x: !mgp.ptr<f32> {mgp.divisibility = 16 : i32},
+                            %n: i32 {mgp.divisibility = 16 : i32},
+                            %k: i32 {mgp.divisibility = 16 : i32}) -> tensor<1024xf32> {
+  %end = arith.minsi %n, %k : i32
+  %r = mgp.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  %ends = mgp.splat %end : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %r, %ends : tensor<1024xi32>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<1024x!mgp.ptr<f32>>
+  %p = mgp.addptr %xs, %r : tensor<1024x!mgp.ptr<f32>>, tensor<1024xi32>
+  %v = mgp.load %p, %mask : tensor<1024x!mgp.ptr<f32>>
+  return %v : tensor<1024xf32>
+}
