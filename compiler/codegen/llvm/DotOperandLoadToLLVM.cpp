@@ -3,15 +3,16 @@
 // This file implements the ldmatrix lowering of mgp.local_load whose result
 // is `#mgp.dot_op` of an `#mgp.mma` v2 parent and whose buffer is K
 // contiguous (8-bit operands, kWidth 4, 16-bit ones, kWidth 2, and tf32
-// ones, kWidth 1):
+// ones, kWidth 1), or M/N contiguous with 16-bit elements (`.trans`):
 // `ldmatrix.sync.aligned.m8n8.x4.shared.b16` loads four 8-row x 16-byte
 // matrices, lane l giving the address of row l % 8 of matrix l / 8, and
 // leaves in each thread (g = lane / 4, t = lane % 4) the 32-bit word t of row
 // g of every matrix: exactly the a0..a3 (A: rows +0/+8, K halves) and b0, b1
 // (B: K chunks) fragment registers of mma.sync. Which register of the result
 // holds which element comes from the layout function at lane 0 / warp 0;
-// the warp's offset from its warp bases. Other local_loads (M/N-contiguous
-// buffers, FMA operands) keep LocalMemOpToLLVM.cpp's element-wise loads.
+// the warp's offset from its warp bases. Other local_loads (8- and 32-bit
+// M/N-contiguous buffers, FMA operands) keep LocalMemOpToLLVM.cpp's
+// element-wise loads.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/Patterns.h"
@@ -32,9 +33,10 @@ namespace {
 
 using Coord = std::pair<int64_t, int64_t>;
 
-/// Whether `op` can be lowered with ldmatrix: a 2-D K-contiguous buffer whose
-/// 16-byte row chunks stay contiguous under its swizzle, read into an mma v2
-/// operand with kWidth = 32 / element bits.
+/// Whether `op` can be lowered with ldmatrix: a 2-D K-contiguous buffer (or
+/// M/N-contiguous, 16-bit: .trans) whose 16-byte row chunks stay contiguous
+/// under its swizzle, read into an mma v2 operand with kWidth = 32 / element
+/// bits.
 bool canUseLdMatrix(LocalLoadOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(type.getEncoding());
@@ -52,7 +54,10 @@ bool canUseLdMatrix(LocalLoadOp op) {
   auto buffer = cast<MemDescType>(op.getSrc().getType());
   auto shared = dyn_cast<SharedEncodingAttr>(buffer.getEncoding());
   unsigned kDim = dot.getOpIdx() == 0 ? 1 : 0;
-  if (!shared || buffer.getShape().size() != 2 || shared.getOrder()[0] != kDim)
+  if (!shared || buffer.getShape().size() != 2)
+    return false;
+  // M/N contiguous: ldmatrix.trans, which exists for 16-bit elements.
+  if (shared.getOrder()[0] != kDim && bits != 16)
     return false;
   if (shared.getMaxPhase() != 1 && shared.getVec() * bits < 128)
     return false;
@@ -117,11 +122,29 @@ struct DotOperandLoadConversion : ConvertOpToLLVMPattern<LocalLoadOp> {
             LLVM::MulOp::create(rewriter, loc, set, c32(basis[d])));
       }
     // Lane l addresses row (l % 8) [+ 8 for A's matrices 1 and 3] and K
-    // chunk: A: l / 16; B: l / 8 (four chunks = two K steps).
+    // chunk: A: l / 16; B: l / 8 (four chunks = two K steps). An M/N
+    // contiguous buffer is read with ldmatrix.trans: lane l addresses K row
+    // (l % 8) of the matrix's chunk, whose 8 M/N elements are its 16 bytes,
+    // and each thread receives the same elements as without .trans.
+    bool trans = cast<SharedEncodingAttr>(bufferType.getEncoding())
+                     .getOrder()[0] != kDim;
     Value rowInMatrix = LLVM::URemOp::create(rewriter, loc, lane, c32(8));
     Value matrix = LLVM::UDivOp::create(rewriter, loc, lane, c32(8));
     Value laneNonK, laneK;
-    if (isA) {
+    if (trans) {
+      Value chunkIndex = matrix;
+      laneNonK = c32(0);
+      if (isA) {
+        laneNonK = LLVM::MulOp::create(
+            rewriter, loc, LLVM::URemOp::create(rewriter, loc, matrix, c32(2)),
+            c32(8));
+        chunkIndex = LLVM::UDivOp::create(rewriter, loc, matrix, c32(2));
+      }
+      laneK = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, chunkIndex, c32(chunk)),
+          rowInMatrix);
+    } else if (isA) {
       Value upper = LLVM::URemOp::create(rewriter, loc, matrix, c32(2));
       laneNonK = LLVM::AddOp::create(
           rewriter, loc, rowInMatrix,
@@ -160,7 +183,8 @@ struct DotOperandLoadConversion : ConvertOpToLLVMPattern<LocalLoadOp> {
                                  : LLVM::LLVMStructType::getLiteral(
                                        ctx, SmallVector<Type>(num, i32));
       Value result = NVVM::LdMatrixOp::create(
-          rewriter, loc, resultType, address, num, NVVM::MMALayout::row,
+          rewriter, loc, resultType, address, num,
+          trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
           NVVM::LdStMatrixEltType::B16);
       SmallVector<Value> words = num == 1

@@ -50,7 +50,8 @@ module attributes {mgp.num_warps = 4 : i32} {
 // local_load of a K-contiguous buffer into mma operands: ldmatrix.x4. A
 // (64x32 f16 over 2x2 warps: 2 M tiles x 2 K steps) is 4 x4 loads; B (32x32,
 // K contiguous: 2 N tiles, two K steps per x4) is 2; tf32 A (32x16: 1 M tile
-// x 2 K steps of 8) is 2. An N-contiguous B keeps element-wise loads.
+// x 2 K steps of 8) is 2. An N-contiguous 16-bit B uses ldmatrix.trans (the
+// same 2 loads); an N-contiguous int8 B keeps element-wise loads.
 #mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #a = #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #b = #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
@@ -59,6 +60,8 @@ module attributes {mgp.num_warps = 4 : i32} {
 #sb = #mgp.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>
 #sn = #mgp.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 #s32 = #mgp.shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#b8 = #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sn8 = #mgp.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 module attributes {mgp.num_warps = 4 : i32} {
 // CHECK-LABEL: llvm.func @ldmatrix_a
 // CHECK-COUNT-4: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
@@ -66,7 +69,10 @@ module attributes {mgp.num_warps = 4 : i32} {
 // CHECK-LABEL: llvm.func @ldmatrix_b
 // CHECK-COUNT-2: nvvm.ldmatrix {{.*}}num = 4
 // CHECK-NOT: nvvm.ldmatrix
-// CHECK-LABEL: llvm.func @scalar_b
+// CHECK-LABEL: llvm.func @ldmatrix_b_trans
+// CHECK-COUNT-2: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 4
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-LABEL: llvm.func @scalar_b_int8
 // CHECK-NOT: nvvm.ldmatrix
 // CHECK: llvm.load
 // CHECK-LABEL: llvm.func @ldmatrix_tf32
@@ -80,9 +86,13 @@ module attributes {mgp.num_warps = 4 : i32} {
     %t = mgp.local_load %m : !mgp.memdesc<32x32xf16, #sb> -> tensor<32x32xf16, #b>
     return %t : tensor<32x32xf16, #b>
   }
-  func.func @scalar_b(%m: !mgp.memdesc<32x32xf16, #sn>) -> tensor<32x32xf16, #b> {
+  func.func @ldmatrix_b_trans(%m: !mgp.memdesc<32x32xf16, #sn>) -> tensor<32x32xf16, #b> {
     %t = mgp.local_load %m : !mgp.memdesc<32x32xf16, #sn> -> tensor<32x32xf16, #b>
     return %t : tensor<32x32xf16, #b>
+  }
+  func.func @scalar_b_int8(%m: !mgp.memdesc<32x32xi8, #sn8>) -> tensor<32x32xi8, #b8> {
+    %t = mgp.local_load %m : !mgp.memdesc<32x32xi8, #sn8> -> tensor<32x32xi8, #b8>
+    return %t : tensor<32x32xi8, #b8>
   }
   func.func @ldmatrix_tf32(%m: !mgp.memdesc<32x16xf32, #s32>) -> tensor<32x16xf32, #a32> {
     %t = mgp.local_load %m : !mgp.memdesc<32x16xf32, #s32> -> tensor<32x16xf32, #a32>
