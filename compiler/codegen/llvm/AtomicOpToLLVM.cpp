@@ -127,6 +127,18 @@ Value andPredicates(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return LLVM::AndOp::create(b, loc, lhs, rhs);
 }
 
+/// The predicate of the atomic on register `reg`: its thread owns the
+/// element and the element's mask (when there is one) is true.
+Value registerPredicate(OpBuilder &b, Location loc, Value owner,
+                        ArrayRef<Value> masks, unsigned reg) {
+  Value predicate =
+      andPredicates(b, loc, owner, masks.empty() ? Value() : masks[reg]);
+  if (!predicate)
+    predicate = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
+                                         b.getBoolAttr(true));
+  return predicate;
+}
+
 template <typename OpTy>
 struct AtomicOpConversion : TargetConversionPattern<OpTy> {
   using TargetConversionPattern<OpTy>::TargetConversionPattern;
@@ -168,12 +180,8 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
     for (unsigned reg = 0; reg < pointers.size(); reg += width) {
       if (reg & regMask)
         continue; // replicas of lower registers
-      Value predicate = andPredicates(rewriter, loc, owner,
-                                      masks.empty() ? Value() : masks[reg]);
-      if (!predicate)
-        predicate = LLVM::ConstantOp::create(
-            rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
-      SmallVector<Value> operands{pointers[reg], predicate};
+      SmallVector<Value> operands{
+          pointers[reg], registerPredicate(rewriter, loc, owner, masks, reg)};
       operands.append(values.begin() + reg, values.begin() + reg + width);
       auto asmOp = LLVM::InlineAsmOp::create(
           rewriter, loc, resultType, operands, asmText, constraints,
@@ -263,12 +271,8 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
     for (unsigned reg = 0; reg < pointers.size(); ++reg) {
       if (reg & regMask)
         continue; // a replica of a lower register
-      Value predicate = andPredicates(rewriter, loc, owner,
-                                      masks.empty() ? Value() : masks[reg]);
-      if (!predicate)
-        predicate = LLVM::ConstantOp::create(
-            rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
-      SmallVector<Value> operands{pointers[reg], predicate};
+      SmallVector<Value> operands{
+          pointers[reg], registerPredicate(rewriter, loc, owner, masks, reg)};
       if constexpr (isCas)
         operands.push_back(toBits(rewriter, loc, cmps[reg], bitsType));
       operands.push_back(toBits(rewriter, loc, values[reg], bitsType));
