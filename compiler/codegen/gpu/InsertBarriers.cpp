@@ -7,7 +7,8 @@
 // from mgp-allocate-shared. Loops: a barrier before the loop when what is
 // pending conflicts with the body, and one before the back edge when the end
 // of the body conflicts with its beginning (the accesses before the body's
-// first barrier); scf.if joins its branches.
+// first barrier): before the first op of the body that conflicts, as
+// Membar places it; scf.if joins its branches.
 // Asynchronous copies (mgp.async_copy_global_to_local) are checked as writes
 // when issued (against earlier reads and writes: WAR, WAW) but are not
 // pending afterwards: their data lands at an mgp.async_wait, and every wait
@@ -145,12 +146,33 @@ private:
     for (Region &region : loop->getRegions())
       processBlock(region.front(), pending);
     // The back edge: the next iteration starts with the body's accesses.
+    // The barrier goes before the first of them that conflicts with the
+    // end of the body (Membar's placement): the accesses above it, and
+    // the global loads that feed them, are not held behind it.
     if (pending.conflictsWith(body)) {
-      Block &last = loop->getRegions().back().front();
-      createBarrierBefore(last.getTerminator());
-      pending.clear();
+      Operation *first = getFirstConflict(loop, pending);
+      createBarrierBefore(first);
+      if (first->hasTrait<OpTrait::IsTerminator>())
+        pending.clear();
     }
     pending.join(entry); // the loop may run zero times
+  }
+
+  /// The first top-level op of `loop`'s body (before its first barrier)
+  /// whose accesses conflict with `pending`; the terminator when there is
+  /// none (the loop has several regions).
+  Operation *getFirstConflict(Operation *loop, const AccessSet &pending) {
+    Block &body = loop->getRegions().back().front();
+    if (loop->getNumRegions() == 1)
+      for (Operation &op : body) {
+        if (isa<BarrierOp, AsyncWaitOp>(op))
+          break;
+        AccessSet accesses = getAccesses(&op);
+        accesses.join(getNestedAccesses(&op));
+        if (pending.conflictsWith(accesses))
+          return &op;
+      }
+    return body.getTerminator();
   }
 
   /// Every shared access of the ops nested in `op`.

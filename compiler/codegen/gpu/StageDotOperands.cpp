@@ -55,9 +55,18 @@ void stage(ConvertLayoutOp cvt) {
                                   dstType.getElementTypeBitWidth());
   auto bufferType =
       MemDescType::get(dstType.getShape(), dstType.getElementType(), shared);
+  // The buffer is written right after its value is computed in the same
+  // block (Triton's ReorderInstructions does the same): each operand's
+  // registers die at its store instead of all staying live until the dot
+  // (an unpipelined int8 tile of byte loads otherwise holds both operands'
+  // bytes at once and ptxas serializes each load with its store).
   OpBuilder builder(cvt);
+  Operation *def = cvt.getSrc().getDefiningOp();
+  if (def && def->getBlock() == cvt->getBlock())
+    builder.setInsertionPointAfter(def);
   auto alloc =
       LocalAllocOp::create(builder, cvt.getLoc(), bufferType, cvt.getSrc());
+  builder.setInsertionPoint(cvt);
   auto load = LocalLoadOp::create(builder, cvt.getLoc(), dstType, alloc);
   cvt.replaceAllUsesWith(load.getResult());
   cvt.erase();

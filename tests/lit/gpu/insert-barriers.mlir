@@ -38,13 +38,14 @@ module attributes {mgp.shared = 16384 : i32} {
   }
 
   // In a loop that stores then loads one buffer: a barrier between them and
-  // one before the back edge (the next store must wait for this load).
+  // one for the back edge (the next store must wait for this load), placed
+  // before the first access of the body that conflicts: the store.
   // CHECK: func.func @loop
   // CHECK: scf.for
+  // CHECK-NEXT: mgp.barrier
   // CHECK-NEXT: mgp.local_store
   // CHECK-NEXT: mgp.barrier
   // CHECK-NEXT: mgp.local_load
-  // CHECK-NEXT: mgp.barrier
   // CHECK-NEXT: scf.yield
   func.func @loop(%x: tensor<32x32xf32, #a>, %n: i32) -> tensor<32x32xf32, #a> {
     %m = mgp.local_alloc {mgp.allocation.offset = 0 : i32} : () -> !mgp.memdesc<32x32xf32, #shared, mutable>

@@ -32,7 +32,8 @@ module attributes {mgp.num_warps = 4 : i32} {
 // 16-bit operands keep the source's order (B is N-contiguous here: 64 f16 =
 // 128-byte rows, perPhase 1, maxPhase 8; A has 32-byte K rows: perPhase 4,
 // maxPhase 2). Inside a loop the staged form is what the pipeliner
-// consumes: load -> local_alloc -> local_load -> dot.
+// consumes: load -> local_alloc -> local_load -> dot; each buffer is written
+// right after its load, the reads stay at the dot.
 #bl = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #a = #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
@@ -43,11 +44,11 @@ module attributes {mgp.num_warps = 4 : i32} {
 // CHECK-LABEL: func.func @f16_loop
 // CHECK: scf.for
 // CHECK: %[[LA:.*]] = mgp.load
-// CHECK: %[[LB:.*]] = mgp.load
-// CHECK: %[[MA:.*]] = mgp.local_alloc %[[LA]] : {{.*}} -> !mgp.memdesc<64x16xf16, #[[SA]]>
-// CHECK: %[[A:.*]] = mgp.local_load %[[MA]]
-// CHECK: %[[MB:.*]] = mgp.local_alloc %[[LB]] : {{.*}} -> !mgp.memdesc<16x64xf16, #[[SB]]>
-// CHECK: %[[B:.*]] = mgp.local_load %[[MB]]
+// CHECK-NEXT: %[[MA:.*]] = mgp.local_alloc %[[LA]] : {{.*}} -> !mgp.memdesc<64x16xf16, #[[SA]]>
+// CHECK-NEXT: %[[LB:.*]] = mgp.load
+// CHECK-NEXT: %[[MB:.*]] = mgp.local_alloc %[[LB]] : {{.*}} -> !mgp.memdesc<16x64xf16, #[[SB]]>
+// CHECK-NEXT: %[[A:.*]] = mgp.local_load %[[MA]]
+// CHECK-NEXT: %[[B:.*]] = mgp.local_load %[[MB]]
 // CHECK: mgp.dot %[[A]], %[[B]]
 // CHECK-NOT: mgp.convert_layout
   func.func @f16_loop(%pa: tensor<64x16x!mgp.ptr<f16>, #bl>, %pb: tensor<16x64x!mgp.ptr<f16>, #bl>, %c: tensor<64x64xf32, #mma>, %n: i32) -> tensor<64x64xf32, #mma> {

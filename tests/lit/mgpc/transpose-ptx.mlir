@@ -9,9 +9,13 @@
 // shared memory.
 // GPU: mgp.convert_layout {{.*}}mgp.allocation.offset
 // CHECK: .extern .shared .align 1024 .b8 global_smem[];
-// CHECK: st.shared
+// Shared addresses are 32-bit registers (nvptx-short-ptr, as Triton).
+// CHECK-NOT: .shared{{.*}}[%rd
+// CHECK: st.shared{{.*}} [%r{{[0-9]+}}
+// CHECK-NOT: .shared{{.*}}[%rd
 // CHECK: bar.sync 0
-// CHECK: ld.shared
+// CHECK: ld.shared{{.*}} [%r{{[0-9]+}}
+// CHECK-NOT: .shared{{.*}}[%rd
 // CHECK: st.global
 module {
   func.func @transpose(%x: !mgp.ptr<f32> {mgp.divisibility = 16 : i32},
