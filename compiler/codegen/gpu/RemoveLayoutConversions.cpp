@@ -11,7 +11,9 @@
 // side-effect-free inline asm, extern and mapped functions), broadcast,
 // expand_dims, splat, make_range and constants is replaced by the same chain
 // computed directly in the target layout; loop-carried values (pointers
-// advanced each iteration) move to the layout their loop body wants. A chain
+// advanced each iteration) move to the layout their loop body wants, and a
+// value an scf.if in a loop updates gets one copy per layout its converts
+// want (duplicateIfResult). A chain
 // that mixes layouts (a dot's epilogue: the accumulator with values converted
 // into mma; elementwise code between loads of different widths) is
 // recomputed in the target layout with one convert of the value that cannot
@@ -608,6 +610,94 @@ bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer) {
   return changed;
 }
 
+/// A value an scf.if in a loop body yields (the then branch recomputes it,
+/// the else branch passes on the loop-carried copy), converted to layout Y
+/// every iteration: e.g. a persistent matmul's row and column offsets,
+/// updated at a tile's first k step and read in the slice layouts of both
+/// operand loads. The if gets one more result in Y (the then branch's value
+/// converted there, i.e. recomputed by the rematerializer; the else branch's
+/// a loop argument carried in Y, or its value converted), and the convert
+/// reads it: the conversion runs when the branch is taken, not each
+/// iteration. Triton's backward rematerialization does the same through
+/// control flow, one copy per layout.
+bool duplicateIfResult(ConvertLayoutOp convert,
+                       Rematerializer &rematerializer) {
+  auto ifOp = convert.getSrc().getDefiningOp<scf::IfOp>();
+  if (!ifOp || ifOp.getElseRegion().empty())
+    return false;
+  auto forOp = dyn_cast<scf::ForOp>(ifOp->getParentOp());
+  if (!forOp || !forOp->isAncestor(convert))
+    return false;
+  auto newType = cast<RankedTensorType>(convert.getType());
+  Attribute target = newType.getEncoding();
+  if (isa<DotOperandEncodingAttr>(target))
+    return false;
+  unsigned index = cast<OpResult>(convert.getSrc()).getResultNumber();
+  Value elseValue = ifOp.elseYield().getOperand(index);
+  // The else branch passes on a loop argument that the loop carries from
+  // this very result, or yields a value that is free to recompute.
+  auto carried = dyn_cast<BlockArgument>(elseValue);
+  if (carried && (carried.getOwner() != forOp.getBody() ||
+                  carried.getArgNumber() == 0 ||
+                  forOp.getYieldedValues()[carried.getArgNumber() - 1] !=
+                      convert.getSrc()))
+    return false;
+  if (!carried && !rematerializer.canRematerialize(elseValue, target, nullptr))
+    return false;
+
+  Location loc = convert.getLoc();
+  IRRewriter rewriter(convert.getContext());
+  Value carriedInTarget;
+  if (carried) {
+    rewriter.setInsertionPoint(forOp);
+    Value init = ConvertLayoutOp::create(
+        rewriter, loc, newType,
+        forOp.getInitArgs()[carried.getArgNumber() - 1]);
+    FailureOr<LoopLikeOpInterface> newLoop = forOp.replaceWithAdditionalYields(
+        rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> newArgs) {
+          return SmallVector<Value>(newArgs.begin(), newArgs.end());
+        });
+    if (failed(newLoop))
+      return false;
+    forOp = cast<scf::ForOp>(newLoop->getOperation());
+    carriedInTarget = forOp.getRegionIterArgs().back();
+  }
+
+  rewriter.setInsertionPoint(ifOp);
+  SmallVector<Type> types(ifOp.getResultTypes());
+  types.push_back(newType);
+  auto newIf = scf::IfOp::create(rewriter, ifOp.getLoc(), types,
+                                 ifOp.getCondition(), /*withElseRegion=*/true);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  scf::YieldOp thenYield = newIf.thenYield();
+  rewriter.setInsertionPoint(thenYield);
+  thenYield->insertOperands(
+      thenYield->getNumOperands(),
+      ConvertLayoutOp::create(rewriter, loc, newType,
+                              thenYield.getOperand(index))
+          .getResult());
+  scf::YieldOp elseYield = newIf.elseYield();
+  rewriter.setInsertionPoint(elseYield);
+  Value elseInTarget =
+      carriedInTarget ? carriedInTarget
+                      : ConvertLayoutOp::create(rewriter, loc, newType,
+                                                elseYield.getOperand(index))
+                            .getResult();
+  elseYield->insertOperands(elseYield->getNumOperands(), elseInTarget);
+  for (auto [oldResult, newResult] :
+       llvm::zip(ifOp.getResults(), newIf.getResults()))
+    oldResult.replaceAllUsesWith(newResult);
+  ifOp.erase();
+  Value inTarget = newIf.getResults().back();
+  if (carriedInTarget)
+    forOp.getYieldedValuesMutable()->back().set(inTarget);
+  convert.replaceAllUsesWith(inTarget);
+  convert.erase();
+  return true;
+}
+
 /// A loop-invariant dot operand (the query block of an attention loop) is
 /// converted into its operand layout once, before the loop, instead of
 /// being staged through shared memory every iteration. (A warp-group dot
@@ -643,6 +733,27 @@ struct RemoveLayoutConversionsPass
     module.walk([&](scf::ForOp forOp) {
       retyped |= retypeLoopCarried(forOp, rematerializer);
     });
+    // Values an scf.if in a loop updates, one copy per layout converted to:
+    // each round may expose converts of the new results.
+    auto duplicateIfResults = [&]() {
+      bool any = false;
+      for (int round = 0; round < 4; ++round) {
+        SmallVector<ConvertLayoutOp> fromIfs;
+        module.walk([&](ConvertLayoutOp convert) {
+          if (convert.getSrc().getDefiningOp<scf::IfOp>())
+            fromIfs.push_back(convert);
+        });
+        bool duplicated = false;
+        for (ConvertLayoutOp convert : fromIfs)
+          duplicated |= duplicateIfResult(convert, rematerializer);
+        if (!duplicated)
+          break;
+        any = true;
+        (void)applyPatternsGreedily(module, frozen);
+      }
+      return any;
+    };
+    retyped |= duplicateIfResults();
     if (retyped && failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();
 
@@ -664,6 +775,16 @@ struct RemoveLayoutConversionsPass
 
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();
+    // The rematerialization above may convert such values again.
+    if (duplicateIfResults()) {
+      converts.clear();
+      module.walk(
+          [&](ConvertLayoutOp convert) { converts.push_back(convert); });
+      for (ConvertLayoutOp convert : converts)
+        (void)rematerializer.run(convert);
+      if (failed(applyPatternsGreedily(module, frozen)))
+        return signalPassFailure();
+    }
   }
 };
 

@@ -396,3 +396,56 @@ func.func @transpose_before_convert(%x: tensor<16x32xf16, #l>)
   %2 = mgp.convert_layout %1 : tensor<32x16xf16, #t> -> tensor<32x16xf16, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
   return %2 : tensor<32x16xf16, #mgp.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 }
+
+// -----
+
+#a = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Offsets updated by an scf.if at a tile's first step and carried on (a
+// persistent kernel's flattened loop), converted for a load each iteration:
+// the if also yields them in the load's layout (recomputed in the then
+// branch, carried by the loop in the else branch), and nothing is converted
+// in the loop.
+// CHECK: #[[B:.*]] = #mgp.blocked<{sizePerThread = [4]
+// CHECK: func.func @if_updated_offsets
+// CHECK: scf.for {{.*}} iter_args({{.*}}%[[OB:[a-z0-9]+]] = %{{.*}}) -> ({{.*}}tensor<256xi32, #[[B]]>)
+// CHECK-NOT: mgp.convert_layout
+// CHECK: %[[IF:.*]]:3 = scf.if {{.*}}, tensor<256xi32, #[[B]]>) {
+// CHECK: %[[ON:.*]] = arith.addi {{.*}} : tensor<256xi32, #[[B]]>
+// CHECK: scf.yield {{.*}}, %[[ON]] :
+// CHECK: } else {
+// CHECK: scf.yield {{.*}}, %[[OB]] :
+// CHECK-NOT: mgp.convert_layout
+// CHECK: mgp.addptr {{.*}}, %[[IF]]#2
+// CHECK: mgp.load {{.*}} : tensor<256x!mgp.ptr<f32>, #[[B]]>
+// CHECK-NOT: mgp.convert_layout
+// CHECK: scf.yield
+func.func @if_updated_offsets(%x: !mgp.ptr<f32>, %n: i32, %k: i32) -> tensor<256xf32, #b> {
+  %r = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #a>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #b>
+  %zero = arith.constant dense<0.0> : tensor<256xf32, #b>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c256 = arith.constant 256 : i32
+  %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%tile = %c0, %o = %r, %acc = %zero)
+      -> (i32, tensor<256xi32, #a>, tensor<256xf32, #b>) : i32 {
+    %ki = arith.remsi %i, %k : i32
+    %first = arith.cmpi eq, %ki, %c0 : i32
+    %upd:2 = scf.if %first -> (i32, tensor<256xi32, #a>) {
+      %t = arith.addi %tile, %c1 : i32
+      %base = arith.muli %t, %c256 : i32
+      %bs = mgp.splat %base : i32 -> tensor<256xi32, #a>
+      %on = arith.addi %bs, %r : tensor<256xi32, #a>
+      scf.yield %t, %on : i32, tensor<256xi32, #a>
+    } else {
+      scf.yield %tile, %o : i32, tensor<256xi32, #a>
+    }
+    %ob = mgp.convert_layout %upd#1 : tensor<256xi32, #a> -> tensor<256xi32, #b>
+    %p = mgp.addptr %xs, %ob : tensor<256x!mgp.ptr<f32>, #b>, tensor<256xi32, #b>
+    %v = mgp.load %p : tensor<256x!mgp.ptr<f32>, #b>
+    %sum = arith.addf %acc, %v : tensor<256xf32, #b>
+    scf.yield %upd#0, %upd#1, %sum : i32, tensor<256xi32, #a>, tensor<256xf32, #b>
+  }
+  return %res#2 : tensor<256xf32, #b>
+}
