@@ -563,27 +563,29 @@ private:
 /// the value yielded for it can be recomputed in Y (pointer increments):
 /// the init is converted before the loop, the result after it, and the
 /// converts inside become foldable or rematerialisable.
-bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer) {
+/// `moved` holds the arguments already carried in a new layout, which stay
+/// there (their old layout's users convert back until rematerialized).
+bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer,
+                       DenseSet<Value> &moved) {
   bool changed = false;
   Block &body = *forOp.getBody();
   auto yield = cast<scf::YieldOp>(body.getTerminator());
   for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type)
+    if (!type || moved.contains(arg))
       continue;
     Attribute target;
     for (Operation *user : arg.getUsers())
       if (auto convert = dyn_cast<ConvertLayoutOp>(user))
         target = cast<RankedTensorType>(convert.getType()).getEncoding();
-    // Else the layout of a dot result the yielded value adds up
+    // Else the layout of a dot result or a load the yielded value adds up
     // (`acc += tl.dot(...)` that did not fold into the dot's accumulator,
-    // e.g. a split-precision dot): the sum is carried in the dot's layout.
-    if (!target) {
-      Attribute converted =
-          Rematerializer::largestConvertedLayout(yield.getOperand(i));
-      if (isa_and_nonnull<MmaEncodingAttr>(converted))
-        target = converted;
-    }
+    // e.g. a split-precision dot; `acc += f(tl.load(...))`, a row sum over
+    // blocks): the sum is carried in that layout, as Triton propagates a
+    // load's layout forward, instead of converting every operand into the
+    // accumulator's default layout each iteration.
+    if (!target)
+      target = Rematerializer::largestConvertedLayout(yield.getOperand(i));
     if (!target || isWarpGroupDotOperand(target) ||
         !rematerializer.canRematerialize(yield.getOperand(i), target, arg))
       continue;
@@ -605,6 +607,7 @@ bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer) {
     builder.setInsertionPointAfter(forOp);
     auto after = ConvertLayoutOp::create(builder, forOp.getLoc(), type, result);
     result.replaceAllUsesExcept(after.getResult(), after);
+    moved.insert(arg);
     changed = true;
   }
   return changed;
@@ -730,8 +733,16 @@ struct RemoveLayoutConversionsPass
 
     Rematerializer rematerializer;
     bool retyped = false;
+    // Until no argument moves: carrying one argument in a new layout can
+    // make another's yielded value recomputable there (an online softmax's
+    // running sum reads its running max).
+    DenseSet<Value> moved;
     module.walk([&](scf::ForOp forOp) {
-      retyped |= retypeLoopCarried(forOp, rematerializer);
+      for (unsigned round = 0; round < forOp.getNumRegionIterArgs(); ++round) {
+        if (!retypeLoopCarried(forOp, rematerializer, moved))
+          break;
+        retyped = true;
+      }
     });
     // Values an scf.if in a loop updates, one copy per layout converted to:
     // each round may expose converts of the new results.

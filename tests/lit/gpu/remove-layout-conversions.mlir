@@ -449,3 +449,46 @@ func.func @if_updated_offsets(%x: !mgp.ptr<f32>, %n: i32, %k: i32) -> tensor<256
   }
   return %res#2 : tensor<256xf32, #b>
 }
+
+// -----
+
+#a = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Running values summed from loads (an online softmax's max m and sum d; d
+// reads m): both are carried in the load's layout, where the loop body then
+// runs with no convert; the result is converted once after the loop.
+// CHECK: #[[B:.*]] = #mgp.blocked<{sizePerThread = [4]
+// CHECK: func.func @running_max_and_sum
+// CHECK: scf.for {{.*}} -> (tensor<256xf32, #[[B]]>, tensor<256xf32, #[[B]]>)
+// CHECK-NOT: mgp.convert_layout
+// CHECK: mgp.load {{.*}} : tensor<256x!mgp.ptr<f32>, #[[B]]>
+// CHECK-NOT: mgp.convert_layout
+// CHECK: scf.yield
+// CHECK: mgp.convert_layout
+func.func @running_max_and_sum(%x: !mgp.ptr<f32>, %n: i32) -> tensor<256xf32, #a> {
+  %r = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #b>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #b>
+  %ninf = arith.constant dense<0xFF800000> : tensor<256xf32, #a>
+  %zero = arith.constant dense<0.0> : tensor<256xf32, #a>
+  %c0 = arith.constant 0 : i32
+  %c256 = arith.constant 256 : i32
+  %res:2 = scf.for %i = %c0 to %n step %c256 iter_args(%d = %zero, %m = %ninf)
+      -> (tensor<256xf32, #a>, tensor<256xf32, #a>) : i32 {
+    %is = mgp.splat %i : i32 -> tensor<256xi32, #b>
+    %cols = arith.addi %is, %r : tensor<256xi32, #b>
+    %p = mgp.addptr %xs, %cols : tensor<256x!mgp.ptr<f32>, #b>, tensor<256xi32, #b>
+    %v = mgp.load %p : tensor<256x!mgp.ptr<f32>, #b>
+    %va = mgp.convert_layout %v : tensor<256xf32, #b> -> tensor<256xf32, #a>
+    %mn = arith.maxnumf %m, %va : tensor<256xf32, #a>
+    %dm = arith.subf %m, %mn : tensor<256xf32, #a>
+    %alpha = math.exp %dm : tensor<256xf32, #a>
+    %dx = arith.subf %va, %mn : tensor<256xf32, #a>
+    %e = math.exp %dx : tensor<256xf32, #a>
+    %ds = arith.mulf %d, %alpha : tensor<256xf32, #a>
+    %dn = arith.addf %ds, %e : tensor<256xf32, #a>
+    scf.yield %dn, %mn : tensor<256xf32, #a>, tensor<256xf32, #a>
+  }
+  %out = arith.mulf %res#0, %res#1 : tensor<256xf32, #a>
+  return %out : tensor<256xf32, #a>
+}
