@@ -3,7 +3,9 @@
 // This file implements `mgp-coalesce` (Triton's Coalesce/CoalesceUtils): each
 // mgp.load and mgp.store on a tensor of pointers gets the blocked layout in
 // which a thread owns as many consecutive, aligned elements as the axis
-// analysis proves (up to 16 bytes), with converts around it, and the
+// analysis proves (up to 16 bytes; a load as many as the widest access
+// connected to it by def-use chains, of its shape and order), with converts
+// around it, and the
 // `mgp.vector_width` attribute that tells the lowering how wide its vector
 // accesses may be; on sm_90, so do fp32 atomic adds (vector atom).
 //
@@ -13,6 +15,7 @@
 #include "compiler/codegen/gpu/TensorEncoding.h"
 #include "compiler/ir/Layout.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
 
 namespace mgp {
@@ -42,14 +45,50 @@ public:
       : axis(axis), numWarps(getModuleNumWarps(module)),
         threadsPerWarp(getModuleThreadsPerWarp(module)) {}
 
+  /// The order and the elements per access of each access, before any is
+  /// rewritten (the analysis answers for the IR as it was).
+  void prepare(ArrayRef<std::tuple<Operation *, Value, Value>> accesses) {
+    for (auto [op, ptr, mask] : accesses) {
+      SmallVector<unsigned> order = getOrderFromContiguity(axis.get(ptr));
+      int64_t perAccess = getElementsPerAccess(axis, ptr, order);
+      Access &access = info[op];
+      access.shape = llvm::to_vector(
+          cast<RankedTensorType>(ptr.getType()).getShape());
+      access.order = order;
+      access.perAccess = perAccess;
+    }
+    // The accesses connected to each by def-use chains (Triton's
+    // multi-root slice), with the same shape and order: a load takes the
+    // widest of their accesses, so that the values it feeds and theirs
+    // share a layout (an unaligned row loaded next to aligned weights).
+    for (auto [op, ptr, mask] : accesses) {
+      if (!ptr.getDefiningOp())
+        continue;
+      const Access &self = info[op];
+      for (Operation *other : getSlice(op)) {
+        auto it = info.find(other);
+        if (it == info.end() || other == op ||
+            it->second.shape != self.shape || it->second.order != self.order)
+          continue;
+        widest[op] = std::max(widest.lookup(op), it->second.perAccess);
+      }
+    }
+  }
+
   void run(Operation *op, Value ptr, Value mask) {
     auto ptrType = cast<RankedTensorType>(ptr.getType());
-    AxisInfo info = axis.get(ptr);
-    SmallVector<unsigned> order = getOrderFromContiguity(info);
+    const Access &self = info[op];
+    SmallVector<unsigned> order = self.order;
     int64_t numThreads = numWarps * threadsPerWarp;
-    int64_t perThread = std::min<int64_t>(
-        getElementsPerAccess(axis, ptr, order),
-        std::max<int64_t>(ptrType.getNumElements() / numThreads, 1));
+    int64_t perThread =
+        std::min<int64_t>(std::max(self.perAccess, widest.lookup(op)),
+                          std::max<int64_t>(ptrType.getNumElements() /
+                                                numThreads,
+                                            1));
+    // Stores and atomics keep their own width: wider, a warp's write would
+    // leave gaps (loads go through L1, where gaps do not matter).
+    if (!isa<LoadOp>(op))
+      perThread = std::min(perThread, self.perAccess);
     SmallVector<unsigned> sizePerThread(ptrType.getRank(), 1);
     sizePerThread[order[0]] = perThread;
     BlockedEncodingAttr layout =
@@ -59,8 +98,7 @@ public:
 
     int64_t contigPerThread =
         getContigPerThread(layout, ptrType.getShape())[order[0]];
-    int64_t vec =
-        std::min(contigPerThread, getElementsPerAccess(axis, ptr, order));
+    int64_t vec = std::min(contigPerThread, self.perAccess);
     if (mask)
       vec = std::min(vec, axis.getMaskConstancy(mask, order[0]));
     op->setAttr(
@@ -69,6 +107,14 @@ public:
   }
 
 private:
+  struct Access {
+    SmallVector<int64_t> shape;
+    SmallVector<unsigned> order;
+    int64_t perAccess = 1;
+  };
+  DenseMap<Operation *, Access> info;
+  DenseMap<Operation *, int64_t> widest;
+
   /// Puts every tensor operand and result of `op` in `layout`.
   void rewrite(Operation *op, Attribute layout) {
     OpBuilder builder(op);
@@ -115,9 +161,12 @@ struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
                getElementTypeOrSelf(atomic.getVal().getType()).isF32())
         accesses.emplace_back(op, atomic.getPtr(), atomic.getMask());
     });
+    llvm::erase_if(accesses, [](const auto &access) {
+      return !isa<RankedTensorType>(std::get<1>(access).getType());
+    });
+    coalescer.prepare(accesses);
     for (auto [op, ptr, mask] : accesses)
-      if (isa<RankedTensorType>(ptr.getType()))
-        coalescer.run(op, ptr, mask);
+      coalescer.run(op, ptr, mask);
   }
 };
 

@@ -178,3 +178,33 @@ func.func @masked_min_bound(%x: !mgp.ptr<f32> {mgp.divisibility = 16 : i32},
   %v = mgp.load %p, %mask : tensor<1024x!mgp.ptr<f32>>
   return %v : tensor<1024xf32>
 }
+
+// -----
+
+// A row from an unaligned pointer scaled by weights from an aligned one
+// (layer norm's `x * w` with an unspecialized row stride): the x load takes
+// the w load's 4 elements per thread (with scalar accesses), so both values
+// share a layout; the store to the unaligned output keeps 1 element per
+// thread, its own width.
+// CHECK-DAG: #[[W4:.*]] = #mgp.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[W1:.*]] = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @unaligned_row_aligned_weights
+// CHECK: mgp.load %{{.*}} {mgp.vector_width = 1 : i32} : tensor<1024x!mgp.ptr<f32>, #[[W4]]>
+// CHECK: mgp.load %{{.*}} {mgp.vector_width = 4 : i32} : tensor<1024x!mgp.ptr<f32>, #[[W4]]>
+// CHECK: mgp.store %{{.*}} {mgp.vector_width = 1 : i32} : tensor<1024x!mgp.ptr<f32>, #[[W1]]>
+func.func @unaligned_row_aligned_weights(%x: !mgp.ptr<f32>,
+                                         %w: !mgp.ptr<f32> {mgp.divisibility = 16 : i32},
+                                         %y: !mgp.ptr<f32>) {
+  %r = mgp.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<1024x!mgp.ptr<f32>>
+  %xp = mgp.addptr %xs, %r : tensor<1024x!mgp.ptr<f32>>, tensor<1024xi32>
+  %ws = mgp.splat %w : !mgp.ptr<f32> -> tensor<1024x!mgp.ptr<f32>>
+  %wp = mgp.addptr %ws, %r : tensor<1024x!mgp.ptr<f32>>, tensor<1024xi32>
+  %xv = mgp.load %xp : tensor<1024x!mgp.ptr<f32>>
+  %wv = mgp.load %wp : tensor<1024x!mgp.ptr<f32>>
+  %prod = arith.mulf %xv, %wv : tensor<1024xf32>
+  %ys = mgp.splat %y : !mgp.ptr<f32> -> tensor<1024x!mgp.ptr<f32>>
+  %yp = mgp.addptr %ys, %r : tensor<1024x!mgp.ptr<f32>>, tensor<1024xi32>
+  mgp.store %yp, %prod : tensor<1024x!mgp.ptr<f32>>
+  return
+}
