@@ -285,6 +285,37 @@ public:
     return true;
   }
 
+  /// A stored value computed by element-wise code from values converted out
+  /// of one load's layout (a layer norm's `(x - mean) * rstd * w + b`, its
+  /// three loads wider than the store, whose pointer is unaligned): computed
+  /// in that layout and the result converted for the store, one convert
+  /// instead of one per load, as Triton propagates the loads' layout
+  /// forward to the store.
+  bool retypeStoredValue(StoreOp store) {
+    Value value = store.getValue();
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return false;
+    Value root = value;
+    int64_t added = type.getNumElements();
+    if (auto convert = root.getDefiningOp<ConvertLayoutOp>()) {
+      if (convert->hasOneUse())
+        added = 0;
+      root = convert.getSrc();
+    }
+    Attribute target = largestConvertedLayout(root);
+    if (!target ||
+        target == cast<RankedTensorType>(root.getType()).getEncoding())
+      return false;
+    SmallVector<Value> retyped = recomputeIn(root, target, added);
+    if (retyped.empty())
+      return false;
+    OpBuilder builder(store);
+    store.getValueMutable().assign(
+        ConvertLayoutOp::create(builder, store.getLoc(), type, retyped[0]));
+    return true;
+  }
+
   /// Whether `value` could be recomputed in `enc`, taking `leaf` (a loop
   /// argument about to be carried in `enc`) as available. Changes nothing.
   bool canRematerialize(Value value, Attribute enc, Value leaf) {
@@ -776,6 +807,10 @@ struct RemoveLayoutConversionsPass
     module.walk([&](ReduceOp reduce) { reduces.push_back(reduce); });
     for (ReduceOp reduce : reduces)
       (void)rematerializer.retypeReduceInput(reduce);
+    SmallVector<StoreOp> stores;
+    module.walk([&](StoreOp store) { stores.push_back(store); });
+    for (StoreOp store : stores)
+      (void)rematerializer.retypeStoredValue(store);
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();
     converts.clear();

@@ -492,3 +492,43 @@ func.func @running_max_and_sum(%x: !mgp.ptr<f32>, %n: i32) -> tensor<256xf32, #a
   %out = arith.mulf %res#0, %res#1 : tensor<256xf32, #a>
   return %out : tensor<256xf32, #a>
 }
+
+// -----
+
+#a = #mgp.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #mgp.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Three loads in a wider layout than their store's (layer norm's
+// `(x - mean) * w + b` stored through an unaligned pointer): the element-wise
+// code runs in the loads' layout and only its result is converted.
+// CHECK: #[[B:.*]] = #mgp.blocked<{sizePerThread = [2]
+// CHECK-LABEL: func.func @store_of_loads
+// CHECK-COUNT-3: mgp.load {{.*}} : tensor<256x!mgp.ptr<f32>, #[[B]]>
+// CHECK-NOT: mgp.convert_layout
+// CHECK: %[[V:.*]] = arith.addf {{.*}} : tensor<256xf32, #[[B]]>
+// CHECK: %[[R:.*]] = mgp.convert_layout %[[V]] : tensor<256xf32, #[[B]]>
+// CHECK-NEXT: mgp.store %{{.*}}, %[[R]]
+func.func @store_of_loads(%x: !mgp.ptr<f32>, %w: !mgp.ptr<f32>, %c: !mgp.ptr<f32>, %y: !mgp.ptr<f32>, %mean: f32) {
+  %r = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #b>
+  %xs = mgp.splat %x : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #b>
+  %xp = mgp.addptr %xs, %r : tensor<256x!mgp.ptr<f32>, #b>, tensor<256xi32, #b>
+  %ws = mgp.splat %w : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #b>
+  %wp = mgp.addptr %ws, %r : tensor<256x!mgp.ptr<f32>, #b>, tensor<256xi32, #b>
+  %cs = mgp.splat %c : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #b>
+  %cp = mgp.addptr %cs, %r : tensor<256x!mgp.ptr<f32>, #b>, tensor<256xi32, #b>
+  %xv = mgp.load %xp : tensor<256x!mgp.ptr<f32>, #b>
+  %wv = mgp.load %wp : tensor<256x!mgp.ptr<f32>, #b>
+  %cv = mgp.load %cp : tensor<256x!mgp.ptr<f32>, #b>
+  %xa = mgp.convert_layout %xv : tensor<256xf32, #b> -> tensor<256xf32, #a>
+  %wa = mgp.convert_layout %wv : tensor<256xf32, #b> -> tensor<256xf32, #a>
+  %ca = mgp.convert_layout %cv : tensor<256xf32, #b> -> tensor<256xf32, #a>
+  %ms = mgp.splat %mean : f32 -> tensor<256xf32, #a>
+  %d = arith.subf %xa, %ms : tensor<256xf32, #a>
+  %p = arith.mulf %d, %wa : tensor<256xf32, #a>
+  %v = arith.addf %p, %ca : tensor<256xf32, #a>
+  %ra = mgp.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #a>
+  %ys = mgp.splat %y : !mgp.ptr<f32> -> tensor<256x!mgp.ptr<f32>, #a>
+  %yp = mgp.addptr %ys, %ra : tensor<256x!mgp.ptr<f32>, #a>, tensor<256xi32, #a>
+  mgp.store %yp, %v : tensor<256x!mgp.ptr<f32>, #a>
+  return
+}
