@@ -24,9 +24,9 @@ namespace mgp {
 /// The driver functions mgp calls. Each entry is the name a program compiled
 /// against cuda.h would call; cuda.h maps it to the versioned symbol
 /// (cuMemAlloc -> cuMemAlloc_v2, cuEventElapsedTime -> cuEventElapsedTime_v2,
-/// cuStreamBeginCapture -> cuStreamBeginCapture_v2, cuGraphInstantiate ->
-/// cuGraphInstantiateWithFlags, ...), and the table is filled with exactly
-/// that symbol.
+/// cuLinkCreate -> cuLinkCreate_v2, cuStreamBeginCapture ->
+/// cuStreamBeginCapture_v2, cuGraphInstantiate -> cuGraphInstantiateWithFlags,
+/// ...), and the table is filled with exactly that symbol.
 #define MGP_CUDA_DRIVER_FUNCTIONS(X)                                           \
   X(cuInit)                                                                    \
   X(cuDriverGetVersion)                                                        \
@@ -68,7 +68,11 @@ namespace mgp {
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)                                                        \
-  X(cuModuleLoadDataEx)                                                        \
+  X(cuLinkCreate)                                                              \
+  X(cuLinkAddData)                                                             \
+  X(cuLinkComplete)                                                            \
+  X(cuLinkDestroy)                                                             \
+  X(cuModuleLoadData)                                                          \
   X(cuModuleUnload)                                                            \
   X(cuModuleGetFunction)                                                       \
   X(cuFuncGetAttribute)                                                        \

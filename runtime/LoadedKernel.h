@@ -1,9 +1,11 @@
 //===- LoadedKernel.h - a compiled kernel in the current context -*- C++ -*-=//
 //
 // This file implements the one way a compiled kernel reaches the GPU: its PTX
-// loaded as a module into the current context (the driver's JIT log kept for
-// errors) and its entry looked up. mgp::jit, the gpu backend and the conv
-// tuner all load through it.
+// JIT-compiled by the driver and loaded as a module into the current context
+// (the driver's JIT log kept for errors) and its entry looked up. mgp::jit,
+// the gpu backend and the conv tuner all load through it; the backend and the
+// tuner load their kernels together (loadAll), the JIT of each on a thread of
+// its own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_RUNTIME_LOADEDKERNEL_H
@@ -14,6 +16,7 @@
 #include "runtime/Module.h"
 
 #include <array>
+#include <vector>
 
 namespace mgp {
 
@@ -27,6 +30,20 @@ struct LoadedKernel {
   /// <what>: <the driver's error and JIT log>`, or the missing entry.
   static llvm::Expected<LoadedKernel>
   load(std::shared_ptr<const CompiledKernel> kernel, llvm::StringRef what);
+
+  /// A kernel to load and how its errors name it.
+  struct Request {
+    std::shared_ptr<const CompiledKernel> kernel;
+    std::string what;
+  };
+
+  /// Loads every request into the current context, as load() does: the PTX
+  /// JIT-compiled on up to llvm::hardware_concurrency() threads at once (the
+  /// driver's JIT is most of a cold start, and it runs concurrently only
+  /// across threads), then the images loaded in order. One result per
+  /// request.
+  static std::vector<llvm::Expected<LoadedKernel>>
+  loadAll(llvm::ArrayRef<Request> requests);
 
   /// A launch of \p grid programs on \p stream with the kernel's warps and
   /// dynamic shared memory.

@@ -2,9 +2,10 @@
 //
 // This file implements the tuner: problems not in the tuning cache are
 // collected, every (problem, candidate) launch is compiled in one parallel
-// compile phase, then each problem gets scratch buffers (zeroed) and each
-// candidate is launched once to warm up and timed over a few repetitions
-// between two CUDA events; the fastest candidate is stored.
+// compile phase and loaded (the driver's JITs in parallel too), then each
+// problem gets scratch buffers (zeroed) and each candidate is launched once
+// to warm up and timed over a few repetitions between two CUDA events; the
+// fastest candidate is stored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,25 +155,59 @@ static llvm::Error allocateScratch(const Graph &graph,
 }
 
 namespace {
+/// Every candidate kernel loaded, by launch key, or why it did not load.
+struct LoadedCandidates {
+  std::map<std::string, LoadedKernel> kernels;
+  std::map<std::string, std::string> errors;
+};
+
 /// A candidate's launches, loaded and with their argument slots.
 struct ReadyCandidate {
-  std::vector<LoadedKernel> kernels;
+  std::vector<LoadedKernel *> kernels;
   std::vector<LaunchConfig> configs;
   std::vector<std::vector<uint64_t>> slots;
 };
 } // namespace
 
+/// Loads the kernels of every launch in `all` together (their JITs in
+/// parallel: one at a time they were most of a cold start).
+static LoadedCandidates loadCandidates(llvm::ArrayRef<KernelLaunch> all,
+                                       const GpuKernelSet &set) {
+  std::vector<std::string> keys;
+  std::vector<LoadedKernel::Request> requests;
+  std::set<std::string> seen;
+  for (const KernelLaunch &launch : all) {
+    std::string key = launch.key();
+    if (!seen.insert(key).second)
+      continue;
+    keys.push_back(key);
+    requests.push_back(
+        {set.kernels.find(key)->second, "'" + launch.kernel + "'"});
+  }
+  LoadedCandidates candidates;
+  std::vector<llvm::Expected<LoadedKernel>> loaded =
+      LoadedKernel::loadAll(requests);
+  for (size_t i = 0; i < loaded.size(); ++i) {
+    if (loaded[i])
+      candidates.kernels.emplace(keys[i], std::move(*loaded[i]));
+    else
+      candidates.errors[keys[i]] = llvm::toString(loaded[i].takeError());
+  }
+  return candidates;
+}
+
 static llvm::Expected<ReadyCandidate>
-prepareCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
-                 const Scratch &scratch, CUstream stream) {
+prepareCandidate(llvm::ArrayRef<KernelLaunch> launches,
+                 LoadedCandidates &loaded, const Scratch &scratch,
+                 CUstream stream) {
   ReadyCandidate ready;
   for (const KernelLaunch &launch : launches) {
-    const CompiledKernel &kernel = *set.kernels.find(launch.key())->second;
-    auto loaded = LoadedKernel::load(set.kernels.find(launch.key())->second,
-                                     "'" + launch.kernel + "'");
-    if (!loaded)
-      return loaded.takeError();
-    ready.kernels.push_back(std::move(*loaded));
+    std::string key = launch.key();
+    auto found = loaded.kernels.find(key);
+    if (found == loaded.kernels.end())
+      return llvm::createStringError(loaded.errors[key]);
+    const CompiledKernel &kernel = *found->second.kernel;
+    ready.kernels.push_back(&found->second);
     LaunchConfig config;
     for (int i = 0; i < 3; ++i)
       config.grid[i] = unsigned(launch.grid[i]);
@@ -216,7 +251,7 @@ static llvm::Error launchOnce(ReadyCandidate &ready) {
     for (uint64_t &slot : ready.slots[i])
       args.push_back(&slot);
     if (llvm::Error e =
-            ready.kernels[i].function.launch(ready.configs[i], args.data()))
+            ready.kernels[i]->function.launch(ready.configs[i], args.data()))
       return e;
   }
   return llvm::Error::success();
@@ -224,9 +259,9 @@ static llvm::Error launchOnce(ReadyCandidate &ready) {
 
 /// Milliseconds per run of `launches` (a warm-up, then kTimedRuns).
 static llvm::Expected<double>
-timeCandidate(llvm::ArrayRef<KernelLaunch> launches, const GpuKernelSet &set,
+timeCandidate(llvm::ArrayRef<KernelLaunch> launches, LoadedCandidates &loaded,
               const Scratch &scratch, Stream &stream) {
-  auto ready = prepareCandidate(launches, set, scratch, stream.handle());
+  auto ready = prepareCandidate(launches, loaded, scratch, stream.handle());
   if (!ready)
     return ready.takeError();
   auto start = Event::create();
@@ -314,6 +349,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
       llvm::consumeError(set.takeError());
     return std::move(chosen);
   }
+  LoadedCandidates loaded = loadCandidates(all, *set);
   auto stream = Stream::create();
   if (!stream)
     return stream.takeError();
@@ -327,7 +363,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     double best = std::numeric_limits<double>::infinity();
     std::optional<ConvConfig> winner;
     for (size_t c = 0; c < problem->configs.size(); ++c) {
-      auto ms = timeCandidate(problem->launches[c], *set, scratch, *stream);
+      auto ms = timeCandidate(problem->launches[c], loaded, scratch, *stream);
       if (!ms) {
         // e.g. more shared memory than the device has: not a candidate.
         if (options.log)

@@ -43,6 +43,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 using namespace mgp;
@@ -247,23 +248,40 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
   std::vector<double> flopsOf(graph.nodes.size(), 0);
   for (const LayerStats &layer : computeStats(graph).layers)
     flopsOf[layer.node] = 2.0 * double(layer.macs);
+  // Every kernel not loaded yet, loaded together (their JITs in parallel).
+  std::vector<std::string> keys;
+  std::vector<LoadedKernel::Request> requests;
+  std::set<std::string> requested;
+  for (const KernelLaunch &launch : modelPlan.launches) {
+    std::string key = launch.key();
+    if (launch.aliasOf >= 0 || loaded.count(key) ||
+        !requested.insert(key).second)
+      continue;
+    keys.push_back(key);
+    requests.push_back({set.kernels.find(key)->second,
+                        "'" + launch.kernel + "' [" + launch.signature() + "]"});
+  }
+  auto loadStart = std::chrono::steady_clock::now();
+  std::vector<llvm::Expected<LoadedKernel>> kernels =
+      LoadedKernel::loadAll(requests);
+  stats.loadSeconds += std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - loadStart)
+                           .count();
+  llvm::Error firstError = llvm::Error::success();
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i])
+      loaded.emplace(keys[i], std::move(*kernels[i]));
+    else if (firstError)
+      llvm::consumeError(kernels[i].takeError());
+    else
+      firstError = kernels[i].takeError();
+  }
+  if (firstError)
+    return firstError;
   for (const KernelLaunch &launch : modelPlan.launches) {
     if (launch.aliasOf >= 0)
       continue;
-    std::string key = launch.key();
-    auto found = loaded.find(key);
-    if (found == loaded.end()) {
-      auto loadStart = std::chrono::steady_clock::now();
-      auto kernel = LoadedKernel::load(set.kernels.find(key)->second,
-                                       "'" + launch.kernel + "' [" +
-                                           launch.signature() + "]");
-      stats.loadSeconds += std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - loadStart)
-                               .count();
-      if (!kernel)
-        return kernel.takeError();
-      found = loaded.emplace(key, std::move(*kernel)).first;
-    }
+    auto found = loaded.find(launch.key());
     const CompiledKernel &kernel = *found->second.kernel;
     ReadyLaunch r;
     r.function = &found->second.function;

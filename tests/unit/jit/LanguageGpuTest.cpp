@@ -405,8 +405,12 @@ TEST_F(LanguageGpu, Fp8RandomShapesAndSort) {
          "*fp32,*" + fp8 + ",*fp32,*fp32,i32,256," + fp8,
          {2, 1, 1},
          {in(DType::F32, n, -3, 3),
-          exact(e4m3 ? DType::F8E4NV : DType::F8E5, n), exact(DType::F32, 2),
-          exact(DType::F32, n)},
+          // The scales and q / scale: the GPU's fp32 `/` is div.full.f32
+          // (2 ulp, as Triton's), the interpreter's is correctly rounded; on
+          // random inputs about one quotient in five differs in the last bit.
+          // q is exact on these inputs, whose two scales agree.
+          exact(e4m3 ? DType::F8E4NV : DType::F8E5, n), close(2, 1e-6),
+          close(n, 1e-6)},
          {bufArg(0), bufArg(1), bufArg(2), bufArg(3), intArg(n)}});
   }
   expectGpuMatchesInterpreter(

@@ -4,7 +4,8 @@
 // streams and events, loading hand-written PTX, launching it on 1-D and 2-D
 // grids (with more than 48 KB of dynamic shared memory) and comparing with
 // the same computation on the host on random data, the error for PTX the
-// driver rejects (with its JIT log), and a kernel that reaches the GPU
+// driver rejects (with its JIT log), several kernels loaded at once (their
+// JITs on worker threads), and a kernel that reaches the GPU
 // through a pluggable compile function and the disk cache. Without a GPU
 // every test reports "skipped: no GPU". Nothing here measures time.
 //
@@ -202,11 +203,60 @@ TEST_F(GpuRuntime, RejectedPTXKeepsTheJitLog) {
   ASSERT_FALSE(!!module);
   std::string message = errorText(module);
   EXPECT_TRUE(llvm::StringRef(message).starts_with(
-      "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"))
+      "cuLinkAddData failed: CUDA_ERROR_INVALID_PTX"))
       << message;
   EXPECT_NE(message.find("\nPTX JIT log:\n"), std::string::npos) << message;
   EXPECT_NE(message.find("ptxas"), std::string::npos) << message;
   std::cout << "rejected PTX error:\n" << message << "\n";
+}
+
+TEST_F(GpuRuntime, LoadAllCompilesOnWorkerThreadsInOrder) {
+  auto kernel = [](const char *name, const char *ptx) {
+    auto compiled = std::make_shared<CompiledKernel>();
+    compiled->name = name;
+    compiled->ptx = ptx;
+    compiled->arch = "sm_80";
+    return compiled;
+  };
+  const char *broken =
+      ".version 7.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry broken()\n{\n  bogus.op %r1;\n  ret;\n}\n";
+  std::vector<LoadedKernel::Request> requests = {
+      {kernel("vector_add", kVectorAddPTX), "'first'"},
+      {kernel("broken", broken), "'second'"},
+      {kernel("reverse_blocks", kReverseBlocksPTX), "'third'"},
+      {kernel("vector_add", kVectorAddPTX), "'fourth'"}};
+  std::vector<llvm::Expected<LoadedKernel>> loaded =
+      LoadedKernel::loadAll(requests);
+  ASSERT_EQ(loaded.size(), requests.size());
+  ASSERT_TRUE(!!loaded[0]) << errorText(loaded[0]);
+  std::string message = errorText(loaded[1]);
+  EXPECT_TRUE(llvm::StringRef(message).starts_with(
+      "loading kernel 'second': cuLinkAddData failed: "
+      "CUDA_ERROR_INVALID_PTX"))
+      << message;
+  EXPECT_NE(message.find("\nPTX JIT log:\n"), std::string::npos) << message;
+  ASSERT_TRUE(!!loaded[2]) << errorText(loaded[2]);
+  ASSERT_TRUE(!!loaded[3]) << errorText(loaded[3]);
+  EXPECT_EQ(loaded[2]->kernel->name, "reverse_blocks");
+
+  // A kernel JIT-compiled on a worker thread launches on this one.
+  const int n = 5000;
+  std::vector<float> x = randomSignedFloats(n, 11), y = randomSignedFloats(n, 12);
+  DeviceBuffer dx = upload(x), dy = upload(y);
+  auto dout = DeviceBuffer::allocate(n * sizeof(float));
+  ASSERT_TRUE(!!dout) << errorText(dout);
+  CUdeviceptr px = dx.address(), py = dy.address(), pout = dout->address();
+  int count = n;
+  void *args[] = {&px, &py, &pout, &count};
+  LaunchConfig config;
+  config.numWarps = 4;
+  config.grid = {(n + 127) / 128, 1, 1};
+  ASSERT_EQ(errorText(loaded[3]->function.launch(config, args)), "");
+  ASSERT_EQ(errorText(device->synchronize()), "");
+  std::vector<float> out = download(*dout, n);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
 }
 
 TEST_F(GpuRuntime, UnknownKernelName) {
