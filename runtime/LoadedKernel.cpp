@@ -40,30 +40,35 @@ LoadedKernel::load(std::shared_ptr<const CompiledKernel> kernel,
 
 std::vector<llvm::Expected<LoadedKernel>>
 LoadedKernel::loadAll(llvm::ArrayRef<Request> requests) {
-  std::vector<llvm::Expected<LoadedKernel>> loaded;
-  llvm::Expected<CudaDriver &> driver = CudaDriver::get();
-  if (!driver || requests.size() <= 1) {
-    // load() reports a missing driver as it always does.
-    if (!driver)
-      llvm::consumeError(driver.takeError());
-    for (const Request &request : requests)
-      loaded.push_back(load(request.kernel, request.what));
-    return loaded;
-  }
   std::vector<std::optional<llvm::Expected<DeviceImage>>> images(
       requests.size());
-  {
+  std::vector<size_t> toCompile;
+  for (size_t i = 0; i < requests.size(); ++i)
+    if (requests[i].image)
+      images[i].emplace(*requests[i].image);
+    else
+      toCompile.push_back(i);
+  llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+  if (driver && toCompile.size() > 1) {
     // Each worker compiles in the caller's context.
     CUcontext context = nullptr;
     (void)driver->cuCtxGetCurrent(&context);
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
-    for (size_t i = 0; i < requests.size(); ++i)
+    for (size_t i : toCompile)
       pool.async([&, i] {
         (void)driver->cuCtxSetCurrent(context);
         images[i].emplace(Module::compilePTX(requests[i].kernel->ptx));
       });
     pool.wait();
+  } else {
+    // One at most, or no driver: compilePTX reports a missing driver as
+    // load() always has.
+    if (!driver)
+      llvm::consumeError(driver.takeError());
+    for (size_t i : toCompile)
+      images[i].emplace(Module::compilePTX(requests[i].kernel->ptx));
   }
+  std::vector<llvm::Expected<LoadedKernel>> loaded;
   for (size_t i = 0; i < requests.size(); ++i)
     loaded.push_back(finishLoad(requests[i].kernel, requests[i].what,
                                 std::move(*images[i])));

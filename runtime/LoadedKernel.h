@@ -35,10 +35,14 @@ struct LoadedKernel {
   struct Request {
     std::shared_ptr<const CompiledKernel> kernel;
     std::string what;
+    /// The kernel's image, already JIT-compiled for the current context's
+    /// device (Module::compilePTX); null: JIT-compiled here.
+    const DeviceImage *image = nullptr;
   };
 
   /// Loads every request into the current context, as load() does: the PTX
-  /// JIT-compiled on up to llvm::hardware_concurrency() threads at once (the
+  /// of those without an image JIT-compiled on up to
+  /// llvm::hardware_concurrency() threads at once (the
   /// driver's JIT is most of a cold start, and it runs concurrently only
   /// across threads), then the images loaded in order. One result per
   /// request.

@@ -44,6 +44,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 #include <utility>
 
 using namespace mgp;
@@ -258,8 +259,10 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
         !requested.insert(key).second)
       continue;
     keys.push_back(key);
+    auto image = set.images.find(key);
     requests.push_back({set.kernels.find(key)->second,
-                        "'" + launch.kernel + "' [" + launch.signature() + "]"});
+                        "'" + launch.kernel + "' [" + launch.signature() + "]",
+                        image == set.images.end() ? nullptr : &image->second});
   }
   auto loadStart = std::chrono::steady_clock::now();
   std::vector<llvm::Expected<LoadedKernel>> kernels =
@@ -396,6 +399,20 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   if (convTuningEnabled()) {
     if (llvm::Error e = device->makeCurrent())
       return e;
+    // The kernels that are not convolutions do not depend on the tuning:
+    // they compile (into the kernel cache) while the tuner works. Their
+    // errors come again from the compile phase below.
+    std::vector<KernelLaunch> untuned;
+    for (const KernelLaunch &launch : checked->launches)
+      if (!isConvNode(model.graph, launch.node))
+        untuned.push_back(launch);
+    GpuCompileOptions early;
+    early.target = target;
+    std::thread earlyCompile([&] {
+      auto set = compileGpuKernels(untuned, early);
+      if (!set)
+        llvm::consumeError(set.takeError());
+    });
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
     auto tuned =
@@ -403,6 +420,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
                          getConvTunerOptions(device->properties(), target,
                                              planOptions, options.progress),
                          cache);
+    earlyCompile.join();
     if (!tuned)
       return tuned.takeError();
     planOptions.tuned = std::move(*tuned);
@@ -416,17 +434,18 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   arenaPlan = planArena(model.graph, modelPlan.launches, elementBytes(types));
   endStep("plan tuned launches and arena");
 
+  // Compiled and JIT-compiled for the device together (in its context).
+  if (llvm::Error e = device->makeCurrent())
+    return e;
   GpuCompileOptions compileOptions;
   compileOptions.target = target;
   compileOptions.progress = options.progress;
+  compileOptions.jitImages = true;
   auto set = compileGpuKernels(modelPlan.launches, compileOptions);
   if (!set)
     return set.takeError();
   stats = set->stats;
   endStep("compile (kernel cache)");
-
-  if (llvm::Error e = device->makeCurrent())
-    return e;
   std::vector<CUdeviceptr> addressOf(model.graph.values.size(), 0);
   if (llvm::Error e = uploadWeights(addressOf))
     return e;

@@ -4,7 +4,8 @@
 // specialization is one llvm::ThreadPool task that asks getCompiledKernel
 // for its kernels_dsl kernel (the kernel cache, else compileKernel with its
 // own MLIRContext and LLVMContext; each launch's options, whose precision
-// forces every dot to "ieee" in fp32).
+// forces every dot to "ieee" in fp32), and with jitImages the driver's JIT
+// of the PTX in the same task, in the caller's context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include "graph/LaunchRequest.h"
 
+#include "runtime/CudaDriver.h"
 #include "runtime/jit/KernelCompiler.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -20,6 +22,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <optional>
 
 using namespace mgp;
 using namespace mgp::graph;
@@ -48,6 +51,15 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
   llvm::raw_ostream *progress =
       options.progress && options.progress->is_displayed() ? options.progress
                                                            : nullptr;
+  // The context the JIT compiles for: the caller's.
+  CUcontext jitContext = nullptr;
+  if (options.jitImages) {
+    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+    if (driver)
+      (void)driver->cuCtxGetCurrent(&jitContext);
+    else
+      llvm::consumeError(driver.takeError());
+  }
   CompilePhase phase;
   {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.threads));
@@ -59,6 +71,20 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
             request ? getCompiledKernel(*request, cache, &source)
                     : llvm::Expected<std::shared_ptr<const CompiledKernel>>(
                           request.takeError());
+        std::optional<DeviceImage> image;
+        if (kernel && jitContext) {
+          llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+          if (driver && !driver->cuCtxSetCurrent(jitContext)) {
+            llvm::Expected<DeviceImage> jitted =
+                Module::compilePTX((*kernel)->ptx);
+            if (jitted)
+              image = std::move(*jitted);
+            else
+              llvm::consumeError(jitted.takeError()); // loading reports it
+          } else if (!driver) {
+            llvm::consumeError(driver.takeError());
+          }
+        }
         std::lock_guard<std::mutex> lock(phase.mutex);
         ++phase.done;
         if (!kernel) {
@@ -69,6 +95,8 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
           return;
         }
         set.kernels[launch->key()] = std::move(*kernel);
+        if (image)
+          set.images[launch->key()] = std::move(*image);
         set.stats.compiled += source == CacheSource::Compiled;
         set.stats.fromDisk += source == CacheSource::Disk;
         if (progress)

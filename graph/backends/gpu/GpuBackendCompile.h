@@ -6,6 +6,9 @@
 // parallel (each compile with its own MLIRContext and LLVMContext), through
 // getCompiledKernel (runtime/jit/KernelCompiler.h: the kernel cache, memory
 // then disk, else the compiler), with a progress line while kernels compile.
+// With `jitImages` each task also has the driver JIT-compile its kernel's PTX
+// for the calling thread's context, so that compiling and JIT-compiling the
+// kernels overlap (LoadedKernel::loadAll then only loads the images).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,7 @@
 #include "compiler/api/Target.h"
 #include "runtime/CompiledKernel.h"
 #include "runtime/KernelCache.h"
+#include "runtime/Module.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,6 +39,10 @@ struct GpuCompileOptions {
   llvm::raw_ostream *progress = nullptr;
   /// The cache to use; null: KernelCache::global().
   KernelCache *cache = nullptr;
+  /// Also JIT-compile every kernel for the device of the calling thread's
+  /// current context (GpuKernelSet::images). A JIT that fails leaves no image:
+  /// loading the kernel reports the error.
+  bool jitImages = false;
 };
 
 /// What a compile phase did.
@@ -51,6 +59,8 @@ struct GpuCompileStats {
 /// The compiled kernels of a plan, by KernelLaunch::key().
 struct GpuKernelSet {
   llvm::StringMap<std::shared_ptr<const CompiledKernel>> kernels;
+  /// With GpuCompileOptions::jitImages: the driver's images, by the same key.
+  llvm::StringMap<DeviceImage> images;
   GpuCompileStats stats;
 };
 
