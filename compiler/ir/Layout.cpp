@@ -284,15 +284,20 @@ SmallVector<int64_t> mgp::coordsOf(Attribute encoding, ArrayRef<int64_t> shape,
   return getLayoutBases(encoding, shape).apply(reg, lane, warp);
 }
 
+SmallVector<SmallVector<int64_t>>
+LayoutBases::elementCoords(unsigned laneId, unsigned warpId) const {
+  SmallVector<SmallVector<int64_t>> out;
+  out.reserve(getNumRegs());
+  for (unsigned r = 0; r < getNumRegs(); ++r)
+    out.push_back(apply(r, laneId, warpId));
+  return out;
+}
+
 SmallVector<SmallVector<int64_t>> mgp::getElementCoords(Attribute encoding,
                                                         ArrayRef<int64_t> shape,
                                                         unsigned lane,
                                                         unsigned warp) {
-  LayoutBases bases = getLayoutBases(encoding, shape);
-  SmallVector<SmallVector<int64_t>> out;
-  for (unsigned r = 0; r < bases.getNumRegs(); ++r)
-    out.push_back(bases.apply(r, lane, warp));
-  return out;
+  return getLayoutBases(encoding, shape).elementCoords(lane, warp);
 }
 
 unsigned mgp::getTotalElemsPerThread(Attribute encoding,

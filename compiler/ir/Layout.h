@@ -68,6 +68,9 @@ struct LayoutBases {
   /// The coordinates of the element of (reg, lane, warp).
   llvm::SmallVector<int64_t> apply(unsigned regId, unsigned laneId,
                                    unsigned warpId) const;
+  /// For one thread (lane, warp): the coordinates held in each register.
+  llvm::SmallVector<llvm::SmallVector<int64_t>>
+  elementCoords(unsigned laneId, unsigned warpId) const;
 };
 
 /// THE layout function: the basis vectors of `encoding` on `shape` (every

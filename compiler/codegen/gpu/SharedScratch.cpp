@@ -52,12 +52,16 @@ bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
   // element reads the `src` register that holds it in thread 0.
   unsigned lanes = std::max(getNumLanes(srcEnc), getNumLanes(dstEnc));
   unsigned warps = std::max(getNumWarps(srcEnc), getNumWarps(dstEnc));
+  LayoutBases srcBases = getLayoutBases(srcEnc, shape);
+  LayoutBases dstBases = getLayoutBases(dstEnc, shape);
+  unsigned srcLanes = getNumLanes(srcEnc), dstLanes = getNumLanes(dstEnc);
+  unsigned srcWarps = getNumWarps(srcEnc), dstWarps = getNumWarps(dstEnc);
   llvm::DenseMap<int64_t, unsigned> srcRegOf;
-  auto srcAtZero = getElementCoords(srcEnc, shape, 0, 0);
+  auto srcAtZero = srcBases.elementCoords(0, 0);
   for (unsigned reg = srcAtZero.size(); reg-- > 0;)
     srcRegOf[linearize(srcAtZero[reg], shape)] = reg;
   llvm::SmallVector<unsigned> mapping;
-  for (const auto &coords : getElementCoords(dstEnc, shape, 0, 0)) {
+  for (const auto &coords : dstBases.elementCoords(0, 0)) {
     auto it = srcRegOf.find(linearize(coords, shape));
     if (it == srcRegOf.end())
       return true;
@@ -66,11 +70,9 @@ bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
   for (unsigned warp = 0; warp < warps; ++warp)
     for (unsigned lane = 0; lane < lanes; ++lane) {
       auto srcCoords =
-          getElementCoords(srcEnc, shape, lane % getNumLanes(srcEnc),
-                           warp % getNumWarps(srcEnc));
+          srcBases.elementCoords(lane % srcLanes, warp % srcWarps);
       auto dstCoords =
-          getElementCoords(dstEnc, shape, lane % getNumLanes(dstEnc),
-                           warp % getNumWarps(dstEnc));
+          dstBases.elementCoords(lane % dstLanes, warp % dstWarps);
       for (auto [reg, coords] : llvm::enumerate(dstCoords))
         if (srcCoords[mapping[reg]] != coords)
           return true;
@@ -87,12 +89,16 @@ bool reshapeNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
   // index (the same in both shapes).
   unsigned lanes = std::max(getNumLanes(srcEnc), getNumLanes(dstEnc));
   unsigned warps = std::max(getNumWarps(srcEnc), getNumWarps(dstEnc));
+  LayoutBases srcBases = getLayoutBases(srcEnc, srcShape);
+  LayoutBases dstBases = getLayoutBases(dstEnc, dstShape);
+  unsigned srcLanes = getNumLanes(srcEnc), dstLanes = getNumLanes(dstEnc);
+  unsigned srcWarps = getNumWarps(srcEnc), dstWarps = getNumWarps(dstEnc);
   llvm::DenseMap<int64_t, unsigned> srcRegOf;
-  auto srcAtZero = getElementCoords(srcEnc, srcShape, 0, 0);
+  auto srcAtZero = srcBases.elementCoords(0, 0);
   for (unsigned reg = srcAtZero.size(); reg-- > 0;)
     srcRegOf[linearize(srcAtZero[reg], srcShape)] = reg;
   llvm::SmallVector<unsigned> mapping;
-  for (const auto &coords : getElementCoords(dstEnc, dstShape, 0, 0)) {
+  for (const auto &coords : dstBases.elementCoords(0, 0)) {
     auto it = srcRegOf.find(linearize(coords, dstShape));
     if (it == srcRegOf.end())
       return true;
@@ -101,11 +107,9 @@ bool reshapeNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
   for (unsigned warp = 0; warp < warps; ++warp)
     for (unsigned lane = 0; lane < lanes; ++lane) {
       auto srcCoords =
-          getElementCoords(srcEnc, srcShape, lane % getNumLanes(srcEnc),
-                           warp % getNumWarps(srcEnc));
+          srcBases.elementCoords(lane % srcLanes, warp % srcWarps);
       auto dstCoords =
-          getElementCoords(dstEnc, dstShape, lane % getNumLanes(dstEnc),
-                           warp % getNumWarps(dstEnc));
+          dstBases.elementCoords(lane % dstLanes, warp % dstWarps);
       for (auto [reg, coords] : llvm::enumerate(dstCoords))
         if (linearize(srcCoords[mapping[reg]], srcShape) !=
             linearize(coords, dstShape))

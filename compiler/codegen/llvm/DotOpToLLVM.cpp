@@ -102,20 +102,17 @@ struct DotOpConversion : ConvertOpToLLVMPattern<DotOp> {
                                                       RankedTensorType cType) {
     unsigned lanes = getNumLanes(cType.getEncoding());
     unsigned warps = getNumWarps(cType.getEncoding());
-    auto aAtZero =
-        getElementCoords(aType.getEncoding(), aType.getShape(), 0, 0);
-    auto bAtZero =
-        getElementCoords(bType.getEncoding(), bType.getShape(), 0, 0);
-    auto cAtZero =
-        getElementCoords(cType.getEncoding(), cType.getShape(), 0, 0);
+    LayoutBases aBases = getLayoutBases(aType.getEncoding(), aType.getShape());
+    LayoutBases bBases = getLayoutBases(bType.getEncoding(), bType.getShape());
+    LayoutBases cBases = getLayoutBases(cType.getEncoding(), cType.getShape());
+    auto aAtZero = aBases.elementCoords(0, 0);
+    auto bAtZero = bBases.elementCoords(0, 0);
+    auto cAtZero = cBases.elementCoords(0, 0);
     for (unsigned warp = 0; warp < warps; ++warp) {
       for (unsigned lane = 0; lane < lanes; ++lane) {
-        auto a =
-            getElementCoords(aType.getEncoding(), aType.getShape(), lane, warp);
-        auto b =
-            getElementCoords(bType.getEncoding(), bType.getShape(), lane, warp);
-        auto c =
-            getElementCoords(cType.getEncoding(), cType.getShape(), lane, warp);
+        auto a = aBases.elementCoords(lane, warp);
+        auto b = bBases.elementCoords(lane, warp);
+        auto c = cBases.elementCoords(lane, warp);
         // Row shift of this thread relative to thread 0, and column shift.
         int64_t dm = c[0][0] - cAtZero[0][0], dn = c[0][1] - cAtZero[0][1];
         for (unsigned reg = 0; reg < a.size(); ++reg)

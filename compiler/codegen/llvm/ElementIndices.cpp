@@ -99,15 +99,18 @@ mgp::findRegisterMapping(RankedTensorType src, RankedTensorType dst,
   unsigned warps = std::max(getNumWarps(srcEncoding), getNumWarps(dstEncoding));
   unsigned srcCount = getRegisterCount(src), dstCount = getRegisterCount(dst);
 
+  // The layout functions once (a thread's coordinates are XORs of bases).
+  LayoutBases srcBases = getLayoutBases(srcEncoding, src.getShape());
+  LayoutBases dstBases = getLayoutBases(dstEncoding, dst.getShape());
+  unsigned srcLanes = getNumLanes(srcEncoding), dstLanes = getNumLanes(dstEncoding);
+  unsigned srcWarps = getNumWarps(srcEncoding), dstWarps = getNumWarps(dstEncoding);
   // A candidate from lane 0 / warp 0, then checked for every thread.
   DenseMap<SmallVector<int64_t>, unsigned> srcRegOf;
-  SmallVector<SmallVector<int64_t>> srcAtZero =
-      getElementCoords(srcEncoding, src.getShape(), 0, 0);
+  SmallVector<SmallVector<int64_t>> srcAtZero = srcBases.elementCoords(0, 0);
   for (unsigned reg = srcCount; reg-- > 0;)
     srcRegOf[srcAtZero[reg]] = reg;
   SmallVector<unsigned> mapping;
-  SmallVector<SmallVector<int64_t>> dstAtZero =
-      getElementCoords(dstEncoding, dst.getShape(), 0, 0);
+  SmallVector<SmallVector<int64_t>> dstAtZero = dstBases.elementCoords(0, 0);
   for (unsigned reg = 0; reg < dstCount; ++reg) {
     auto it = srcRegOf.find(dstToSrc(dstAtZero[reg]));
     if (it == srcRegOf.end())
@@ -116,12 +119,10 @@ mgp::findRegisterMapping(RankedTensorType src, RankedTensorType dst,
   }
   for (unsigned warp = 0; warp < warps; ++warp) {
     for (unsigned lane = 0; lane < lanes; ++lane) {
-      auto srcCoords = getElementCoords(srcEncoding, src.getShape(),
-                                        lane % getNumLanes(srcEncoding),
-                                        warp % getNumWarps(srcEncoding));
-      auto dstCoords = getElementCoords(dstEncoding, dst.getShape(),
-                                        lane % getNumLanes(dstEncoding),
-                                        warp % getNumWarps(dstEncoding));
+      auto srcCoords =
+          srcBases.elementCoords(lane % srcLanes, warp % srcWarps);
+      auto dstCoords =
+          dstBases.elementCoords(lane % dstLanes, warp % dstWarps);
       for (unsigned reg = 0; reg < dstCount; ++reg)
         if (dstToSrc(dstCoords[reg]) != srcCoords[mapping[reg]])
           return std::nullopt;
