@@ -21,6 +21,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -307,8 +308,9 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     it->second.key = key;
     it->second.node = i;
   }
-  // Problems in the cache are done; the others get their candidates.
-  std::vector<KernelLaunch> all;
+  // Problems in the cache are done; the others get their candidates, with
+  // the size of their tiles (what their compile time grows with).
+  std::vector<std::pair<int64_t, KernelLaunch>> sized;
   std::vector<Problem *> toTune;
   for (auto &[key, problem] : problems) {
     if (auto config = cache.lookup(key)) {
@@ -331,12 +333,21 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
         continue; // the same kernels once clamped to the problem
       problem.configs.push_back(config);
       problem.launches.push_back(launches);
-      all.insert(all.end(), launches.begin(), launches.end());
+      for (const KernelLaunch &launch : launches)
+        sized.push_back(
+            {config.blockM * config.blockN * config.blockK, launch});
     }
     toTune.push_back(&problem);
   }
   if (toTune.empty())
     return std::move(chosen);
+  // The largest tiles compile first, so that the parallel compile phase
+  // does not end waiting for one of them.
+  std::stable_sort(sized.begin(), sized.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<KernelLaunch> all;
+  for (auto &[size, launch] : sized)
+    all.push_back(std::move(launch));
 
   GpuCompileOptions compileOptions = options.compile;
   compileOptions.progress = nullptr;

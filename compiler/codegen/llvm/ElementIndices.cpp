@@ -102,8 +102,10 @@ mgp::findRegisterMapping(RankedTensorType src, RankedTensorType dst,
   // The layout functions once (a thread's coordinates are XORs of bases).
   LayoutBases srcBases = getLayoutBases(srcEncoding, src.getShape());
   LayoutBases dstBases = getLayoutBases(dstEncoding, dst.getShape());
-  unsigned srcLanes = getNumLanes(srcEncoding), dstLanes = getNumLanes(dstEncoding);
-  unsigned srcWarps = getNumWarps(srcEncoding), dstWarps = getNumWarps(dstEncoding);
+  unsigned srcLanes = getNumLanes(srcEncoding);
+  unsigned dstLanes = getNumLanes(dstEncoding);
+  unsigned srcWarps = getNumWarps(srcEncoding);
+  unsigned dstWarps = getNumWarps(dstEncoding);
   // A candidate from lane 0 / warp 0, then checked for every thread.
   DenseMap<SmallVector<int64_t>, unsigned> srcRegOf;
   SmallVector<SmallVector<int64_t>> srcAtZero = srcBases.elementCoords(0, 0);
@@ -117,15 +119,24 @@ mgp::findRegisterMapping(RankedTensorType src, RankedTensorType dst,
       return std::nullopt;
     mapping.push_back(it->second);
   }
+  // A thread's coordinates are its lane and warp bits' XOR applied to those
+  // of lane 0 / warp 0: one offset per thread and layout.
+  SmallVector<int64_t> coords(dst.getRank());
   for (unsigned warp = 0; warp < warps; ++warp) {
     for (unsigned lane = 0; lane < lanes; ++lane) {
-      auto srcCoords =
-          srcBases.elementCoords(lane % srcLanes, warp % srcWarps);
-      auto dstCoords =
-          dstBases.elementCoords(lane % dstLanes, warp % dstWarps);
-      for (unsigned reg = 0; reg < dstCount; ++reg)
-        if (dstToSrc(dstCoords[reg]) != srcCoords[mapping[reg]])
-          return std::nullopt;
+      SmallVector<int64_t> srcOffset =
+          srcBases.apply(0, lane % srcLanes, warp % srcWarps);
+      SmallVector<int64_t> dstOffset =
+          dstBases.apply(0, lane % dstLanes, warp % dstWarps);
+      for (unsigned reg = 0; reg < dstCount; ++reg) {
+        for (size_t d = 0; d < coords.size(); ++d)
+          coords[d] = dstAtZero[reg][d] ^ dstOffset[d];
+        SmallVector<int64_t> want = dstToSrc(coords);
+        const SmallVector<int64_t> &held = srcAtZero[mapping[reg]];
+        for (size_t d = 0; d < want.size(); ++d)
+          if (want[d] != (held[d] ^ srcOffset[d]))
+            return std::nullopt;
+      }
     }
   }
   return mapping;
