@@ -5,8 +5,6 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/LoadedKernel.h"
 
-#include "runtime/CudaDriver.h"
-
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -48,23 +46,17 @@ LoadedKernel::loadAll(llvm::ArrayRef<Request> requests) {
       images[i].emplace(*requests[i].image);
     else
       toCompile.push_back(i);
-  llvm::Expected<CudaDriver &> driver = CudaDriver::get();
-  if (driver && toCompile.size() > 1) {
-    // Each worker compiles in the caller's context.
-    CUcontext context = nullptr;
-    (void)driver->cuCtxGetCurrent(&context);
+  // Each worker compiles for the caller's context. Without one (or without
+  // a driver) compilePTX reports it, as load() always has.
+  CUcontext context = Module::currentContext();
+  if (context && toCompile.size() > 1) {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
     for (size_t i : toCompile)
       pool.async([&, i] {
-        (void)driver->cuCtxSetCurrent(context);
-        images[i].emplace(Module::compilePTX(requests[i].kernel->ptx));
+        images[i].emplace(Module::compilePTX(requests[i].kernel->ptx, context));
       });
     pool.wait();
   } else {
-    // One at most, or no driver: compilePTX reports a missing driver as
-    // load() always has.
-    if (!driver)
-      llvm::consumeError(driver.takeError());
     for (size_t i : toCompile)
       images[i].emplace(Module::compilePTX(requests[i].kernel->ptx));
   }

@@ -18,10 +18,15 @@ using namespace mgp;
 /// Size of each JIT log buffer; ptxas messages are a few lines per problem.
 static constexpr size_t kLogBytes = 16 * 1024;
 
-llvm::Expected<DeviceImage> Module::compilePTX(llvm::StringRef ptx) {
+llvm::Expected<DeviceImage> Module::compilePTX(llvm::StringRef ptx,
+                                               CUcontext context) {
   llvm::Expected<CudaDriver &> driver = CudaDriver::get();
   if (!driver)
     return driver.takeError();
+  if (context)
+    if (llvm::Error err =
+            driver->check(driver->cuCtxSetCurrent(context), "cuCtxSetCurrent"))
+      return std::move(err);
   std::vector<char> errorLog(kLogBytes, 0), infoLog(kLogBytes, 0);
   CUjit_option options[] = {
       CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
@@ -36,7 +41,7 @@ llvm::Expected<DeviceImage> Module::compilePTX(llvm::StringRef ptx) {
           driver->cuLinkCreate(std::size(options), options, values, &link),
           "cuLinkCreate"))
     return std::move(err);
-  auto destroy = llvm::make_scope_exit([&] { (void)driver->cuLinkDestroy(link); });
+  llvm::scope_exit destroy([&] { (void)driver->cuLinkDestroy(link); });
   // The driver reads the PTX up to its NUL terminator.
   std::string text = ptx.str();
   const char *call = "cuLinkAddData";
@@ -61,6 +66,18 @@ llvm::Expected<DeviceImage> Module::compilePTX(llvm::StringRef ptx) {
   // The image belongs to the link state: copy it before the destroy.
   return DeviceImage{std::string(static_cast<const char *>(cubin), cubinBytes),
                      llvm::StringRef(infoLog.data()).trim().str()};
+}
+
+CUcontext Module::currentContext() {
+  llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+  if (!driver) {
+    llvm::consumeError(driver.takeError());
+    return nullptr;
+  }
+  CUcontext context = nullptr;
+  if (driver->cuCtxGetCurrent(&context) != CUDA_SUCCESS)
+    return nullptr;
+  return context;
 }
 
 llvm::Expected<Module> Module::loadImage(DeviceImage image) {

@@ -30,10 +30,16 @@ struct DeviceImage {
 /// A loaded PTX module, unloaded with the object.
 class Module {
 public:
-  /// JIT-compiles \p ptx for the current context's device (thread-safe: the
-  /// calling thread must have the context current). Errors: `cuLinkAddData
+  /// JIT-compiles \p ptx for the device of \p context, made current on the
+  /// calling thread first (a worker compiling for its caller), or of the
+  /// thread's current context when null. Thread-safe. Errors: `cuLinkAddData
   /// failed: CUDA_ERROR_INVALID_PTX (...)` and the JIT log.
-  static llvm::Expected<DeviceImage> compilePTX(llvm::StringRef ptx);
+  static llvm::Expected<DeviceImage> compilePTX(llvm::StringRef ptx,
+                                                CUcontext context = nullptr);
+
+  /// The calling thread's current context; null when there is none or no
+  /// driver.
+  static CUcontext currentContext();
 
   /// Loads an image compilePTX made for the current context's device.
   static llvm::Expected<Module> loadImage(DeviceImage image);

@@ -182,10 +182,7 @@ static LoadedCandidates loadCandidates(llvm::ArrayRef<KernelLaunch> all,
     if (!seen.insert(key).second)
       continue;
     keys.push_back(key);
-    auto image = set.images.find(key);
-    requests.push_back(
-        {set.kernels.find(key)->second, "'" + launch.kernel + "'",
-         image == set.images.end() ? nullptr : &image->second});
+    requests.push_back(set.loadRequest(key, "'" + launch.kernel + "'"));
   }
   LoadedCandidates candidates;
   std::vector<llvm::Expected<LoadedKernel>> loaded =
@@ -343,8 +340,9 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     return std::move(chosen);
   // The largest tiles compile first, so that the parallel compile phase
   // does not end waiting for one of them.
-  std::stable_sort(sized.begin(), sized.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::stable_sort(
+      sized.begin(), sized.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
   std::vector<KernelLaunch> all;
   for (auto &[size, launch] : sized)
     all.push_back(std::move(launch));

@@ -259,10 +259,8 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
         !requested.insert(key).second)
       continue;
     keys.push_back(key);
-    auto image = set.images.find(key);
-    requests.push_back({set.kernels.find(key)->second,
-                        "'" + launch.kernel + "' [" + launch.signature() + "]",
-                        image == set.images.end() ? nullptr : &image->second});
+    requests.push_back(set.loadRequest(
+        key, "'" + launch.kernel + "' [" + launch.signature() + "]"));
   }
   auto loadStart = std::chrono::steady_clock::now();
   std::vector<llvm::Expected<LoadedKernel>> kernels =

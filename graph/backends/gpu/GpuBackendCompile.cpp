@@ -13,7 +13,6 @@
 
 #include "graph/LaunchRequest.h"
 
-#include "runtime/CudaDriver.h"
 #include "runtime/jit/KernelCompiler.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -52,14 +51,7 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
       options.progress && options.progress->is_displayed() ? options.progress
                                                            : nullptr;
   // The context the JIT compiles for: the caller's.
-  CUcontext jitContext = nullptr;
-  if (options.jitImages) {
-    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
-    if (driver)
-      (void)driver->cuCtxGetCurrent(&jitContext);
-    else
-      llvm::consumeError(driver.takeError());
-  }
+  CUcontext jitContext = options.jitImages ? Module::currentContext() : nullptr;
   CompilePhase phase;
   {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.threads));
@@ -73,17 +65,12 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
                           request.takeError());
         std::optional<DeviceImage> image;
         if (kernel && jitContext) {
-          llvm::Expected<CudaDriver &> driver = CudaDriver::get();
-          if (driver && !driver->cuCtxSetCurrent(jitContext)) {
-            llvm::Expected<DeviceImage> jitted =
-                Module::compilePTX((*kernel)->ptx);
-            if (jitted)
-              image = std::move(*jitted);
-            else
-              llvm::consumeError(jitted.takeError()); // loading reports it
-          } else if (!driver) {
-            llvm::consumeError(driver.takeError());
-          }
+          llvm::Expected<DeviceImage> jitted =
+              Module::compilePTX((*kernel)->ptx, jitContext);
+          if (jitted)
+            image = std::move(*jitted);
+          else
+            llvm::consumeError(jitted.takeError()); // loading reports it
         }
         std::lock_guard<std::mutex> lock(phase.mutex);
         ++phase.done;

@@ -20,7 +20,7 @@
 #include "compiler/api/Target.h"
 #include "runtime/CompiledKernel.h"
 #include "runtime/KernelCache.h"
-#include "runtime/Module.h"
+#include "runtime/LoadedKernel.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -62,6 +62,15 @@ struct GpuKernelSet {
   /// With GpuCompileOptions::jitImages: the driver's images, by the same key.
   llvm::StringMap<DeviceImage> images;
   GpuCompileStats stats;
+
+  /// What loads the kernel of \p key (one of `kernels`), named \p what in
+  /// errors, with its image when there is one.
+  LoadedKernel::Request loadRequest(llvm::StringRef key,
+                                    std::string what) const {
+    auto image = images.find(key);
+    return {kernels.find(key)->second, std::move(what),
+            image == images.end() ? nullptr : &image->second};
+  }
 };
 
 /// Compiles (or finds in the cache) every distinct specialization of

@@ -63,6 +63,29 @@ protected:
     return values;
   }
 
+  /// Runs vector_add (\p function, 128 threads a program) on \p n random
+  /// pairs on \p stream and expects exactly x + y.
+  void expectVectorAdd(Function &function, int n, unsigned seed,
+                       CUstream stream) {
+    std::vector<float> x = randomSignedFloats(n, seed),
+                       y = randomSignedFloats(n, seed + 1);
+    DeviceBuffer dx = upload(x), dy = upload(y);
+    auto dout = DeviceBuffer::allocate(n * sizeof(float));
+    ASSERT_TRUE(!!dout) << errorText(dout);
+    CUdeviceptr px = dx.address(), py = dy.address(), pout = dout->address();
+    int count = n;
+    void *args[] = {&px, &py, &pout, &count};
+    LaunchConfig config;
+    config.numWarps = 4;
+    config.grid = {unsigned(n + 127) / 128, 1, 1};
+    config.stream = stream;
+    ASSERT_EQ(errorText(function.launch(config, args)), "");
+    ASSERT_EQ(errorText(device->synchronize()), "");
+    std::vector<float> out = download(*dout, n);
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
+  }
+
   std::optional<Device> device;
 };
 } // namespace
@@ -115,26 +138,10 @@ TEST_F(GpuRuntime, VectorAddMatchesHost) {
   EXPECT_GT(attrs->numRegs, 0);
   EXPECT_EQ(attrs->staticSharedBytes, 0);
 
-  const int n = 100003; // not a multiple of the block
-  std::vector<float> x = randomSignedFloats(n, 2), y = randomSignedFloats(n, 3);
-  DeviceBuffer dx = upload(x), dy = upload(y);
-  auto dout = DeviceBuffer::allocate(n * sizeof(float));
-  ASSERT_TRUE(!!dout) << errorText(dout);
   auto stream = Stream::create();
   ASSERT_TRUE(!!stream) << errorText(stream);
-
-  CUdeviceptr px = dx.address(), py = dy.address(), pout = dout->address();
-  int count = n;
-  void *args[] = {&px, &py, &pout, &count};
-  LaunchConfig config;
-  config.numWarps = 4;
-  config.grid = {(n + 127) / 128, 1, 1};
-  config.stream = stream->handle();
-  ASSERT_EQ(errorText(function->launch(config, args)), "");
-  ASSERT_EQ(errorText(stream->synchronize()), "");
-  std::vector<float> out = download(*dout, n);
-  for (int i = 0; i < n; ++i)
-    ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
+  expectVectorAdd(*function, 100003, 2, stream->handle()); // not a multiple
+                                                           // of the block
 }
 
 TEST_F(GpuRuntime, TwoDimensionalGridWithLargeDynamicShared) {
@@ -241,22 +248,7 @@ TEST_F(GpuRuntime, LoadAllCompilesOnWorkerThreadsInOrder) {
   EXPECT_EQ(loaded[2]->kernel->name, "reverse_blocks");
 
   // A kernel JIT-compiled on a worker thread launches on this one.
-  const int n = 5000;
-  std::vector<float> x = randomSignedFloats(n, 11), y = randomSignedFloats(n, 12);
-  DeviceBuffer dx = upload(x), dy = upload(y);
-  auto dout = DeviceBuffer::allocate(n * sizeof(float));
-  ASSERT_TRUE(!!dout) << errorText(dout);
-  CUdeviceptr px = dx.address(), py = dy.address(), pout = dout->address();
-  int count = n;
-  void *args[] = {&px, &py, &pout, &count};
-  LaunchConfig config;
-  config.numWarps = 4;
-  config.grid = {(n + 127) / 128, 1, 1};
-  ASSERT_EQ(errorText(loaded[3]->function.launch(config, args)), "");
-  ASSERT_EQ(errorText(device->synchronize()), "");
-  std::vector<float> out = download(*dout, n);
-  for (int i = 0; i < n; ++i)
-    ASSERT_EQ(out[i], x[i] + y[i]) << "at " << i;
+  expectVectorAdd(loaded[3]->function, 5000, 11, nullptr);
 }
 
 TEST_F(GpuRuntime, UnknownKernelName) {
