@@ -48,15 +48,18 @@ st["sort"] = (L, "Triton's bitonic network: last dimension, power-of-two dimensi
 st["topk"] = (L, "Triton's bitonic top-k: last dimension, `k` a power of two")
 st["bitonic_merge"] = (L, "last dimension, power-of-two dimensions")
 st["map_elementwise"] = (S, "the `@jit` scalar function inlined into `mgp.map_elementwise` (an `if` or `while` in it branches per element on the GPU); `pack=` as Triton (the function takes and returns `pack` values per block, a function returning a tuple gives a tuple); not in Triton 3.6's interpreter")
-for n in ["slice","squeeze","unsqueeze","expect_zero","condition","PropagateNan","tuple"]:
+for n in ["squeeze","unsqueeze","expect_zero"]:
     st[n] = (N, "")
+st["condition"] = (S, "`while tl.condition(c, disable_licm=True):` is `while c:`; `disable_licm` (a constant) is accepted and not used: LLVM may still hoist invariant code out of the loop")
+st["slice"] = (X, "the object a `:` of a subscript is in Triton's front end; the subscripts it serves (`x[:, None]`, `x[None, :]`) are supported")
+st["tuple"] = (S, "`tl.tuple([a, b])` builds a tuple; tuples of constants and runtime values: `len`, indexing by a constant, unpacking, iteration in `static_range`; tuple kernel arguments through the Python door (docs/python.md)")
 st["dot_scaled"] = (L, "2-D operands; Triton's decomposition for GPUs without scaled mma (what Triton 3.6 does on sm_90): each operand upcast to bf16 (fp16 when a format is fp16): e2m1 (two a byte, low nibble first, packed along K or, `k_pack=False`, along M / N), e4m3, e5m2, bf16, fp16; times its scale (uint8 e8m0 per 32 along K, or float8e4nv per 16), NaN where the scale is NaN unless `fast_math`; then a bf16/fp16 dot accumulating in fp32, converted to `out_dtype`. A 3-D dot_scaled is a located error; correct but slow: composed from reshapes and broadcasts, an MXFP4-weight matmul runs at about 1/30 of Triton's speed on the H200 (docs/lowp-matmul-h200.md)")
-st["gather"] = (L, "power-of-two dimensions; one-hot compare of the index against every position along the axis, source bits ORed (index.numel() x src.shape[axis] elements, bit-exact; an index out of range gives 0)")
+st["gather"] = (L, "power-of-two dimensions; through shared memory on the GPU (Triton uses warp shuffles when the axis lies within a warp); an index out of range gives 0")
 st["inline_asm_elementwise"] = (L, "GPU only (neither interpreter runs PTX); Triton's packing: elements narrower than 32 bits share a 32-bit register, `pack` elements of a thread per asm call (a thread with fewer runs the last call on zeros); the constraint count is checked against the registers")
 st["PropagateNan"] = (S, '`tl.PropagateNan.NONE` / `ALL` for `propagate_nan=` of maximum, minimum and clamp (ALL: a NaN operand gives NaN)')
-for n in ["block_type","tensor","void","constexpr_type","target_info"]:
+for n in ["block_type","tensor","void","constexpr_type"]:
     st[n] = (X, "a type or object of Triton's Python front end, not a kernel operation")
-st["target_info"] = (N, "")
+st["target_info"] = (S, "`is_cuda()`, `cuda_capability_geq(major, minor=0)`, `is_hip()`, `is_hip_cdna3()`, `is_hip_cdna4()` (also imported by name) are compile-time bools for the target compiled for; the CPU interpreter is no CUDA device (as Triton's interpreter without a GPU); `current_target()` returns a host object and is a located error")
 st["const"] = (L, "as a parameter annotation (`x: tl.const`, or `*kfp32` in a signature): stores and atomics through the pointer, and through block pointers and tensor descriptors made from it, are located errors")
 missing = [n for n in names if n not in st]
 if missing:

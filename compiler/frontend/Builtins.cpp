@@ -79,6 +79,7 @@ static Group getGroup(llvm::StringRef name) {
               "reduce_or", "map_elementwise"},
              Group::Scan)
       .Cases({"debug_barrier", "static_print", "assume", "next_power_of_2",
+              "condition",
               "pointer_type", "gdc_wait", "gdc_launch_dependents",
               "device_print", "device_assert", "add", "sub", "mul", "to_tensor",
               "max_constancy", "broadcast", "inline_asm_elementwise"},
@@ -174,6 +175,8 @@ Expected<SemaValue> Generator::callBuiltinImpl(llvm::StringRef name,
     return genMiscBuiltin(name, args, call);
   if (isPreludeFunction(name))
     return callPreludeFunction(name, args, call);
+  if (name.starts_with(kTargetInfoPrefix))
+    return genMiscBuiltin(name, args, call);
   if (name.starts_with(kLibdevicePrefix))
     return genLibdeviceCall(name.drop_front(kLibdevicePrefix.size()), args,
                             call);
@@ -407,6 +410,19 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
       return v;
     llvm::consumeError(v.takeError());
     return b->get(2);
+  }
+  if (name == "tuple") {
+    // Python's tuple(...) and tl.tuple(args): a tuple of a tuple (a list
+    // literal is one) is itself; tuple() is empty.
+    Expected<BoundArgs> b = bindArgs(name, args, call, {"args"}, 0);
+    if (!b)
+      return b.takeError();
+    if (!b->has(0))
+      return SemaValue::getTuple({});
+    if (b->get(0).isTuple())
+      return b->get(0);
+    return error(b->expr(0), "tl.tuple takes a tuple or a list, got " +
+                                 b->get(0).describe());
   }
   if (name == "len") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x"}, 1);

@@ -67,6 +67,36 @@ static std::string pythonStr(const SemaValue &v) {
   }
 }
 
+/// `tl.target_info.NAME(...)`: compile-time answers about the target, as
+/// Triton gives them (the CPU interpreter is no CUDA device, as Triton's
+/// interpreter without a GPU driver is not).
+static Expected<SemaValue> genTargetInfoCall(Generator &g, llvm::StringRef name,
+                                             CallArgs &args,
+                                             const ast::CallExpr &call) {
+  int capability = g.genOptions.computeCapability;
+  if (name != "cuda_capability_geq") {
+    Expected<BoundArgs> b = g.bindArgs(name, args, call, {}, 0);
+    if (!b)
+      return b.takeError();
+    return SemaValue::getBool(name == "is_cuda" && capability > 0);
+  }
+  Expected<BoundArgs> b = g.bindArgs(name, args, call, {"major", "minor"}, 1);
+  if (!b)
+    return b.takeError();
+  int64_t version[2] = {0, 0};
+  for (unsigned i = 0; i < 2; ++i) {
+    if (!b->has(i))
+      continue;
+    if (!b->get(i).isInt())
+      return g.error(b->expr(i), "cuda_capability_geq needs compile-time "
+                                 "integers, got " +
+                                     b->get(i).describe());
+    version[i] = b->get(i).getInt();
+  }
+  return SemaValue::getBool(capability > 0 &&
+                            capability >= version[0] * 10 + version[1]);
+}
+
 Expected<SemaValue> Generator::genMiscBuiltin(llvm::StringRef name,
                                               CallArgs &args,
                                               const ast::CallExpr &call) {
@@ -77,6 +107,29 @@ Expected<SemaValue> Generator::genMiscBuiltin(llvm::StringRef name,
       return b.takeError();
     BarrierOp::create(builder, l);
     return SemaValue::getNone();
+  }
+  if (name.starts_with(kTargetInfoPrefix))
+    return genTargetInfoCall(*this, name.drop_front(kTargetInfoPrefix.size()),
+                             args, call);
+  if (name == "condition") {
+    // `while tl.condition(c, disable_licm=True):` is `while c:`; the hint
+    // only keeps Triton's LICM from hoisting, so it does not change results.
+    Expected<BoundArgs> b =
+        bindArgs(name, args, call, {"arg1", "disable_licm"}, 1);
+    if (!b)
+      return b.takeError();
+    if (b->has(1) && !b->get(1).isConstexpr())
+      return error(b->expr(1), "disable_licm of tl.condition must be a "
+                               "compile-time bool, got " +
+                                   b->get(1).describe());
+    const SemaValue &c = b->get(0);
+    if (c.isTensor() ||
+        !(c.isConstexpr() ||
+          (c.isRuntime() && getElementType(c.getType()).isIntOrFloat())))
+      return error(b->expr(0),
+                   "tl.condition needs a scalar condition, got " +
+                       c.describe());
+    return c;
   }
   if (name == "gdc_wait" || name == "gdc_launch_dependents") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {}, 0);

@@ -71,6 +71,10 @@ struct KernelGenOptions {
   /// Compile tl.device_assert checks (Triton's debug mode: `@jit(debug=True)`
   /// also turns them on for its kernel).
   bool debug = false;
+  /// The compute capability the kernel is compiled for (90 for sm_90 and
+  /// sm_90a), 0 for the CPU interpreter: what `tl.target_info.is_cuda()` and
+  /// `cuda_capability_geq(major, minor)` answer.
+  int computeCapability = 90;
 };
 
 /// The names of the @jit kernels of `module`, in source order.

@@ -454,6 +454,11 @@ inline constexpr llvm::StringLiteral kExtraModule = "triton.language.extra";
 inline constexpr llvm::StringLiteral kExtraCudaModule =
     "triton.language.extra.cuda";
 inline constexpr llvm::StringLiteral kLibdeviceModule = "libdevice";
+/// triton.language.target_info: compile-time questions about the target.
+inline constexpr llvm::StringLiteral kTargetInfoModule =
+    "triton.language.target_info";
+/// The prefix of the builtin names of target_info's functions.
+inline constexpr llvm::StringLiteral kTargetInfoPrefix = "target_info.";
 /// The prefix of the builtin names of libdevice functions.
 inline constexpr llvm::StringLiteral kLibdevicePrefix = "libdevice.";
 

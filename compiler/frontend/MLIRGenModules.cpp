@@ -6,7 +6,8 @@
 // modules (`triton.language.extra.libdevice`, `tl.extra.cuda.libdevice`, the
 // HIP one and the old `triton.language.libdevice`), so that every spelling
 // real kernels use reaches the same builtins: `tl.extra.cuda.libdevice.tanh`,
-// `from triton.language.extra.libdevice import tanh`, `tl.math.erf`.
+// `from triton.language.extra.libdevice import tanh`, `tl.math.erf`; and
+// `triton.language.target_info` (`is_cuda()`, `cuda_capability_geq(9)`).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
@@ -38,6 +39,8 @@ static std::optional<llvm::StringRef> getCanonicalModule(llvm::StringRef path) {
     return llvm::StringRef("mgp");
   if (path == "triton.language.math")
     return kMathModule;
+  if (path == kTargetInfoModule)
+    return kTargetInfoModule;
   if (path == "triton.language.extra")
     return kExtraModule;
   if (path == "triton.language.extra.cuda" ||
@@ -80,9 +83,12 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
       return SemaValue::getModule(kPropagateNanModule);
     if (name == "extra")
       return SemaValue::getModule(kExtraModule);
+    if (name == "target_info")
+      return SemaValue::getModule(kTargetInfoModule);
     if (name == "language" || name == "core" || name == "standard")
       return SemaValue::getModule(module);
-    if (name == "constexpr" || name == "jit" || Generator::isBuiltinName(name))
+    if (name == "constexpr" || name == "jit" || name == "tuple" ||
+        Generator::isBuiltinName(name))
       return SemaValue::getBuiltin(name);
     why = "unknown builtin '" + name.str() + "' of " + module.str();
     return std::nullopt;
@@ -117,6 +123,20 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
       return SemaValue::getBuiltin(name);
     why = "'triton.language.extra.cuda." + name.str() +
           "' is not supported in kernels";
+    return std::nullopt;
+  }
+  if (module == kTargetInfoModule) {
+    if (llvm::is_contained({"is_cuda", "cuda_capability_geq", "is_hip",
+                            "is_hip_cdna3", "is_hip_cdna4"},
+                           name))
+      return SemaValue::getBuiltin((kTargetInfoPrefix + name).str());
+    if (name == "current_target")
+      why = "'triton.language.target_info.current_target' returns a host "
+            "object, which kernels cannot use in mgp: ask is_cuda() or "
+            "cuda_capability_geq(major, minor)";
+    else
+      why = "unknown function '" + name.str() +
+            "' of triton.language.target_info";
     return std::nullopt;
   }
   if (module == kLibdeviceModule) {

@@ -182,6 +182,7 @@ mgp::compileKernel(const KernelRequest &request) {
     StageTimer timer(result.times.mlirgen);
     KernelGenOptions genOptions;
     genOptions.numWarps = request.options.numWarps;
+    genOptions.computeCapability = request.target.computeCapability();
     auto module =
         generateKernelModule(*result.context, file.sourceMgr, *file.module,
                              request.kernelName, request.signature, {},

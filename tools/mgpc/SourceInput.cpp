@@ -60,6 +60,7 @@ mgp::buildModuleFromSource(mlir::MLIRContext &context, StringRef filename,
   genOptions.importPaths = options.importPaths;
   genOptions.numWarps = options.numWarps;
   genOptions.debug = options.debug;
+  genOptions.computeCapability = options.computeCapability;
   mlir::OwningOpRef<mlir::ModuleOp> result;
   for (const std::string &kernel : kernels) {
     auto module = generateKernelModule(context, sourceMgr, **ast, kernel,

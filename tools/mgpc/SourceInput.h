@@ -30,6 +30,8 @@ struct SourceOptions {
   std::vector<std::string> importPaths;
   int numWarps = 4;   ///< --num-warps (the register budget check)
   bool debug = false; ///< --debug: compile tl.device_assert checks
+  /// --arch's compute capability (0 for cpu): tl.target_info's answers.
+  int computeCapability = 90;
 };
 
 /// Builds the mgp module of the kernels of source file `filename` (".mgp" or

@@ -188,7 +188,8 @@ static Error getCompileOptions(mgp::KernelOptions &options,
   return options.verify();
 }
 
-static Expected<mgp::SourceOptions> getSourceOptions() {
+static Expected<mgp::SourceOptions>
+getSourceOptions(const mgp::Target &target) {
   mgp::SourceOptions options;
   options.kernelName = kernelName;
   if (signatureText.getNumOccurrences()) {
@@ -207,6 +208,7 @@ static Expected<mgp::SourceOptions> getSourceOptions() {
   options.importPaths.assign(importPaths.begin(), importPaths.end());
   options.numWarps = numWarps;
   options.debug = debugMode;
+  options.computeCapability = target.computeCapability();
   return options;
 }
 
@@ -282,7 +284,7 @@ static Expected<std::string> compile(const mgp::KernelOptions &options,
       timer.run("parse", [&]() {
         if (isMLIR)
           return parseMLIRFile(context, sourceMgr);
-        Expected<mgp::SourceOptions> sourceOptions = getSourceOptions();
+        Expected<mgp::SourceOptions> sourceOptions = getSourceOptions(target);
         if (!sourceOptions)
           return Expected<mlir::OwningOpRef<mlir::ModuleOp>>(
               sourceOptions.takeError());

@@ -134,3 +134,7 @@ register("elementwise.fma_fp64", K, "_fma_fp64_kernel", "fma_fp64",
          lambda g, n: [randn(g, n, dtype=torch.float64) for _ in range(3)],
          lambda a, b, c: (a * b + c) / (1 + c.abs()), shapes=[(1000,), (130,)],
          check=Close(1e-12, 1e-14))
+
+register("elementwise.grid_stride_condition", K, "_grid_stride_scale_kernel",
+         "grid_stride_scale", lambda g, n: [randn(g, n), 0.75],
+         lambda x, s: x * s, shapes=[(5000,), (256,), (77,)], check=EXACT)

@@ -4,6 +4,7 @@ Triton library has (casts, activations, clamps, masks, int64 offsets)."""
 import torch
 import triton
 import triton.language as tl
+from triton.language.target_info import cuda_capability_geq
 
 from .helpers import leaky_relu, silu
 
@@ -325,3 +326,28 @@ def fma_fp64(a, b, c):
     N = a.numel()
     _fma_fp64_kernel[(triton.cdiv(N, 128),)](a, b, c, out, N, BLOCK=128)
     return out
+
+
+@triton.jit
+def _grid_stride_scale_kernel(X, Y, N, scale, BLOCK: tl.constexpr):
+    # A grid-stride loop: a fixed grid walks every block, the loop kept as a
+    # while whose invariants stay inside (tl.condition's disable_licm).
+    start = tl.program_id(0) * BLOCK
+    step = tl.num_programs(0) * BLOCK
+    while tl.condition(start < N, disable_licm=True):
+        offs = start + tl.arange(0, BLOCK)
+        mask = offs < N
+        if cuda_capability_geq(9, 0):
+            x = tl.load(X + offs, mask=mask, eviction_policy="evict_first")
+        else:
+            x = tl.load(X + offs, mask=mask)
+        tl.store(Y + offs, x * scale, mask=mask)
+        start += step
+
+
+def grid_stride_scale(x, scale):
+    y = torch.empty_like(x)
+    N = x.numel()
+    grid = (min(4, triton.cdiv(N, 256)),)
+    _grid_stride_scale_kernel[grid](x, y, N, scale, BLOCK=256)
+    return y

@@ -1,7 +1,7 @@
 """What Triton's interpreter lacks on a machine without a GPU, supplied by the
 triton-interp launcher (nothing here changes what a kernel computes).
 
-This file implements two shims, installed once in the interpreter's process:
+This file implements three shims, installed once in the interpreter's process:
 - libdevice: Triton's interpreter does not implement `extern_elementwise`
   (`triton.language.extra.libdevice.tanh(x)` returns None there and the
   `extra.cuda.libdevice` spelling raises NotImplementedError). The shim
@@ -14,6 +14,10 @@ This file implements two shims, installed once in the interpreter's process:
   shim gives each autotuner a benchmark that runs nothing and reports equal
   times, so Triton picks the first config (as a single-config autotuner
   would) and the kernel runs once.
+- tl.condition: the interpreter runs `while tl.condition(c, disable_licm=True)`
+  as Python, where the wrapper object is always true, so the loop never ends;
+  the shim makes the wrapper as true as the condition it wraps (what Triton's
+  compiler does with it).
 """
 
 import sys
@@ -98,6 +102,12 @@ def _libdevice_modules():
         except ImportError:
             pass
     return modules
+
+
+def install_condition():
+    """Makes `tl.condition(c, ...)` true exactly when `c` is."""
+    import triton.language as tl
+    tl.condition.__bool__ = lambda self: bool(self.condition)
 
 
 def install_libdevice(kernel_module_prefixes=("kernels",)):

@@ -128,6 +128,7 @@ class TritonInterpLauncher(Launcher):
         from . import interp_shims
         if not self.shimmed:
             interp_shims.install_libdevice()
+            interp_shims.install_condition()
             self.shimmed = True
         interp_shims.install_autotune(getattr(case.module, k) for k in case.kernels)
         yield

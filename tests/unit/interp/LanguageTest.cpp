@@ -6,7 +6,8 @@
 // calls), integer bit functions (against bit loops), Python's min/max on
 // runtime scalars (the tutorial's grouped program ordering), early returns,
 // dtype and string constexprs and helpers imported from another module
-// (found through the import search path). Inputs are fresh random values;
+// (found through the import search path), tl.target_info's answers per
+// compute capability and a `while tl.condition(...)` loop. Inputs are fresh random values;
 // NaN where a number is expected fails.
 //
 //===----------------------------------------------------------------------===//
@@ -27,8 +28,10 @@ namespace {
 constexpr int kBlock = 128;
 
 FrontendKernel compile(llvm::StringRef name, llvm::StringRef signature,
-                       const llvm::StringMap<ConstValue> &defines) {
+                       const llvm::StringMap<ConstValue> &defines,
+                       int computeCapability = 90) {
   KernelGenOptions options;
+  options.computeCapability = computeCapability;
   options.importPaths = {MGP_LANGUAGE_KERNEL_DIR};
   return compileFrontendKernel(MGP_LANGUAGE_KERNELS, name, signature, defines,
                                name.str(), options);
@@ -300,6 +303,30 @@ TEST(LanguageConstexprs, DtypeAndStringConstexprsAndImportedHelper) {
       }
       ASSERT_NEAR(y[i], want, 2e-6 * std::max(1.0, std::fabs(want))) << x[i];
     }
+  }
+}
+
+TEST(LanguageTarget, TargetInfoAnswersForTheCapabilityInAConditionLoop) {
+  const int n = 1000;
+  std::vector<float> x = randomFloats(n, -3, 3, 5);
+  // The CPU interpreter (0) is no CUDA device, as in Triton's interpreter.
+  for (auto [capability, factor] :
+       {std::pair{90, 9.0f}, {80, 8.0f}, {0, 2.0f}}) {
+    SCOPED_TRACE(capability);
+    llvm::StringMap<ConstValue> d;
+    d["BLOCK"] = ConstValue::getInt(kBlock);
+    FrontendKernel k = compile("target_scale", "*fp32,*fp32,i32", d, capability);
+    ASSERT_TRUE(k.kernel);
+    std::vector<float> y(n, -123.0f);
+    // Three programs walk the eight blocks.
+    ASSERT_EQ(errorText(runKernel(k.kernel, {3, 1, 1},
+                                  {InterpArg::buffer(x.data(), n, DType::F32),
+                                   InterpArg::buffer(y.data(), n, DType::F32),
+                                   InterpArg::integer(n)},
+                                  {})),
+              "");
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(y[i], x[i] * factor) << i;
   }
 }
 

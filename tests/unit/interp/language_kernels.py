@@ -1,7 +1,7 @@
 # Kernels of LanguageTest.cpp: the wider Triton language (libdevice and math
 # functions, min/max on scalars, early returns, dtype and string constexprs,
-# helpers imported from other modules) run on the interpreter against C++
-# references.
+# helpers imported from other modules, tl.target_info and tl.condition) run
+# on the interpreter against C++ references.
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
@@ -122,3 +122,20 @@ def activation(x_ptr, y_ptr, n, BLOCK: tl.constexpr, X_dtype: tl.constexpr,
     else:
         y = tl.maximum(x, 0.0)
     tl.store(y_ptr + offs, y.to(y_ptr.dtype.element_ty), mask=offs < n)
+
+
+@triton.jit
+def target_scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # A grid-stride loop whose body picks its factor by the target.
+    start = tl.program_id(0) * BLOCK
+    while tl.condition(start < n, disable_licm=True):
+        offs = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs, mask=offs < n)
+        if tl.target_info.cuda_capability_geq(9, 0):
+            y = x * 9.0
+        elif tl.target_info.is_cuda():
+            y = x * 8.0
+        else:
+            y = x * 2.0
+        tl.store(y_ptr + offs, y, mask=offs < n)
+        start += tl.num_programs(0) * BLOCK
