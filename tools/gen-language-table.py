@@ -35,7 +35,7 @@ st["device_assert"] = (S, "checked only in debug mode (`@triton.jit(debug=True)`
 st["device_print"] = (S, "vprintf on the GPU, stderr on the interpreter; Python's `print` in a kernel is `device_print`")
 st["advance"] = (S, "")
 st["make_block_ptr"] = (S, "`load`/`store` with `boundary_check` and `padding_option`; ordinary masked loads")
-st["make_tensor_descriptor"] = (L, 'made in the kernel or passed from the host (`TensorDescriptor` arguments, docs/python.md); `desc.load`/`desc.store` as masked loads and stores, `desc.atomic_add/min/max/and/or/xor` as masked relaxed atomics on Triton\'s element types (no TMA; fp16/bf16 min/max not yet)')
+st["make_tensor_descriptor"] = (L, 'made in the kernel or passed from the host (`TensorDescriptor` arguments, docs/python.md); `desc.load`/`desc.store` as masked loads and stores, `desc.atomic_add/min/max/and/or/xor` as masked relaxed atomics on Triton\'s element types, fp16/bf16 min/max as a compare-and-swap loop of PTX `max.f16`/`max.bf16` per element (NaN-avoiding: a NaN operand leaves the other value); no TMA')
 for n in ["load_tensor_descriptor","store_tensor_descriptor"]: st[n] = (S, "")
 st["tensor_descriptor"] = (L, 'host `TensorDescriptor` arguments become in-kernel descriptors (docs/python.md); not as an annotation or `mgpc --signature` type')
 for n in ["rand","rand4x","randint","randint4x","randn","randn4x","philox","philox_impl","uint_to_uniform_float","pair_uniform_to_normal"]:

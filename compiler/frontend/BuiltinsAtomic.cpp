@@ -10,7 +10,9 @@
 // (default), "cta" or "sys"; atomic_max/min of floats is an integer max on
 // the bits of non-negative values and an unsigned min on the bits of
 // negative ones (IEEE orders them that way), through the same address
-// viewed as integers.
+// viewed as integers. A tensor descriptor's atomic_min/max also takes fp16
+// and bf16 elements (as Triton's TMA reductions do): a 16-bit float max/min
+// (mgp.atomic_rmw fmax/fmin, NaN-avoiding as PTX's max.f16).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/MLIRGenImpl.h"
@@ -79,7 +81,8 @@ static Error broadcastValue(Generator &g, const SemaValue &value,
 
 Expected<SemaValue> Generator::genAtomicBuiltin(llvm::StringRef name,
                                                 CallArgs &args,
-                                                const ast::CallExpr &call) {
+                                                const ast::CallExpr &call,
+                                                bool halfMinMax) {
   mlir::Location l = loc(call);
   bool isCas = name == "atomic_cas";
   Expected<BoundArgs> b =
@@ -183,6 +186,9 @@ Expected<SemaValue> Generator::genAtomicBuiltin(llvm::StringRef name,
     return runtime(
         rmw(isMax ? AtomicRMWKind::Max : AtomicRMWKind::Min, ptr, val, mask));
   }
+  if (bits == 16 && halfMinMax)
+    return runtime(rmw(isMax ? AtomicRMWKind::FMax : AtomicRMWKind::FMin, ptr,
+                       val, mask));
   if (bits != 32 && bits != 64)
     return bad("floats other than fp32 and fp64");
   // Floats: signed integer max (min) on the bits of values >= 0 (sign bit

@@ -310,7 +310,8 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
                    mask ? runtime(mask) : SemaValue::getNone(),
                    SemaValue::getString("relaxed")};
     atomic.argExprs = {&b->expr(0), &b->expr(2), &b->expr(1), &b->expr(0)};
-    Expected<SemaValue> old = genAtomicBuiltin(name, atomic, call);
+    Expected<SemaValue> old = genAtomicBuiltin(name, atomic, call,
+                                               /*halfMinMax=*/true);
     if (!old)
       return old.takeError();
     return SemaValue::getNone();

@@ -373,9 +373,12 @@ public:
   llvm::Expected<SemaValue> genScanBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call);
   /// atomic_add/max/min/and/or/xor/xchg/cas (BuiltinsAtomic.cpp).
+  /// `halfMinMax`: a tensor descriptor's atomic_min/max, which Triton also
+  /// takes on fp16 and bf16 elements (a float max/min of 16 bits).
   llvm::Expected<SemaValue> genAtomicBuiltin(llvm::StringRef name,
                                              CallArgs &args,
-                                             const ast::CallExpr &call);
+                                             const ast::CallExpr &call,
+                                             bool halfMinMax = false);
   /// join, split, interleave, cat, flip, ravel, histogram
   /// (BuiltinsCompose.cpp).
   llvm::Expected<SemaValue> genComposedBuiltin(llvm::StringRef name,

@@ -181,9 +181,7 @@ LogicalResult AtomicRMWOp::verify() {
     if (!isFloat)
       return emitOpError("needs floating-point values for ")
              << stringifyAtomicRMWKind(getKind());
-    if (getKind() == AtomicRMWKind::FAdd
-            ? !(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64())
-            : !(elem.isF32() || elem.isF64()))
+    if (!(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64()))
       return emitOpError("does not support ")
              << elem << " values for " << stringifyAtomicRMWKind(getKind());
     return success();

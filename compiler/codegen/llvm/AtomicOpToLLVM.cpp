@@ -8,7 +8,10 @@
 // threads hold it. When the old values are used and other threads hold the
 // element too (a scalar, a replicating layout), the owners write them to the
 // op's shared scratch (SharedScratch.h: the result row-major), a barrier, and
-// every thread reads its elements back.
+// every thread reads its elements back. PTX has no 16-bit float max/min
+// atomic (a tensor descriptor's desc.atomic_max/min of fp16 or bf16): those
+// run a compare-and-swap loop on the 16 bits, `max.f16` / `max.bf16` of the
+// value read and the operand swapped in until no other thread got between.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/SharedScratch.h"
@@ -90,6 +93,37 @@ std::string getRMWSuffix(AtomicRMWKind kind, Type elem) {
     return ".exch.b" + b;
   }
   return "";
+}
+
+/// True for a float max/min on 16-bit elements, which PTX lacks as an atom.
+bool isHalfFloatMinMax(AtomicRMWKind kind, Type elem) {
+  return (kind == AtomicRMWKind::FMax || kind == AtomicRMWKind::FMin) &&
+         (elem.isF16() || elem.isBF16());
+}
+
+/// The compare-and-swap loop of a 16-bit float max/min, with the operands
+/// of the single-atom text ($0 the old value, $1 the address, $2 the
+/// predicate, $3 the operand). `${:uid}` makes the labels unique per copy.
+std::string getHalfMinMaxLoop(AtomicRMWOp op, Type elem) {
+  std::string cas = "atom" + getSemanticSuffix(op.getSem(), op.getScope()) +
+                    ".global.cas.b16";
+  std::string combine =
+      std::string(op.getKind() == AtomicRMWKind::FMax ? "max" : "min") +
+      (elem.isBF16() ? ".bf16" : ".f16");
+  return "{\n\t"
+         ".reg .pred %p;\n\t"
+         ".reg .b16 %seen, %want;\n\t"
+         "mov.b16 $0, 0;\n\t"
+         "@!$2 bra mgp_hminmax_done_${:uid};\n\t"
+         "ld.relaxed.gpu.global.b16 $0, [ $1 + 0 ];\n"
+         "mgp_hminmax_loop_${:uid}:\n\t"
+         "mov.b16 %seen, $0;\n\t" +
+         combine + " %want, %seen, $3;\n\t" + cas +
+         " $0, [ $1 + 0 ], %seen, %want;\n\t"
+         "setp.ne.b16 %p, $0, %seen;\n\t"
+         "@%p bra mgp_hminmax_loop_${:uid};\n"
+         "mgp_hminmax_done_${:uid}:\n\t"
+         "}";
 }
 
 /// The inline-asm register constraint and the integer type an element
@@ -264,6 +298,9 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
                           std::to_string(elem.getIntOrFloatBitWidth()) +
                           " $0, 0;\n\t@$2 " + text + " $0, [ $1 + 0 ], $3" +
                           (isCas ? ", $4;" : ";");
+    if constexpr (!isCas)
+      if (isHalfFloatMinMax(op.getKind(), elem))
+        asmText = getHalfMinMaxLoop(op, elem);
     std::string constraints =
         std::string("=") + constraint + ",l,b," + constraint +
         (isCas ? std::string(",") + constraint : std::string());

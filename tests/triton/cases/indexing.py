@@ -4,7 +4,7 @@ import torch
 
 from kernels import indexing as K
 
-from .common import BLOCK_PTR_SKIP, EXACT, FP32, f64, randint, randn, register
+from .common import BLOCK_PTR_SKIP, EXACT, FP32, as_dtype, f64, randint, randn, register
 
 register("indexing.transpose", K, "_transpose_kernel", "transpose",
          lambda g, m, n: [randn(g, m, n)], lambda x: x.t().contiguous(),
@@ -60,6 +60,15 @@ register("indexing.tensor_descriptor", K, "_desc_add_rows_kernel", "desc_add_row
          lambda g, m, n: [randn(g, m, n), randn(g, n)], lambda x, b: x + b,
          shapes=[(37, 44), (64, 64), (5, 100)], check=EXACT)
 
+
+# Triton accepts fp16/bf16 descriptor max only with a native-TMA GPU driver
+# active (semantic.py asks the driver, not the compile target).
+_NEEDS_TMA_DRIVER = "Triton's fp16/bf16 descriptor atomic_max asks the active GPU driver for TMA"
+register("indexing.desc_atomic_max_fp16", K, "_desc_batch_max_kernel", "desc_batch_max",
+         lambda g, b, m, n, dt: [randn(g, b, m, n, dtype=as_dtype(dt))],
+         lambda x: x.max(dim=0).values,
+         shapes=[(6, 37, 44, "fp16"), (3, 64, 64, "bf16"), (9, 5, 100, "fp16")], check=EXACT,
+         skip={"triton-interp": _NEEDS_TMA_DRIVER, "triton-compile": _NEEDS_TMA_DRIVER})
 
 def _nf4_inputs(g, n, group):
     q = randint(g, 0, 256, (n + 1) // 2, dtype=torch.uint8)

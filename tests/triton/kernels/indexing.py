@@ -279,6 +279,36 @@ def desc_add_rows(x, bias):
 
 
 @triton.jit
+def _desc_batch_max_kernel(X, Out, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Out[m, n] = max over the batch of X[b, m, n]: each program reduces one
+    # tile of one batch entry into Out through the descriptor (a TMA
+    # reduction in Triton).
+    b = tl.program_id(0)
+    pid_m = tl.program_id(1)
+    pid_n = tl.program_id(2)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
+    cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    mask = (rows < M) & (cols < N)
+    x = tl.load(X + b * M * N + rows * N + cols, mask=mask, other=float("-inf"))
+    out_desc = tl.make_tensor_descriptor(Out, shape=[M, N], strides=[N, 1],
+                                         block_shape=[BLOCK_M, BLOCK_N])
+    out_desc.atomic_max([pid_m * BLOCK_M, pid_n * BLOCK_N], x.to(Out.dtype.element_ty))
+
+
+def desc_batch_max(x):
+    B, M, N = x.shape
+    out = torch.full((M, N), float("-inf"), dtype=x.dtype, device=x.device)
+
+    def alloc(size, alignment, stream):
+        return torch.empty(size, dtype=torch.int8, device=x.device)
+
+    triton.set_allocator(alloc)
+    grid = (B, triton.cdiv(M, 16), triton.cdiv(N, 32))
+    _desc_batch_max_kernel[grid](x, out, M, N, BLOCK_M=16, BLOCK_N=32)
+    return out
+
+
+@triton.jit
 def _nf4_lut_dequant_kernel(q_ptr, lut_ptr, scale_ptr, out_ptr, n, GROUP: tl.constexpr,
                             BLOCK: tl.constexpr):
     # 4-bit codes (two per byte) looked up in a 16-entry table held in
