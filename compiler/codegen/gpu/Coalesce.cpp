@@ -7,7 +7,8 @@
 // connected to it by def-use chains, of its shape and order), with converts
 // around it, and the
 // `mgp.vector_width` attribute that tells the lowering how wide its vector
-// accesses may be; on sm_90, so do fp32 atomic adds (vector atom).
+// accesses may be; on sm_90, so do fp32 atomic adds and fp16/bf16 atomic
+// max/min (vector atom).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/AxisInfo.h"
@@ -141,6 +142,21 @@ private:
   unsigned threadsPerWarp;
 };
 
+/// Atomics PTX has in vector form on sm_90: fp32 adds (`.v2/.v4.f32`) and
+/// fp16/bf16 max/min (`.v2/.v4/.v8`, a tensor descriptor's reductions).
+bool hasVectorForm(AtomicRMWOp atomic) {
+  Type elem = getElementTypeOrSelf(atomic.getVal().getType());
+  switch (atomic.getKind()) {
+  case AtomicRMWKind::FAdd:
+    return elem.isF32();
+  case AtomicRMWKind::FMax:
+  case AtomicRMWKind::FMin:
+    return elem.isF16() || elem.isBF16();
+  default:
+    return false;
+  }
+}
+
 struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
   using MgpCoalesceBase::MgpCoalesceBase;
 
@@ -156,9 +172,7 @@ struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
       else if (auto store = dyn_cast<StoreOp>(op))
         accesses.emplace_back(op, store.getPtr(), store.getMask());
       else if (auto atomic = dyn_cast<AtomicRMWOp>(op);
-               atomic && vectorAtomics &&
-               atomic.getKind() == AtomicRMWKind::FAdd &&
-               getElementTypeOrSelf(atomic.getVal().getType()).isF32())
+               atomic && vectorAtomics && hasVectorForm(atomic))
         accesses.emplace_back(op, atomic.getPtr(), atomic.getMask());
     });
     llvm::erase_if(accesses, [](const auto &access) {

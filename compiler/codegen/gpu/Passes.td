@@ -51,11 +51,13 @@ def MgpCoalesce : Pass<"mgp-coalesce", "mlir::ModuleOp"> {
     `mgp.vector_width = N : i32`, the widest legal vector in elements (capped
     by the layout's contiguous elements per thread, the pointer alignment and
     contiguity, and the mask's constancy). With `vector-atomics` (sm_90:
-    `atom.global.add.v2/v4.f32`), fp32 atomic adds get the same treatment.
+    `atom.global.add.v2/v4.f32`, `atom.global.max.noftz.v2/v4/v8.f16`), fp32
+    atomic adds and fp16/bf16 atomic max/min get the same treatment.
   }];
   let options = [
     Option<"vectorAtomics", "vector-atomics", "bool", /*default=*/"false",
-           "Give fp32 atomic adds vector layouts (sm_90's vector atom)">,
+           "Give fp32 atomic adds and fp16/bf16 atomic max/min vector "
+           "layouts (sm_90's vector atom)">,
   ];
 }
 

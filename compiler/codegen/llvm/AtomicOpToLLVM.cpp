@@ -8,10 +8,12 @@
 // threads hold it. When the old values are used and other threads hold the
 // element too (a scalar, a replicating layout), the owners write them to the
 // op's shared scratch (SharedScratch.h: the result row-major), a barrier, and
-// every thread reads its elements back. PTX has no 16-bit float max/min
-// atomic (a tensor descriptor's desc.atomic_max/min of fp16 or bf16): those
-// run a compare-and-swap loop on the 16 bits, `max.f16` / `max.bf16` of the
-// value read and the operand swapped in until no other thread got between.
+// every thread reads its elements back. PTX has 16-bit float max/min atomics
+// (a tensor descriptor's desc.atomic_max/min of fp16 or bf16) only as
+// vectors on sm_90 (`.v2/.v4/.v8`, used for consecutive elements of a
+// thread); a lone element runs a compare-and-swap loop on its 16 bits,
+// `max.f16` / `max.bf16` of the value read and the operand swapped in until
+// no other thread got between.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/SharedScratch.h"
@@ -80,9 +82,9 @@ std::string getRMWSuffix(AtomicRMWKind kind, Type elem) {
   case AtomicRMWKind::UMin:
     return ".min.u" + b;
   case AtomicRMWKind::FMax:
-    return ".max.f" + b;
+    return elem.isBF16() ? ".max.bf16" : ".max.f" + b;
   case AtomicRMWKind::FMin:
-    return ".min.f" + b;
+    return elem.isBF16() ? ".min.bf16" : ".min.f" + b;
   case AtomicRMWKind::And:
     return ".and.b" + b;
   case AtomicRMWKind::Or:
@@ -178,36 +180,44 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
   using TargetConversionPattern<OpTy>::TargetConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
 
-  /// Groups of `width` fp32 registers, consecutive in memory, each added by
-  /// one predicated `atom...add.v<width>.f32` (old values 0 where the
-  /// element's mask is false).
+  /// Groups of `width` registers of `elem`, consecutive in memory, each
+  /// updated by one predicated vector atom (old values 0 where the element's
+  /// mask is false): fp32 adds as `atom...add.v<width>.f32`, fp16/bf16
+  /// max/min as `atom...max.noftz.v<width>.f16` (sm_90).
   LogicalResult rewriteVector(OpTy op, ConversionPatternRewriter &rewriter,
-                              const std::string &text, unsigned width,
-                              unsigned regMask, Value owner,
+                              const std::string &text, Type elem,
+                              unsigned width, unsigned regMask, Value owner,
                               ArrayRef<Value> pointers, ArrayRef<Value> values,
                               ArrayRef<Value> masks) const {
     Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
+    auto [constraint, bitsType] = getRegisterClass(rewriter, elem);
+    Type regType = elem.isF32() ? elem : bitsType;
+    std::string reg(1, elem.isF32() ? 'f' : constraint);
+    std::string bits = std::to_string(elem.getIntOrFloatBitWidth());
     // "mov.b32 $0, 0; ... @$p atom.<...>.add.v4.f32 {$0, ...}, [ $a + 0 ],
     // {$v0, ...};": results 0..width-1, the address, the predicate, the
     // values.
     std::string moves, results, inputs, constraints;
     for (unsigned i = 0; i < width; ++i) {
-      moves += "mov.b32 $" + std::to_string(i) + ", 0;\n\t";
+      moves += "mov.b" + bits + " $" + std::to_string(i) + ", 0;\n\t";
       results += (i ? ", $" : "$") + std::to_string(i);
       inputs += (i ? ", $" : "$") + std::to_string(width + 2 + i);
-      constraints += "=f,";
+      constraints += "=" + reg + ",";
     }
     constraints += "l,b";
     for (unsigned i = 0; i < width; ++i)
-      constraints += ",f";
+      constraints += "," + reg;
+    // The element type's suffix becomes the vector's (".f32" ->
+    // ".v4.f32"); 16-bit max/min also take .noftz.
     std::string vectorText = text;
-    vectorText.replace(vectorText.rfind(".f32"), 4,
-                       ".v" + std::to_string(width) + ".f32");
+    size_t typeAt = vectorText.rfind('.');
+    vectorText.insert(typeAt, ".v" + std::to_string(width));
+    if (!elem.isF32())
+      vectorText.insert(typeAt, ".noftz");
     std::string asmText = moves + "@$" + std::to_string(width + 1) + " " +
                           vectorText + " {" + results + "}, [ $" +
                           std::to_string(width) + " + 0 ], {" + inputs + "};";
-    SmallVector<Type> fields(width, f32);
+    SmallVector<Type> fields(width, regType);
     auto resultType =
         LLVM::LLVMStructType::getLiteral(rewriter.getContext(), fields);
     SmallVector<Value> old(pointers.size());
@@ -216,15 +226,21 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
         continue; // replicas of lower registers
       SmallVector<Value> operands{
           pointers[reg], registerPredicate(rewriter, loc, owner, masks, reg)};
-      operands.append(values.begin() + reg, values.begin() + reg + width);
+      for (unsigned i = 0; i < width; ++i)
+        operands.push_back(toBits(rewriter, loc, values[reg + i], regType));
       auto asmOp = LLVM::InlineAsmOp::create(
           rewriter, loc, resultType, operands, asmText, constraints,
           /*has_side_effects=*/true, /*is_align_stack=*/false,
           LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
           ArrayAttr());
-      for (unsigned i = 0; i < width; ++i)
-        old[reg + i] = LLVM::ExtractValueOp::create(rewriter, loc,
-                                                    asmOp.getResult(0), i);
+      for (unsigned i = 0; i < width; ++i) {
+        Value v =
+            LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i);
+        if (v.getType() != values[reg + i].getType())
+          v = LLVM::BitcastOp::create(rewriter, loc,
+                                      values[reg + i].getType(), v);
+        old[reg + i] = v;
+      }
     }
     for (unsigned reg = 0; reg < old.size(); ++reg)
       if (!old[reg])
@@ -282,16 +298,20 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
     else if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
 
-    // fp32 adds on consecutive elements (mgp-coalesce set a vector width,
-    // sm_90): one `atom...add.v2/v4.f32` per group, as Triton emits.
+    // fp32 adds and fp16/bf16 max/min on consecutive elements (mgp-coalesce
+    // set a vector width, sm_90): one vector atom per group, as Triton emits
+    // for adds.
     unsigned width = 1;
     if constexpr (!isCas)
-      if (tensorType && op.getKind() == AtomicRMWKind::FAdd && elem.isF32())
-        width = getAccessVectorWidth(op, tensorType, 32);
+      if (tensorType &&
+          ((op.getKind() == AtomicRMWKind::FAdd && elem.isF32()) ||
+           isHalfFloatMinMax(op.getKind(), elem)))
+        width = getAccessVectorWidth(op, tensorType,
+                                     elem.getIntOrFloatBitWidth());
     if ((regMask & (width - 1)) || atomicNeedsScratch(op))
       width = 1; // a group would hold replicas; replicas share old values
     if (width > 1)
-      return rewriteVector(op, rewriter, text, width, regMask, owner,
+      return rewriteVector(op, rewriter, text, elem, width, regMask, owner,
                            pointers, values, masks);
 
     std::string asmText = std::string("mov.b") +

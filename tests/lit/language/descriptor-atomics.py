@@ -2,7 +2,8 @@
 # Triton's TMA reductions): relaxed atomics on the block's elements, masked
 # to the descriptor's shape in every dimension, unsigned for an unsigned
 # base; fp16/bf16 min/max are 16-bit float max/min (a compare-and-swap loop
-# in PTX); element types outside Triton's sets (fp32 min/max) are errors, and
+# in PTX, or sm_90's vector atom for consecutive aligned elements); element
+# types outside Triton's sets (fp32 min/max) are errors, and
 # so is tl.atomic_max of fp16 outside a descriptor (as in Triton).
 # RUN: mgpc %s -k desc_reduce --signature "*i32,*i32,i32,i32" -D KIND=max -emit=mlir | FileCheck %s
 # RUN: mgpc %s -k desc_reduce --signature "*fp16,*fp16,i32,i32" -D KIND=max -emit=mlir | FileCheck %s --check-prefix=F16
@@ -15,6 +16,8 @@
 # RUN: mgpc %s -k desc_min_bf16 --signature "*bf16,*bf16,i32,i32" --arch sm_90a -o %t.bf16.ptx && %ptxas -arch=sm_90a %t.bf16.ptx -o %t.bf16.cubin
 # RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.ptx
 # RUN: mgpc %s -k desc_min_bf16 --signature "*bf16,*bf16,i32,i32" --arch sm_80 -o %t.sm80.ptx && %ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin
+# RUN: mgpc %s -k desc_min_bf16 --signature "*bf16:16,*bf16:16,i32:16,i32:16" --arch sm_90a -o %t.vec.ptx && %ptxas -arch=sm_90a %t.vec.ptx -o %t.vec.cubin
+# RUN: FileCheck %s --check-prefix=VEC < %t.vec.ptx
 import triton
 import triton.language as tl
 
@@ -69,3 +72,5 @@ def desc_min_bf16(out_ptr, a_ptr, M, N):
 # BF16: @%p bra mgp_hminmax_loop_[[ID]];
 # BF16: mgp_hminmax_loop_[[ID2:[0-9]+]]:
 # BF16-COUNT-2: mgp_hminmax_loop_
+# VEC: atom.relaxed.gpu.global.min.noftz.v4.bf16 {{{.*}}}, [ %rd{{[0-9]+}} + 0 ], {{{.*}}};
+# VEC-NOT: mgp_hminmax_loop_
