@@ -18,8 +18,9 @@ for n in ["int1","int8","int16","int32","int64","float16","bfloat16","float32","
     st[n] = (S, "fp8: converts through fp16/fp32 (saturating, round to nearest even); fp8 arithmetic computes in fp16; `dot` widens fp8 operands to fp16 (exact)" if n.startswith("float8") else "")
 for n in ["uint8","uint16","uint32","uint64"]:
     st[n] = (S, "unsigned semantics as Triton's: logical `>>`, unsigned comparisons, `//`, `%`, min/max and conversions")
-for n in ["float8e4b15","float8e4b8","float8e5b16"]:
-    st[n] = (N, "AMD / pre-Hopper fp8 variants")
+for n in ["float8e4b8","float8e5b16"]:
+    st[n] = (X, "AMD fp8 formats: NVIDIA GPUs have none, and Triton\'s NVIDIA backend rejects them too (a located error names float8e4nv and float8e5)")
+st["float8e4b15"] = (N, "Triton\'s pre-Hopper fp8 (deprecated from Hopper on): a located error names float8e4nv and float8e5")
 st["dtype"] = (L, "dtype objects: comparisons, `element_ty`, `primitive_bitwidth`, `is_*()`, calling one converts (`tl.float32(x)`); `tl.dtype('fp16')` is not constructed")
 st["dot"] = (L, 'float operands (fp32 as `input_precision` "tf32", "ieee", or the split-precision "tf32x3", "bf16x3", "bf16x6" in Triton\'s products and order; fp16, bf16, fp8 widened to fp16, fp64); integer operands (int8/int16/int32, signed or unsigned) accumulate in int32 with wraparound: two signed int8 blocks of tensor-core tiles (M % 16, N % 8, K % 32) on tensor cores (mma.sync m16n8k32, wgmma m64nNk32 on sm_90a), the others on CUDA cores; `out_dtype` is the result type of fp16 and fp8 dots (accumulated in fp32, converted once); as in Triton, integer dots give int32, fp32 and bf16 dots fp32 and fp64 dots fp64 whatever `out_dtype` says; 3-D operands `[B, M, K] @ [B, K, N]` are B 2-D dots (power-of-two dimensions)')
 st["max"] = (L, "reduction; `tl.max(a, b)` of two blocks is `maximum`; bare `max(...)` in a kernel is `tl.maximum`")

@@ -90,6 +90,17 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
     if (name == "constexpr" || name == "jit" || name == "tuple" ||
         Generator::isBuiltinName(name))
       return SemaValue::getBuiltin(name);
+    if (name == "float8e4b8" || name == "float8e5b16") {
+      why = "'" + name.str() +
+            "' is an AMD fp8 format, which NVIDIA GPUs do not have (Triton's "
+            "NVIDIA backend rejects it too): use float8e4nv or float8e5";
+      return std::nullopt;
+    }
+    if (name == "float8e4b15") {
+      why = "'float8e4b15' (Triton's pre-Hopper fp8, deprecated from Hopper "
+            "on) is not supported by mgp: use float8e4nv or float8e5";
+      return std::nullopt;
+    }
     why = "unknown builtin '" + name.str() + "' of " + module.str();
     return std::nullopt;
   }
