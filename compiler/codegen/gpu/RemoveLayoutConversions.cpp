@@ -88,7 +88,11 @@ public:
     Attribute target = largestConvertedLayout(src);
     if (!target)
       return false;
-    SmallVector<Value> retyped = recomputeIn(src, target, 0);
+    // Taken even when it removes no convert itself (the chain's converted
+    // load feeds other staged operands too, e.g. both parts of a
+    // split-precision operand): once every such operand is retyped, the
+    // chain in the other layout is dead.
+    SmallVector<Value> retyped = recomputeIn(src, target, 0, /*takeFree=*/true);
     if (retyped.empty())
       return false;
     toOperand.getSrcMutable().assign(retyped[0]);
@@ -230,7 +234,8 @@ private:
   /// `addedElsewhere` move fewer elements than the converts looked through
   /// (which die).
   SmallVector<Value> recomputeIn(ValueRange values, Attribute target,
-                                 int64_t addedElsewhere) {
+                                 int64_t addedElsewhere,
+                                 bool takeFree = false) {
     reset();
     relaxed = true;
     for (Value value : values)
@@ -241,7 +246,8 @@ private:
     int64_t added = addedElsewhere;
     for (Value value : newConverts)
       added += numElements(value);
-    if (added >= foldedElements) {
+    if (added > foldedElements ||
+        (added == foldedElements && !(takeFree && added == 0))) {
       reset();
       return {};
     }
