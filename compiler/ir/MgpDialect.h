@@ -46,6 +46,11 @@ mlir::Attribute getEncoding(mlir::Type type);
 /// (narrow elements share a 32-bit register, as in Triton).
 unsigned inlineAsmElementsPerRegister(mlir::Type element, unsigned pack);
 
+/// Whether sm_90 has a vector atom for mgp.atomic_rmw \p kind on \p element
+/// (one instruction for consecutive elements of a thread): fp32 `fadd`
+/// (`.v2/.v4.f32`) and fp16/bf16 `fmax`/`fmin` (`.v2/.v4/.v8`).
+bool hasVectorAtomicForm(AtomicRMWKind kind, mlir::Type element);
+
 /// The outputs (`=...`) and inputs of an LLVM inline-asm constraint string
 /// (clobbers `~{...}` are neither).
 struct InlineAsmConstraintCount {

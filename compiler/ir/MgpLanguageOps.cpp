@@ -170,6 +170,18 @@ LogicalResult GatherOp::verify() {
   return success();
 }
 
+bool mgp::hasVectorAtomicForm(AtomicRMWKind kind, Type element) {
+  switch (kind) {
+  case AtomicRMWKind::FAdd:
+    return element.isF32();
+  case AtomicRMWKind::FMax:
+  case AtomicRMWKind::FMin:
+    return element.isF16() || element.isBF16();
+  default:
+    return false;
+  }
+}
+
 LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getVal().getType());
   unsigned bits = elem.getIntOrFloatBitWidth();

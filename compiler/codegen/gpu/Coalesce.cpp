@@ -142,21 +142,6 @@ private:
   unsigned threadsPerWarp;
 };
 
-/// Atomics PTX has in vector form on sm_90: fp32 adds (`.v2/.v4.f32`) and
-/// fp16/bf16 max/min (`.v2/.v4/.v8`, a tensor descriptor's reductions).
-bool hasVectorForm(AtomicRMWOp atomic) {
-  Type elem = getElementTypeOrSelf(atomic.getVal().getType());
-  switch (atomic.getKind()) {
-  case AtomicRMWKind::FAdd:
-    return elem.isF32();
-  case AtomicRMWKind::FMax:
-  case AtomicRMWKind::FMin:
-    return elem.isF16() || elem.isBF16();
-  default:
-    return false;
-  }
-}
-
 struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
   using MgpCoalesceBase::MgpCoalesceBase;
 
@@ -172,7 +157,10 @@ struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
       else if (auto store = dyn_cast<StoreOp>(op))
         accesses.emplace_back(op, store.getPtr(), store.getMask());
       else if (auto atomic = dyn_cast<AtomicRMWOp>(op);
-               atomic && vectorAtomics && hasVectorForm(atomic))
+               atomic && vectorAtomics &&
+               hasVectorAtomicForm(
+                   atomic.getKind(),
+                   getElementTypeOrSelf(atomic.getVal().getType())))
         accesses.emplace_back(op, atomic.getPtr(), atomic.getMask());
     });
     llvm::erase_if(accesses, [](const auto &access) {

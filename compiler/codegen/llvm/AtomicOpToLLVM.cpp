@@ -303,9 +303,7 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
     // for adds.
     unsigned width = 1;
     if constexpr (!isCas)
-      if (tensorType &&
-          ((op.getKind() == AtomicRMWKind::FAdd && elem.isF32()) ||
-           isHalfFloatMinMax(op.getKind(), elem)))
+      if (tensorType && hasVectorAtomicForm(op.getKind(), elem))
         width = getAccessVectorWidth(op, tensorType,
                                      elem.getIntOrFloatBitWidth());
     if ((regMask & (width - 1)) || atomicNeedsScratch(op))
