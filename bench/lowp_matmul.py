@@ -13,7 +13,7 @@ source and tensors (tests/triton/kernels), square M = N = K sizes.
          difference to a float64 reference, relative to its largest value
 Times are triton.testing.do_bench medians (ms); TOPS = 2 M N K / time.
 
-    bench/lowp_matmul.py [--sizes 1024,2048,4096,8192]
+    bench/lowp_matmul.py [--sizes 1024,2048,4096,8192] [--kinds int8,w8a8,mxfp4]
 """
 import argparse
 import os
@@ -91,14 +91,20 @@ def run_mxfp4(s):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1024,2048,4096,8192")
+    parser.add_argument("--kinds", default="int8,w8a8,mxfp4",
+                        help="comma-separated subset of int8, w8a8, mxfp4")
     args = parser.parse_args()
+    runs = {"int8": run_int8, "w8a8": run_w8a8, "mxfp4": run_mxfp4}
+    kinds = args.kinds.split(",")
+    unknown = [k for k in kinds if k not in runs]
+    if unknown:
+        parser.error(f"unknown kinds {unknown} (int8, w8a8, mxfp4)")
     torch.manual_seed(0)
     print("| matmul | M = N = K | system | ms | TOPS | check |")
     print("|---|---|---|---|---|---|")
     for s in (int(v) for v in args.sizes.split(",")):
-        run_int8(s)
-        run_w8a8(s)
-        run_mxfp4(s)
+        for kind in kinds:
+            runs[kind](s)
     return 0
 
 

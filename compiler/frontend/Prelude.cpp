@@ -163,52 +163,46 @@ def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
 @triton.jit
 def _mx_e2m1_to(x, COMPUTE: tl.constexpr):
     # e2m1 codes (uint8, 0..15: sign, 2 exponent bits, 1 mantissa bit) to
-    # bf16 / fp16, exactly: 0, 0.5 (subnormal), then 2^(e-1) * (1 + m/2).
-    em = (x & 7).to(tl.uint16)
+    # bf16 / fp16, exactly: the sign to bit 15 and the exponent and mantissa
+    # bits to the top of the target's, which reads the code's value times
+    # 2^-126 (bf16; 2^-14 for fp16), subnormal for 0.5; one multiply by the
+    # power of two restores it.
     sign = (x & 8).to(tl.uint16) << 12
     if COMPUTE == tl.bfloat16:
-        mag = tl.where(em < 2, em * 0x3F00, (em + 252) << 6)
+        bits = sign | ((x & 7).to(tl.uint16) << 6)
+        return bits.to(tl.bfloat16, bitcast=True) * 8.507059173023462e37
     else:
-        mag = tl.where(em < 2, em * 0x3800, (em + 28) << 9)
-    return (sign | mag).to(COMPUTE, bitcast=True)
+        bits = sign | ((x & 7).to(tl.uint16) << 9)
+        return bits.to(tl.float16, bitcast=True) * 16384.0
 
 
 @triton.jit
 def _mx_unpack_e2m1(v, COMPUTE: tl.constexpr, AXIS: tl.constexpr):
-    # Two e2m1 values per byte along AXIS, the low nibble first. Unpacked
-    # along dim 0 as [R, 2, C] -> [2R, C] (the small dim in the middle keeps
-    # the block's layout); along dim 1 through a transpose.
-    if AXIS == 1:
-        return tl.trans(_mx_unpack_e2m1(tl.trans(v), COMPUTE, 0))
+    # Two e2m1 values per byte along AXIS, the low nibble first: element i
+    # is nibble i % 2 of byte i // 2, gathered (each thread reads the bytes
+    # its elements need, in the layout the dot operand wants).
     R: tl.constexpr = v.shape[0]
     C: tl.constexpr = v.shape[1]
-    both = tl.broadcast_to(v[:, None, :], (R, 2, C))
-    nibble = tl.where(tl.arange(0, 2)[None, :, None] == 0, both & 0xF, both >> 4)
-    return _mx_e2m1_to(tl.reshape(nibble, (2 * R, C)), COMPUTE)
+    if AXIS == 0:
+        i = tl.broadcast_to(tl.arange(0, 2 * R)[:, None], (2 * R, C))
+    else:
+        i = tl.broadcast_to(tl.arange(0, 2 * C)[None, :], (R, 2 * C))
+    byte = tl.gather(v, i // 2, AXIS)
+    return _mx_e2m1_to(tl.where(i % 2 == 0, byte & 0xF, byte >> 4), COMPUTE)
 
 
 @triton.jit
 def _mx_spread(s, GROUP: tl.constexpr, TRANSPOSED: tl.constexpr):
-    # [R, G] scale bytes -> [R, G * GROUP], each over its group of GROUP
-    # along K ([G * GROUP, R] when TRANSPOSED), one group at a time: G is
-    # small (BLOCK_K / 32), and no reshape moves the block through shared
-    # memory. The max of one byte and zeros is that byte, exactly.
+    # [R, G] scales -> [R, G * GROUP], each over its group of GROUP along K
+    # ([G * GROUP, R] when TRANSPOSED), gathered.
+    R: tl.constexpr = s.shape[0]
     G: tl.constexpr = s.shape[1]
-    cols = tl.arange(0, G)[None, :]
-    wide = s.to(tl.int32)
     if TRANSPOSED:
-        group = tl.arange(0, G * GROUP)[:, None] // GROUP
-        out = tl.zeros((G * GROUP, s.shape[0]), dtype=tl.int32)
+        group = tl.broadcast_to(tl.arange(0, G * GROUP)[:, None] // GROUP, (G * GROUP, R))
+        return tl.gather(tl.trans(s), group, 0)
     else:
-        group = tl.arange(0, G * GROUP)[None, :] // GROUP
-        out = tl.zeros((s.shape[0], G * GROUP), dtype=tl.int32)
-    for g in tl.static_range(G):
-        col = tl.max(tl.where(cols == g, wide, 0), axis=1)
-        if TRANSPOSED:
-            out = tl.where(group == g, col[None, :], out)
-        else:
-            out = tl.where(group == g, col[:, None], out)
-    return out.to(tl.uint8)
+        group = tl.broadcast_to(tl.arange(0, G * GROUP)[None, :] // GROUP, (R, G * GROUP))
+        return tl.gather(s, group, 1)
 
 
 @triton.jit
@@ -216,9 +210,9 @@ def _mx_operand(v, scale, FMT: tl.constexpr, COMPUTE: tl.constexpr, IS_RHS: tl.c
                 K_PACK: tl.constexpr, FAST_MATH: tl.constexpr):
     # One operand of dot_scaled as Triton decomposes it without native scaled
     # mma: upcast to the compute type, times the scale (e8m0 bits as a power
-    # of two, or an fp8 scale), NaN where the scale is NaN (unless fast math).
-    # The scale bytes are spread along K first (the rhs's straight into its
-    # [K, N] orientation), then decoded per element.
+    # of two, or an fp8 scale), NaN where the scale is NaN (an e8m0 0xFF
+    # unless fast math). The scales are spread along K (the rhs's straight
+    # into its [K, N] orientation) after they are decoded.
     if FMT == "e2m1":
         if IS_RHS:
             x = _mx_unpack_e2m1(v, COMPUTE, 0 if K_PACK else 1)

@@ -197,8 +197,15 @@ public:
       Operation *def = current.getDefiningOp();
       if (!def)
         continue;
-      if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
-        auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+      // A convert's source, or a gather's (read through shared memory
+      // in any layout; e.g. packed e2m1 bytes unpacked by a gather).
+      Value source;
+      if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+        source = convert.getSrc();
+      else if (auto gather = dyn_cast<GatherOp>(def))
+        source = gather.getSrc();
+      if (source) {
+        auto srcType = cast<RankedTensorType>(source.getType());
         if (isa<BlockedEncodingAttr, MmaEncodingAttr>(srcType.getEncoding()) &&
             srcType.getRank() == rank &&
             srcType.getNumElements() > bestElements) {
@@ -341,9 +348,14 @@ private:
   }
 
   /// The encoding operand `index` of `op` needs for `op` to produce `enc`.
-  static Attribute operandEncoding(Operation *op, Attribute enc) {
+  /// A gather's source keeps its own (it goes through shared memory
+  /// whatever its layout): the result is laid out as its indices.
+  static Attribute operandEncoding(Operation *op, unsigned index,
+                                   Attribute enc) {
     if (auto expand = dyn_cast<ExpandDimsOp>(op))
       return SliceEncodingAttr::get(op->getContext(), expand.getAxis(), enc);
+    if (isa<GatherOp>(op) && index == 0)
+      return cast<RankedTensorType>(op->getOperand(0).getType()).getEncoding();
     return enc;
   }
 
@@ -378,10 +390,12 @@ private:
       isLeaf = true;
     }
     if (!isLeaf) {
-      if (!isElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
+      if (!isElementwise(def) &&
+          !isa<BroadcastOp, ExpandDimsOp, GatherOp>(def))
         return convertLeaf(value, enc);
-      for (Value operand : def->getOperands())
-        if (!collect(operand, operandEncoding(def, enc)))
+      for (OpOperand &operand : def->getOpOperands())
+        if (!collect(operand.get(),
+                     operandEncoding(def, operand.getOperandNumber(), enc)))
           return false;
     }
     visited.insert(key);
@@ -425,7 +439,9 @@ private:
       return;
     Operation *clone = builder.clone(*def);
     for (OpOperand &operand : clone->getOpOperands())
-      operand.set(lookup(operand.get(), operandEncoding(def, enc)));
+      operand.set(lookup(operand.get(), operandEncoding(
+                                            def, operand.getOperandNumber(),
+                                            enc)));
     for (auto [result, cloned] :
          llvm::zip(def->getResults(), clone->getResults())) {
       if (isa<RankedTensorType>(result.getType()))

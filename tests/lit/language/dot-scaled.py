@@ -1,9 +1,9 @@
 # tl.dot_scaled as Triton decomposes it on GPUs without scaled mma: each
-# operand upcast to bf16 (e2m1 nibbles, low one first, decoded by bits; fp8
-# converted), times its e8m0 scale (the byte shifted into a bf16 exponent,
-# spread over groups of 32 along K), NaN where the scale byte is 0xFF, then a
-# bf16 dot accumulating in fp32 (wgmma on sm_90a); and the located errors of
-# misuse.
+# operand upcast to bf16 (e2m1 nibbles, low one first, gathered and decoded
+# by bits and a power of two; fp8 converted), times its e8m0 scale (the byte shifted into a
+# bf16 exponent, gathered over groups of 32 along K), NaN where the scale
+# byte is 0xFF, then a bf16 dot accumulating in fp32 (wgmma on sm_90a); and
+# the located errors of misuse.
 # RUN: mgpc %s -k mx --signature "*u8:16,*u8:16,*fp8e4nv:16,*u8:16,*fp32:16" -DFAST_MATH=False -emit=mlir | FileCheck %s
 # RUN: mgpc %s -k mx --signature "*u8:16,*u8:16,*fp8e4nv:16,*u8:16,*fp32:16" -emit=mlir -DFAST_MATH=True | FileCheck %s --check-prefix=FAST
 # RUN: not mgpc %s -k bad_format --signature "*fp16:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=FORMAT
@@ -31,29 +31,34 @@ def mx(a_ptr, sa_ptr, b_ptr, sb_ptr, c_ptr, FAST_MATH: tl.constexpr = False):
     tl.store(c_ptr + r[:, None] * 64 + r[None, :], c)
 
 # CHECK-LABEL: func.func @mx
-# The bytes unpacked along K as [32, 2, 64] -> [64, 64] (through a
-# transpose for the left operand), then the e2m1 codes: sign to bit 15,
-# 0 / 0.5 / (em + 252) << 6 as bf16 bits.
-# CHECK-DAG: arith.constant dense<16128> : tensor<64x64xi16>
-# CHECK-DAG: arith.constant dense<252> : tensor<64x64xi16>
-# CHECK: mgp.trans {{.*}} : tensor<64x32xi8> -> tensor<32x64xi8>
-# CHECK: mgp.reshape {{.*}} : tensor<32x2x64xi8> -> tensor<64x64xi8>
+# The bytes unpacked along K: element k of a row is nibble k % 2 (the low
+# one first) of byte k // 2, read by a gather ([64, 32] -> [64, 64] along
+# axis 1 for the left operand); then the e2m1 codes: the sign to bit 15, the
+# exponent and mantissa bits to the top of bf16's (bits 6-8), which reads
+# the code's value times 2^-126 (0.5 a subnormal), times 2^126.
+# CHECK-DAG: arith.constant dense<12> : tensor<64x64xi16>
+# CHECK-DAG: arith.constant dense<6> : tensor<64x64xi16>
+# CHECK-DAG: arith.constant dense<8.5070{{[0-9]*}}e+37> : tensor<64x64xbf16>
+# CHECK-NOT: mgp.reshape
+# CHECK: mgp.gather {{.*}} {axis = 1 : i32} : (tensor<64x32xi8>, tensor<64x64xi32>) -> tensor<64x64xi8>
+# CHECK: arith.shli {{.*}} : tensor<64x64xi16>
+# CHECK: arith.shli {{.*}} : tensor<64x64xi16>
 # CHECK: arith.bitcast {{.*}} : tensor<64x64xi16> to tensor<64x64xbf16>
-# The e8m0 scale bytes spread along K one group of 32 at a time (the byte
-# of group g picked by a max over the 2 groups, selected where k // 32 ==
-# g; no reshape of the scales), then each shifted into the exponent of a
-# bf16; NaN where the byte is 0xFF.
-# CHECK-NOT: mgp.reshape {{.*}}x32x
-# CHECK: "mgp.reduce"{{.*}}axis = 1
-# CHECK: arith.select {{.*}} : tensor<64x64xi1>, tensor<64x64xi32>
-# CHECK: "mgp.reduce"{{.*}}axis = 1
-# CHECK: arith.select {{.*}} : tensor<64x64xi1>, tensor<64x64xi32>
+# CHECK: arith.mulf {{.*}} : tensor<64x64xbf16>
+# The e8m0 scale bytes spread along K by a gather of byte k // 32, each
+# shifted into the exponent of a bf16; NaN where the byte is 0xFF. The right
+# operand's scales [64, 2] are transposed first and gathered along axis 0,
+# straight into its [K, N] orientation.
+# CHECK: mgp.gather {{.*}} {axis = 1 : i32} : (tensor<64x2xi8>, tensor<64x64xi32>) -> tensor<64x64xi8>
 # CHECK: arith.shli {{.*}} : tensor<64x64xi16>
 # CHECK: arith.bitcast {{.*}} : tensor<64x64xi16> to tensor<64x64xbf16>
 # CHECK: arith.cmpi eq, {{.*}} : tensor<64x64xi8>
 # CHECK: arith.mulf {{.*}} : tensor<64x64xbf16>
 # CHECK: arith.select {{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
 # CHECK: arith.extf {{.*}} : tensor<64x64xf8E4M3FN> to tensor<64x64xf16>
+# CHECK: mgp.trans {{.*}} : tensor<64x2xi8> -> tensor<2x64xi8>
+# CHECK: mgp.gather {{.*}} {axis = 0 : i32} : (tensor<2x64xi8>, tensor<64x64xi32>) -> tensor<64x64xi8>
+# CHECK-NOT: mgp.reshape
 # CHECK: mgp.dot {{.*}} : tensor<64x64xbf16> * tensor<64x64xbf16> -> tensor<64x64xf32>
 # FAST-LABEL: func.func @mx
 # FAST-NOT: arith.select {{.*}} tensor<64x64xbf16>
