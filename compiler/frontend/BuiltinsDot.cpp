@@ -428,24 +428,38 @@ Expected<SemaValue> Generator::genDotScaled(CallArgs &args,
       return error(b->expr(at), "only e2m1 (mxfp4) operands can be packed "
                                 "along a dimension other than K");
   }
-  // Operands: 2-D blocks of their format's type.
+  // Operands: 2-D blocks of their format's type, or 3-D ones (a batch of
+  // matrices, the same batch on both sides).
   int64_t dims[2][2];
+  unsigned rank = isBlockOfRank(b->get(kLhs), 3) ? 3 : 2;
+  int64_t batch = 0;
   for (auto [i, at] : llvm::enumerate(kOperandArgs)) {
     const SemaValue &v = b->get(at);
-    if (isBlockOfRank(v, 3))
-      return error(b->expr(at), "a batched (3-D) dot_scaled is not supported "
-                                "yet: use one 2-D dot_scaled per batch");
-    if (!isBlockOfRank(v, 2) || !fitsScaledFormat(v, fmts[i]))
+    if (!isBlockOfRank(v, rank) || !fitsScaledFormat(v, fmts[i]))
       return error(b->expr(at),
                    "a dot_scaled operand of format \"" + fmts[i] +
-                       "\" must be a 2-D block of " +
+                       "\" must be a " + (rank == 3 ? "3-D" : "2-D") +
+                       " block of " +
                        (fmts[i] == "e2m1"   ? "uint8 (two e2m1 values a byte)"
                         : fmts[i] == "e4m3" ? "float8e4nv or uint8"
                         : fmts[i] == "e5m2" ? "float8e5 or uint8"
                         : fmts[i] == "bf16" ? "bfloat16 or uint16"
                                             : "float16 or uint16") +
+                       (i == 1 && !isBlockOfRank(v, rank) &&
+                                (isBlockOfRank(v, 2) || isBlockOfRank(v, 3))
+                            ? " (as the lhs)"
+                            : "") +
                        ", got " + v.describe());
     auto shape = getShapeOf(v.getLogicalType());
+    if (rank == 3) {
+      if (i == 1 && shape[0] != batch)
+        return error(b->expr(at), "a batched dot_scaled needs the same batch "
+                                  "on both sides: the lhs has " +
+                                      llvm::Twine(batch) + ", the rhs " +
+                                      llvm::Twine(shape[0]));
+      batch = shape[0];
+      shape = shape.drop_front();
+    }
     dims[i][0] = shape[0];
     dims[i][1] = shape[1];
   }
@@ -465,7 +479,8 @@ Expected<SemaValue> Generator::genDotScaled(CallArgs &args,
                            llvm::Twine(m) + ", N = " + llvm::Twine(n) +
                            ", K = " + llvm::Twine(k));
   // Scales: None, or [M, K / 32] (lhs) / [N, K / 32] (rhs) of uint8 (e8m0),
-  // [.., K / 16] of float8e4nv.
+  // [.., K / 16] of float8e4nv; [B, .., ..] for a batched dot_scaled.
+  std::string batchDims = rank == 3 ? std::to_string(batch) + ", " : "";
   for (auto [i, at] : llvm::enumerate(kScaleArgs)) {
     const SemaValue &s = b->get(at);
     if (s.isNone())
@@ -475,15 +490,20 @@ Expected<SemaValue> Generator::genDotScaled(CallArgs &args,
     bool fp8 = t && llvm::isa<mlir::Float8E4M3FNType>(t);
     int64_t group = fp8 ? 16 : 32;
     int64_t rows = i == 0 ? m : n;
-    if (!isBlockOfRank(s, 2) || !(e8m0 || fp8) || k % group != 0 ||
-        getShapeOf(s.getLogicalType()) !=
-            llvm::ArrayRef<int64_t>({rows, k / group}))
+    llvm::SmallVector<int64_t, 3> want;
+    if (rank == 3)
+      want.push_back(batch);
+    want.append({rows, k / group});
+    if (!isBlockOfRank(s, rank) || !(e8m0 || fp8) || k % group != 0 ||
+        getShapeOf(s.getLogicalType()) != llvm::ArrayRef<int64_t>(want))
       return error(b->expr(at),
                    std::string(i == 0 ? "lhs" : "rhs") +
-                       "_scale must be None or a [" + std::to_string(rows) +
-                       ", " + std::to_string(k / group) + "] block of uint8 " +
+                       "_scale must be None or a [" + batchDims +
+                       std::to_string(rows) + ", " +
+                       std::to_string(k / group) + "] block of uint8 " +
                        "(e8m0, one scale per 32 elements of K) or [" +
-                       std::to_string(rows) + ", " + std::to_string(k / 16) +
+                       batchDims + std::to_string(rows) + ", " +
+                       std::to_string(k / 16) +
                        "] of float8e4nv (one per 16), got " + s.describe());
   }
   mlir::Type f32 = builder.getF32Type();
@@ -499,12 +519,16 @@ Expected<SemaValue> Generator::genDotScaled(CallArgs &args,
   SemaValue acc = SemaValue::getNone();
   if (b->has(kAcc) && !b->get(kAcc).isNone()) {
     acc = b->get(kAcc);
-    if (!isBlockOfRank(acc, 2) ||
-        getShapeOf(acc.getLogicalType()) != llvm::ArrayRef<int64_t>({m, n}) ||
+    llvm::SmallVector<int64_t, 3> accShape;
+    if (rank == 3)
+      accShape.push_back(batch);
+    accShape.append({m, n});
+    if (!isBlockOfRank(acc, rank) ||
+        getShapeOf(acc.getLogicalType()) != llvm::ArrayRef<int64_t>(accShape) ||
         getElementType(acc.getType()) != out)
       return error(b->expr(kAcc),
                    "dot_scaled's accumulator must be a " +
-                       describeType(mlir::RankedTensorType::get({m, n}, out)) +
+                       describeType(mlir::RankedTensorType::get(accShape, out)) +
                        " block (of out_dtype), got " + acc.describe());
   }
   bool fastMath = b->has(kFast) && b->get(kFast).isTruthy();

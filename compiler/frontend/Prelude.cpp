@@ -178,31 +178,55 @@ def _mx_e2m1_to(x, COMPUTE: tl.constexpr):
 
 @triton.jit
 def _mx_unpack_e2m1(v, COMPUTE: tl.constexpr, AXIS: tl.constexpr):
-    # Two e2m1 values per byte along AXIS, the low nibble first: element i
-    # is nibble i % 2 of byte i // 2, gathered (each thread reads the bytes
-    # its elements need, in the layout the dot operand wants).
-    R: tl.constexpr = v.shape[0]
-    C: tl.constexpr = v.shape[1]
-    if AXIS == 0:
-        i = tl.broadcast_to(tl.arange(0, 2 * R)[:, None], (2 * R, C))
+    # Two e2m1 values per byte along AXIS of the matrix (0: its rows, 1: its
+    # columns; the last two dims of a batched block), the low nibble first:
+    # element i is nibble i % 2 of byte i // 2, gathered (each thread reads
+    # the bytes its elements need, in the layout the dot operand wants).
+    if len(v.shape) == 2:
+        R: tl.constexpr = v.shape[0]
+        C: tl.constexpr = v.shape[1]
+        if AXIS == 0:
+            i = tl.broadcast_to(tl.arange(0, 2 * R)[:, None], (2 * R, C))
+        else:
+            i = tl.broadcast_to(tl.arange(0, 2 * C)[None, :], (R, 2 * C))
     else:
-        i = tl.broadcast_to(tl.arange(0, 2 * C)[None, :], (R, 2 * C))
-    byte = tl.gather(v, i // 2, AXIS)
+        B: tl.constexpr = v.shape[0]
+        R: tl.constexpr = v.shape[1]
+        C: tl.constexpr = v.shape[2]
+        if AXIS == 0:
+            i = tl.broadcast_to(tl.arange(0, 2 * R)[None, :, None], (B, 2 * R, C))
+        else:
+            i = tl.broadcast_to(tl.arange(0, 2 * C)[None, None, :], (B, R, 2 * C))
+    byte = tl.gather(v, i // 2, AXIS + len(v.shape) - 2)
     return _mx_e2m1_to(tl.where(i % 2 == 0, byte & 0xF, byte >> 4), COMPUTE)
 
 
 @triton.jit
 def _mx_spread(s, GROUP: tl.constexpr, TRANSPOSED: tl.constexpr):
     # [R, G] scales -> [R, G * GROUP], each over its group of GROUP along K
-    # ([G * GROUP, R] when TRANSPOSED), gathered.
-    R: tl.constexpr = s.shape[0]
-    G: tl.constexpr = s.shape[1]
-    if TRANSPOSED:
-        group = tl.broadcast_to(tl.arange(0, G * GROUP)[:, None] // GROUP, (G * GROUP, R))
-        return tl.gather(tl.trans(s), group, 0)
+    # ([G * GROUP, R] when TRANSPOSED), gathered; [B, R, G] likewise per
+    # batch.
+    if len(s.shape) == 2:
+        R: tl.constexpr = s.shape[0]
+        G: tl.constexpr = s.shape[1]
+        if TRANSPOSED:
+            group = tl.broadcast_to(tl.arange(0, G * GROUP)[:, None] // GROUP, (G * GROUP, R))
+            return tl.gather(tl.trans(s), group, 0)
+        else:
+            group = tl.broadcast_to(tl.arange(0, G * GROUP)[None, :] // GROUP, (R, G * GROUP))
+            return tl.gather(s, group, 1)
     else:
-        group = tl.broadcast_to(tl.arange(0, G * GROUP)[None, :] // GROUP, (R, G * GROUP))
-        return tl.gather(s, group, 1)
+        B: tl.constexpr = s.shape[0]
+        R: tl.constexpr = s.shape[1]
+        G: tl.constexpr = s.shape[2]
+        if TRANSPOSED:
+            group = tl.broadcast_to(tl.arange(0, G * GROUP)[None, :, None] // GROUP,
+                                    (B, G * GROUP, R))
+            return tl.gather(tl.permute(s, (0, 2, 1)), group, 1)
+        else:
+            group = tl.broadcast_to(tl.arange(0, G * GROUP)[None, None, :] // GROUP,
+                                    (B, R, G * GROUP))
+            return tl.gather(s, group, 2)
 
 
 @triton.jit

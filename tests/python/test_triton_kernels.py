@@ -106,8 +106,8 @@ class BranchingCombineFunction(unittest.TestCase):
 
 class DotScaledBeyondTriton36OnHopper(unittest.TestCase):
     """tl.dot_scaled forms Triton 3.6 cannot compile for sm_90 (an e2m1
-    operand packed along M, fp8 scales): mgp's interpreter against a float64
-    decode in PyTorch."""
+    operand packed along M, fp8 scales, a batched dot_scaled with scales):
+    mgp's interpreter against a float64 decode in PyTorch."""
 
     E2M1 = [0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6]
 
@@ -141,6 +141,18 @@ class DotScaledBeyondTriton36OnHopper(unittest.TestCase):
         mgp.jit(T._mxfp4_m_packed_kernel)[(1,)](a, sa, b, sb, out, m, n, k)
         scale = lambda s: torch.pow(2.0, s.double() - 127).repeat_interleave(32, dim=1)
         ref = (self.decode(a, 0) * scale(sa)) @ (b.double() * scale(sb).T)
+        self.assertTrue(torch.isfinite(out).all())
+        torch.testing.assert_close(out.double(), ref, rtol=1e-5, atol=1e-5 * ref.abs().max())
+
+    def test_batched_with_scales(self):
+        torch = self.torch
+        b, m, n, k = 2, 32, 16, 64
+        x = torch.randn(b, m, k, generator=self.gen).to(torch.bfloat16)
+        w, s = self.bytes(b, k // 2, n), self.bytes(b, n, k // 32, lo=118, hi=136)
+        out = torch.full((b, m, n), float("nan"))
+        mgp.jit(T._batched_mxfp4_kernel)[(1,)](x, w, s, out, b, m, n, k)
+        scale = torch.pow(2.0, s.double() - 127).repeat_interleave(32, dim=2)
+        ref = x.double() @ (self.decode(w, 1) * scale.transpose(1, 2))
         self.assertTrue(torch.isfinite(out).all())
         torch.testing.assert_close(out.double(), ref, rtol=1e-5, atol=1e-5 * ref.abs().max())
 

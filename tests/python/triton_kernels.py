@@ -149,6 +149,22 @@ def _nvfp4_style_kernel(A, AScale, B, BScale, C, M: tl.constexpr, N: tl.constexp
 
 
 @triton.jit
+def _batched_mxfp4_kernel(X, W, S, C, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+                          K: tl.constexpr):
+    # A batch of MXFP4-weight products in one 3-D dot_scaled: X [B, M, K]
+    # bf16, W [B, K // 2, N] e2m1 bytes, S [B, N, K // 32] e8m0 scales.
+    b = tl.arange(0, B)[:, None, None]
+    m = tl.arange(0, M)[None, :, None]
+    n = tl.arange(0, N)[None, None, :]
+    x = tl.load(X + b * M * K + m * K + tl.arange(0, K)[None, None, :])
+    w = tl.load(W + b * (K // 2) * N + tl.arange(0, K // 2)[None, :, None] * N + n)
+    s = tl.load(S + b * N * (K // 32) + tl.arange(0, N)[None, :, None] * (K // 32)
+                + tl.arange(0, K // 32)[None, None, :])
+    c = tl.dot_scaled(x, None, "bf16", w, s, "e2m1")
+    tl.store(C + b * M * N + m * N + n, c)
+
+
+@triton.jit
 def _logaddexp(a, b):
     # Both sides compute: Triton 3.6 stops in its scf-to-cf pass on this
     # combine function; mgp turns the if into a select.

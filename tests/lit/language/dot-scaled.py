@@ -11,11 +11,16 @@
 # RUN: not mgpc %s -k bad_scale --signature "*u8:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=SCALE
 # RUN: not mgpc %s -k k_mismatch --signature "*u8:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=KDIM
 # RUN: not mgpc %s -k pack_fp8 --signature "*u8:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=PACK
-# RUN: not mgpc %s -k batched --signature "*bf16:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BATCH
+# RUN: mgpc %s -k batched --signature "*bf16:16,*u8:16,*u8:16,*fp32:16" -emit=mlir | FileCheck %s --check-prefix=BATCH
+# RUN: not mgpc %s -k batch_mismatch --signature "*bf16:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BMISMATCH
+# RUN: not mgpc %s -k batch_scale_2d --signature "*bf16:16,*u8:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BSCALE
+# RUN: not mgpc %s -k rank_mismatch --signature "*bf16:16" -emit=mlir 2>&1 | FileCheck %s --check-prefix=BRANK
 # REQUIRES: ptxas
 # RUN: mgpc %s -k mx --arch=sm_90a --signature "*u8:16,*u8:16,*fp8e4nv:16,*u8:16,*fp32:16" -DFAST_MATH=False -o %t.ptx
 # RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 # RUN: FileCheck %s --check-prefix=PTX --input-file %t.ptx
+# RUN: mgpc %s -k batched --arch=sm_90a --signature "*bf16:16,*u8:16,*u8:16,*fp32:16" -o %t.batched.ptx
+# RUN: %ptxas -arch=sm_90a %t.batched.ptx -o %t.batched.cubin
 import triton
 import triton.language as tl
 
@@ -103,8 +108,48 @@ def pack_fp8(p):
 
 
 @triton.jit
-def batched(p):
+def batched(x_ptr, w_ptr, s_ptr, c_ptr):
+    # [2, 32, 64] bf16 times [2, 32, 32] bytes (two e2m1 along K) with
+    # [2, 32, 2] scales: a batch of two 32x64 @ 64x32 products.
+    b = tl.arange(0, 2)[:, None, None]
+    r = tl.arange(0, 32)
+    x = tl.load(x_ptr + b * 2048 + r[None, :, None] * 64 + tl.arange(0, 64)[None, None, :])
+    w = tl.load(w_ptr + b * 1024 + r[None, :, None] * 32 + r[None, None, :])
+    s = tl.load(s_ptr + b * 64 + r[None, :, None] * 2 + tl.arange(0, 2)[None, None, :])
+    c = tl.dot_scaled(x, None, "bf16", w, s, "e2m1")
+    tl.store(c_ptr + b * 1024 + r[None, :, None] * 32 + r[None, None, :], c)
+# The bytes gathered along K (axis 1 of [B, K / 2, N]); the scales
+# [B, N, K / 32] permuted to [B, K / 32, N] and gathered along axis 1; one
+# dot per batch.
+# BATCH-LABEL: func.func @batched
+# BATCH: mgp.gather {{.*}} {axis = 1 : i32} : (tensor<2x32x32xi8>, tensor<2x64x32xi32>) -> tensor<2x64x32xi8>
+# BATCH: mgp.trans {{.*}} {order = array<i32: 0, 2, 1>} : tensor<2x32x2xi8> -> tensor<2x2x32xi8>
+# BATCH: mgp.gather {{.*}} {axis = 1 : i32} : (tensor<2x2x32xi8>, tensor<2x64x32xi32>) -> tensor<2x64x32xi8>
+# BATCH-COUNT-2: mgp.dot {{.*}} : tensor<32x64xbf16> * tensor<64x32xbf16> -> tensor<32x32xf32>
+
+
+@triton.jit
+def batch_mismatch(p):
     o = tl.arange(0, 16)
     x = tl.load(p + o[:, None, None] * 256 + o[None, :, None] * 16 + o[None, None, :])
-    c = tl.dot_scaled(x, None, "bf16", x, None, "bf16")
-# BATCH: dot-scaled.py:[[@LINE-1]]:23: error: a batched (3-D) dot_scaled is not supported yet: use one 2-D dot_scaled per batch
+    y = tl.load(p + tl.arange(0, 2)[:, None, None] * 256 + o[None, :, None] * 16 + o[None, None, :])
+    c = tl.dot_scaled(x, None, "bf16", y, None, "bf16")
+# BMISMATCH: dot-scaled.py:[[@LINE-1]]:40: error: a batched dot_scaled needs the same batch on both sides: the lhs has 16, the rhs 2
+
+
+@triton.jit
+def batch_scale_2d(p, q):
+    o = tl.arange(0, 32)
+    x = tl.load(p + tl.arange(0, 2)[:, None, None] * 1024 + o[None, :, None] * 32 + o[None, None, :])
+    s = tl.load(q + o[:, None] + tl.arange(0, 1)[None, :])
+    c = tl.dot_scaled(x, s, "bf16", x, None, "bf16")
+# BSCALE: dot-scaled.py:[[@LINE-1]]:26: error: lhs_scale must be None or a [2, 32, 1] block of uint8 (e8m0, one scale per 32 elements of K) or [2, 32, 2] of float8e4nv (one per 16), got
+
+
+@triton.jit
+def rank_mismatch(p):
+    o = tl.arange(0, 16)
+    x = tl.load(p + o[:, None, None] * 256 + o[None, :, None] * 16 + o[None, None, :])
+    y = tl.load(p + o[:, None] * 16 + o[None, :])
+    c = tl.dot_scaled(x, None, "bf16", y, None, "bf16")
+# BRANK: dot-scaled.py:[[@LINE-1]]:40: error: a dot_scaled operand of format "bf16" must be a 3-D block of bfloat16 or uint16 (as the lhs), got

@@ -69,3 +69,14 @@ def _mxfp8_ref(a, sa, b, sb):
 
 register("mxfp.mxfp8", K, "_mxfp8_matmul_kernel", "mxfp8_matmul", _mxfp8_inputs, _mxfp8_ref,
          shapes=[(256, 256, 256), (200, 136, 128)], check=FP16, skip=NO_DOT_SCALED)
+
+
+def _batched_e2m1_inputs(g, b, m, n, k):
+    return [randn(g, b, m, k, dtype=torch.bfloat16),
+            randint(g, 0, 256, b, k // 2, n, dtype=torch.uint8)]
+
+
+register("mxfp.batched_e2m1", K, "_batched_e2m1_matmul_kernel", "batched_e2m1_matmul",
+         _batched_e2m1_inputs, lambda x, w: x.double() @ _e2m1(w, 1),
+         shapes=[(4, 64, 64, 128), (2, 50, 40, 64), (6, 16, 72, 192)], check=MX,
+         skip=NO_DOT_SCALED)
