@@ -415,6 +415,17 @@ Expected<SemaValue> Generator::genDotScaled(CallArgs &args,
                                 "\"e5m2\", \"bf16\" or \"fp16\", got " +
                                     f.describe());
   }
+  // e4m3 operands and fp8 scales need fp8 conversions (sm_89 on; Triton
+  // rejects float8e4nv before).
+  int capability = genOptions.computeCapability;
+  if (capability != 0 && capability < 89)
+    for (auto [i, at] : llvm::enumerate(kFmtArgs))
+      if (fmts[i] == "e4m3")
+        return error(b->expr(at),
+                     "dot_scaled's \"e4m3\" format needs sm_89 or newer "
+                     "(compiling for sm_" +
+                         llvm::Twine(capability) +
+                         "): older GPUs have no e4m3 conversions");
   bool kPack[2] = {true, true};
   for (auto [i, at] : llvm::enumerate(kPackArgs)) {
     if (!b->has(at))

@@ -385,6 +385,54 @@ static mlir::Type getSignatureType(mlir::MLIRContext &ctx, DType t) {
   }
 }
 
+/// The first compute capability with fp8 conversions (Ada); Triton's NVIDIA
+/// backend accepts fp8e4nv from there on.
+static constexpr int kFp8E4NVCapability = 89;
+
+/// A located error at the first float8e4nv value of the user's code when
+/// the target has no fp8 conversions (before sm_89), as Triton rejects the
+/// type there.
+static llvm::Error checkFp8ForTarget(llvm::SourceMgr &sourceMgr,
+                                     int capability, mlir::func::FuncOp func) {
+  if (capability == 0 || capability >= kFp8E4NVCapability)
+    return Error::success();
+  auto holdsE4M3 = [](mlir::Type t) {
+    t = mlir::getElementTypeOrSelf(t);
+    if (auto ptr = llvm::dyn_cast<PointerType>(t))
+      t = mlir::getElementTypeOrSelf(ptr.getPointeeType());
+    return llvm::isa<mlir::Float8E4M3FNType>(t);
+  };
+  // The first value in a user's file (the prelude's, e.g. dot_scaled's
+  // "e4m3" operand, is reported at its call by genDotScaled).
+  std::optional<mlir::FileLineColLoc> where;
+  auto consider = [&](mlir::Location l, mlir::Type t) {
+    auto file = llvm::dyn_cast<mlir::FileLineColLoc>(l);
+    if (!where && file && file.getFilename() != "<mgp-prelude>" &&
+        holdsE4M3(t))
+      where = file;
+  };
+  for (mlir::BlockArgument arg : func.getArguments())
+    consider(arg.getLoc(), arg.getType());
+  func.walk([&](mlir::Operation *op) {
+    for (mlir::Value result : op->getResults())
+      consider(op->getLoc(), result.getType());
+  });
+  if (!where)
+    return Error::success(); // the lowering reports what is left
+  llvm::SMLoc at;
+  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id)
+    if (sourceMgr.getMemoryBuffer(id)->getBufferIdentifier() ==
+        where->getFilename().getValue())
+      at = sourceMgr.FindLocForLineAndColumn(id, where->getLine(),
+                                             where->getColumn());
+  return makeSourceError(
+      sourceMgr, at,
+      "float8e4nv needs sm_89 or newer (compiling for sm_" +
+          llvm::Twine(capability) +
+          "): older GPUs have no e4m3 conversions, and Triton rejects the "
+          "type there too; float8e5 works on every GPU");
+}
+
 Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 Generator::generate(llvm::StringRef kernelName, const Signature &signature,
                     const llvm::StringMap<ConstValue> &defines) {
@@ -517,6 +565,9 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
   if (Error err = genBlock(fn->body))
     return std::move(err);
   mlir::func::ReturnOp::create(builder, fnLoc);
+  if (Error err = checkFp8ForTarget(sourceMgr, genOptions.computeCapability,
+                                    func))
+    return std::move(err);
 
   // The IR must verify; if it does not, that is a bug of ours, reported as
   // an error rather than a crash later on.

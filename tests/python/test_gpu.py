@@ -107,6 +107,77 @@ def triton_cdiv(a, b):
 
 
 @needs_triton
+class Fp8WithoutFp8Instructions(unittest.TestCase):
+    """float8e5 conversions compiled for sm_80, which has no fp8
+    instructions (integer arithmetic), run on this GPU through the driver's
+    PTX JIT: the same bits as the conversions compiled for this GPU (PTX's
+    cvt, rounding to nearest even, saturating, NaN to NaN) on every fp16
+    value, every e5m2 byte, and fp32 values at and next to every rounding
+    boundary, with infinities, NaNs, and random values."""
+
+    @staticmethod
+    def cast(x, dtype, arch=None):
+        from mgp import jit as jit_module
+        from unittest import mock
+        y = torch.empty(x.shape, dtype=dtype, device="cuda")
+        tl_dtype = {torch.float8_e5m2: triton.language.float8e5,
+                    torch.float16: triton.language.float16,
+                    torch.float32: triton.language.float32}[dtype]
+        kernel = mgp.jit(T.cast_kernel)  # a fresh specialization cache
+        original = jit_module.compile_options
+
+        def for_arch(options):
+            opts = original(options)
+            if arch is not None:
+                opts.arch = arch.encode()
+            return opts
+        with mock.patch.object(jit_module, "compile_options", for_arch):
+            compiled = kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), DST=tl_dtype,
+                                                               BLOCK=1024)
+        torch.cuda.synchronize()
+        return y, compiled.asm["ptx"]
+
+    def assert_same_bits(self, x, dtype):
+        got, software = self.cast(x, dtype, "sm_80")
+        want, hardware = self.cast(x, dtype)
+        self.assertIn(".target sm_80", software)
+        self.assertNotIn("e5m2x2", software)
+        self.assertIn("e5m2x2", hardware)
+        bits = {torch.float8_e5m2: torch.uint8, torch.float16: torch.int16,
+                torch.float32: torch.int32}[dtype]
+        diff = (got.view(bits) != want.view(bits)).nonzero().flatten()
+        self.assertEqual(diff.numel(), 0, f"{diff.numel()} of {x.numel()} differ, e.g. "
+                         f"{x[diff[:4]].tolist()} -> {got[diff[:4]].float().tolist()} "
+                         f"against {want[diff[:4]].float().tolist()}")
+
+    @needs_triton
+    def test_every_fp16_to_e5m2(self):
+        x = torch.arange(-32768, 32768, dtype=torch.int32).to(torch.int16).view(torch.float16)
+        self.assert_same_bits(x.cuda(), torch.float8_e5m2)
+
+    @needs_triton
+    def test_every_e5m2_widened(self):
+        x = torch.arange(256, dtype=torch.int32).to(torch.uint8).view(torch.float8_e5m2).cuda()
+        self.assert_same_bits(x, torch.float16)
+        self.assert_same_bits(x, torch.float32)
+
+    @needs_triton
+    def test_fp32_to_e5m2_at_every_boundary(self):
+        codes = torch.arange(256, dtype=torch.int32).to(torch.uint8).view(torch.float8_e5m2)
+        values = codes.float()
+        values = values[torch.isfinite(values)].unique().sort().values
+        mids = (values[1:] + values[:-1]) / 2  # exact in fp32
+        points = torch.cat([values, mids, values * 1.5, torch.tensor(
+            [57344.0, 61440.0, 65504.0, 1e30, float("inf"), -float("inf"), float("nan"),
+             2.0 ** -14, 2.0 ** -16, 2.0 ** -17, 1e-40, 0.0, -0.0])])
+        near = [points, torch.nextafter(points, torch.full_like(points, float("inf"))),
+                torch.nextafter(points, torch.full_like(points, -float("inf")))]
+        gen = torch.Generator().manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))
+        x = torch.cat(near + [torch.randn(1 << 20, generator=gen) * 3e4,
+                              torch.randn(1 << 18, generator=gen) * 1e-4])
+        self.assert_same_bits(x.cuda(), torch.float8_e5m2)
+
+
 class MgpAgainstTriton(unittest.TestCase):
     """The same kernel source through Triton and through mgp.jit."""
 

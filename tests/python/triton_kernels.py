@@ -149,6 +149,13 @@ def _nvfp4_style_kernel(A, AScale, B, BScale, C, M: tl.constexpr, N: tl.constexp
 
 
 @triton.jit
+def cast_kernel(x_ptr, y_ptr, n, DST: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask).to(DST), mask=mask)
+
+
+@triton.jit
 def _batched_mxfp4_kernel(X, W, S, C, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
                           K: tl.constexpr):
     # A batch of MXFP4-weight products in one 3-D dot_scaled: X [B, M, K]

@@ -338,92 +338,6 @@ struct ExpFOpConversion : ConvertOpToLLVMPattern<math::ExpOp> {
   }
 };
 
-bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
-
-/// One fp8 <-> f16/f32 conversion of a register, with PTX's packed cvt
-/// (sm_89+): `cvt.rn.f16x2.e4m3x2` widens (exactly), `cvt.rn.satfinite.
-/// e4m3x2.f32` / `.f16x2` narrows, rounding to nearest even and saturating
-/// to the largest finite value (Triton's fp_to_fp). The value travels in
-/// the low half of each pair.
-Value convertFp8(OpBuilder &b, Location loc, Value v, Type from, Type to) {
-  auto inlineAsm = [&](Type result, StringRef text, StringRef constraints,
-                       ValueRange operands) {
-    return LLVM::InlineAsmOp::create(
-               b, loc, result, operands, text, constraints,
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-               ArrayAttr())
-        .getResult(0);
-  };
-  std::string fp8 =
-      isa<Float8E4M3FNType>(isFp8(from) ? from : to) ? "e4m3x2" : "e5m2x2";
-  Type i16 = b.getI16Type(), i32 = b.getI32Type();
-  if (isFp8(from)) {
-    // fp8 (an i8 register) -> f16 -> `to`.
-    Value packed = LLVM::ZExtOp::create(b, loc, i16, v);
-    Value halfBits = inlineAsm(i16,
-                               "{ .reg .b32 t; .reg .b16 hi; cvt.rn.f16x2." +
-                                   fp8 + " t, $1; mov.b32 {$0, hi}, t; }",
-                               "=h,h", packed);
-    Value half = LLVM::BitcastOp::create(b, loc, b.getF16Type(), halfBits);
-    if (to.isF16())
-      return half;
-    return LLVM::FPExtOp::create(b, loc, to, half);
-  }
-  // `from` -> fp8: from f32 or f16 (others are brought to f32 first).
-  Value bits;
-  if (from.isF16()) {
-    Value halfBits = LLVM::BitcastOp::create(b, loc, i16, v);
-    Value pair = LLVM::ZExtOp::create(b, loc, i32, halfBits);
-    bits = inlineAsm(i16, "cvt.rn.satfinite." + fp8 + ".f16x2 $0, $1;", "=h,r",
-                     pair);
-  } else {
-    Value f32 = v;
-    if (from.getIntOrFloatBitWidth() > 32)
-      f32 = LLVM::FPTruncOp::create(b, loc, b.getF32Type(), v);
-    else if (!from.isF32())
-      f32 = LLVM::FPExtOp::create(b, loc, b.getF32Type(), v);
-    Value zero = LLVM::ConstantOp::create(b, loc, b.getF32Type(),
-                                          b.getF32FloatAttr(0.0f));
-    bits = inlineAsm(i16, "cvt.rn.satfinite." + fp8 + ".f32 $0, $1, $2;",
-                     "=h,f,f", ValueRange{zero, f32});
-  }
-  return LLVM::TruncOp::create(b, loc, b.getI8Type(), bits);
-}
-
-/// arith.extf / arith.truncf to or from an fp8 type, on scalars or tensors.
-struct Fp8ConvertOpConversion : ConversionPattern {
-  Fp8ConvertOpConversion(MgpLLVMTypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(),
-                          kMgpPatternBenefit + 1, ctx) {}
-
-  LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
-      return failure();
-    Type from = getElementTypeOrSelf(op->getOperand(0).getType());
-    Type to = getElementTypeOrSelf(op->getResult(0).getType());
-    if (!isFp8(from) && !isFp8(to))
-      return failure();
-    Location loc = op->getLoc();
-    auto &converter = *getTypeConverter<MgpLLVMTypeConverter>();
-    Type resultType = op->getResult(0).getType();
-    SmallVector<Value> results;
-    for (Value r : unpackRegisters(rewriter, loc, operands[0]))
-      results.push_back(convertFp8(rewriter, loc, r, from, to));
-    if (!isa<RankedTensorType>(resultType)) {
-      rewriter.replaceOp(op, results.front());
-      return success();
-    }
-    Type structType = converter.convertType(resultType);
-    if (!structType)
-      return rewriter.notifyMatchFailure(op, "tensor without a layout");
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, results));
-    return success();
-  }
-};
-
 } // namespace
 
 void mgp::populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
@@ -435,7 +349,6 @@ void mgp::populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
   patterns.add<InlineAsmElementwiseOpConversion>(converter);
   patterns.add<DivFOpConversion>(converter);
   patterns.add<ExpFOpConversion>(converter);
-  patterns.add<Fp8ConvertOpConversion>(converter, ctx);
   // Scalars: libdevice for transcendental functions before the generic
   // math-to-llvm intrinsics (NVPTX has no instruction for llvm.exp & co).
   populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);

@@ -57,7 +57,9 @@ mgp::lowerToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   PassManager pm(ctx);
   // mgpc's --mlir-timing, --mlir-print-ir-after-all, ...; no-ops elsewhere.
   (void)applyPassManagerCLOptions(pm);
-  pm.addPass(createMgpToLLVM());
+  MgpToLLVMOptions lowering;
+  lowering.computeCapability = target.computeCapability();
+  pm.addPass(createMgpToLLVM(lowering));
   if (llvm::Error err = runCapturingDiagnostics(module, pm, "lowering to LLVM"))
     return std::move(err);
 

@@ -6,6 +6,7 @@
 // `convert-nvvm-to-llvm` plus reconcile-unrealized-casts.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/llvm/Fp8ConvertOpToLLVM.h"
 #include "compiler/codegen/llvm/Passes.h"
 #include "compiler/codegen/llvm/Patterns.h"
 #include "compiler/ir/MgpDialect.h"
@@ -34,6 +35,8 @@ using namespace mgp;
 namespace {
 
 struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
+  using MgpToLLVMBase::MgpToLLVMBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -48,6 +51,7 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     RewritePatternSet patterns(ctx);
     populateFuncOpToLLVMPatterns(converter, patterns);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateFp8ConvertOpToLLVMPatterns(converter, patterns, computeCapability);
     populateMapElementwiseOpToLLVMPatterns(converter, patterns);
     populateMakeRangeOpToLLVMPatterns(converter, patterns, *target);
     populateViewOpsToLLVMPatterns(converter, patterns);

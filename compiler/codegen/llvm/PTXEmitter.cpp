@@ -70,9 +70,11 @@ mgp::createNVPTXTargetMachine(const mgp::Target &gpu) {
                              "NVPTX target unavailable: " + error);
   TargetOptions targetOptions;
   targetOptions.AllowFPOpFusion = FPOpFusion::Fast;
-  // sm_90 code may use PTX ISA 8.1 instructions (atom with vector types);
-  // drivers that run sm_90 load it.
-  StringRef features = gpu.computeCapability() >= 90 ? "+ptx81" : "";
+  // sm_89 and sm_90 code may use PTX ISA 8.1 instructions (fp8 cvt on
+  // sm_89, atom with vector types on sm_90; CUDA 12.1 drivers load it),
+  // sm_80 and sm_86 code PTX ISA 7.4 ones (loads with an eviction priority;
+  // CUDA 11.4 drivers).
+  StringRef features = gpu.computeCapability() >= 89 ? "+ptx81" : "+ptx74";
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
       triple, arch, features, targetOptions, Reloc::PIC_, std::nullopt,
       CodeGenOptLevel::Aggressive));

@@ -21,6 +21,11 @@ def MgpToLLVM : Pass<"mgp-to-llvm", "::mlir::ModuleOp"> {
     that use shared memory and the module attributes `mgp.num_warps` and
     `mgp.shared`.
   }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "int", /*default=*/"90",
+           "The target's compute capability (fp8 conversions: PTX's cvt from "
+           "89 on, e5m2 in integer arithmetic before)">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::cf::ControlFlowDialect"];
 }
