@@ -15,7 +15,7 @@ st["max_constancy"] = (S, "accepted; the hint is not used")
 st["math"] = (S, "every core function, and any libdevice name (`tl.math.tanh`)")
 st["extra"] = (S, "`tl.extra.cuda.libdevice` (every function of Triton's libdevice.py), `gdc_wait` / `gdc_launch_dependents` (no-ops: mgp does not use programmatic dependent launch)")
 for n in ["int1","int8","int16","int32","int64","float16","bfloat16","float32","float64","float8e4nv","float8e5"]:
-    st[n] = (S, "fp8: converts through fp16/fp32 (saturating, round to nearest even); fp8 arithmetic computes in fp16; `dot` widens fp8 operands to fp16 (exact)" if n.startswith("float8") else "")
+    st[n] = (S, "fp8: converts through fp16/fp32 (saturating, round to nearest even; PTX's cvt from sm_89 on, float8e5 in integer arithmetic with the same bits before); fp8 arithmetic computes in fp16; `dot` widens fp8 operands to fp16 (exact); float8e4nv needs sm_89 or newer (a located error before, as Triton rejects it there)" if n.startswith("float8") else "")
 for n in ["uint8","uint16","uint32","uint64"]:
     st[n] = (S, "unsigned semantics as Triton's: logical `>>`, unsigned comparisons, `//`, `%`, min/max and conversions")
 for n in ["float8e4b8","float8e5b16"]:

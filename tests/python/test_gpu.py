@@ -111,14 +111,15 @@ class Fp8WithoutFp8Instructions(unittest.TestCase):
     """float8e5 conversions compiled for sm_80, which has no fp8
     instructions (integer arithmetic), run on this GPU through the driver's
     PTX JIT: the same bits as the conversions compiled for this GPU (PTX's
-    cvt, rounding to nearest even, saturating, NaN to NaN) on every fp16
+    cvt, rounding to nearest even, saturating), NaN to NaN, on every fp16
     value, every e5m2 byte, and fp32 values at and next to every rounding
     boundary, with infinities, NaNs, and random values."""
 
     @staticmethod
     def cast(x, dtype, arch=None):
-        from mgp import jit as jit_module
+        import importlib
         from unittest import mock
+        jit_module = importlib.import_module("mgp.jit")
         y = torch.empty(x.shape, dtype=dtype, device="cuda")
         tl_dtype = {torch.float8_e5m2: triton.language.float8e5,
                     torch.float16: triton.language.float16,
@@ -145,7 +146,11 @@ class Fp8WithoutFp8Instructions(unittest.TestCase):
         self.assertIn("e5m2x2", hardware)
         bits = {torch.float8_e5m2: torch.uint8, torch.float16: torch.int16,
                 torch.float32: torch.int32}[dtype]
-        diff = (got.view(bits) != want.view(bits)).nonzero().flatten()
+        # The same bits, except that a NaN may carry another payload.
+        nan = torch.isnan(want.float())
+        differ = (got.view(bits) != want.view(bits)) & ~nan
+        differ |= nan & ~torch.isnan(got.float())
+        diff = differ.nonzero().flatten()
         self.assertEqual(diff.numel(), 0, f"{diff.numel()} of {x.numel()} differ, e.g. "
                          f"{x[diff[:4]].tolist()} -> {got[diff[:4]].float().tolist()} "
                          f"against {want[diff[:4]].float().tolist()}")

@@ -150,6 +150,27 @@ class BakedConstexprs(unittest.TestCase):
         kernel[(1,)](x, y, x, N=16)
         np.testing.assert_array_equal(y, 2 * x)
 
+    def test_fp8_dtypes(self):
+        # Values 1..16 and their halves and quarters are exact in e5m2 and
+        # e4m3: the bytes are the formats' codes.
+        try:
+            import torch
+        except ImportError as e:
+            self.skipTest(f"PyTorch is needed for the fp8 reference: {e}")
+
+        @mgp.jit
+        def kernel(X, Y, N: tl.constexpr, DT: tl.constexpr):
+            offs = tl.arange(0, N)
+            tl.store(Y + offs, tl.load(X + offs).to(DT).to(tl.uint8, bitcast=True))
+
+        x = np.concatenate([floats(), -floats() / 2, floats() / 4, -floats() / 8])
+        for dt, reference in ((tl.float8e5, torch.float8_e5m2),
+                              (tl.float8e4nv, torch.float8_e4m3fn)):
+            y = np.zeros(64, dtype=np.uint8)
+            kernel[(1,)](x, y, N=64, DT=dt)
+            want = torch.from_numpy(x).to(reference).view(torch.uint8).numpy()
+            np.testing.assert_array_equal(y, want, err_msg=str(dt))
+
     def test_unspellable_constexpr_is_refused(self):
         with self.assertRaises(TypeError) as caught:
             self.run_apply(["neg"], tl.float32, None, np.float32)
