@@ -64,7 +64,10 @@ endforeach()
 target_link_libraries(mgp_llvm_libs INTERFACE
   -Wl,--start-group ${mgpMlirStatic} ${mgpLlvmStatic} -Wl,--end-group
   -lz -lzstd -lm ${CMAKE_DL_LIBS} -pthread)
-target_link_options(mgp_llvm_libs INTERFACE -Wl,--as-needed)
+# --gc-sections drops the unreferenced functions of the archives (LLVM and
+# MLIR are built with -ffunction-sections): a third of mgpc's text, and
+# less for the process to map at start-up.
+target_link_options(mgp_llvm_libs INTERFACE -Wl,--as-needed -Wl,--gc-sections)
 
 # lld links the ~700 archives several times faster than GNU ld.
 find_program(MGP_LLD ld.lld PATHS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH)
