@@ -10,7 +10,8 @@
 // computed by a
 // chain of elementwise ops (arith/math, addptr and pointer casts, hints,
 // side-effect-free inline asm, extern and mapped functions), broadcast,
-// expand_dims, splat, make_range and constants is replaced by the same chain
+// expand_dims, splat, make_range, constants and gathers (a gather in the
+// target layout reads its source as it is) is replaced by the same chain
 // computed directly in the target layout; loop-carried values (pointers
 // advanced each iteration) move to the layout their loop body wants, and a
 // value an scf.if in a loop updates gets one copy per layout its converts
