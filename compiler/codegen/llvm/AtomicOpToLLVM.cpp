@@ -392,15 +392,10 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
         old[reg] = LLVM::LoadOp::create(rewriter, loc, memType, address);
       }
     }
-    if (!tensorType) {
-      rewriter.replaceOp(op, old[0]);
-      return success();
-    }
-    Type structType = this->getTypeConverter()->convertType(resultType);
-    if (!structType)
-      return rewriter.notifyMatchFailure(op, "tensor without a layout");
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, old));
-    return success();
+    return replaceWithRegisters(
+        op, old,
+        static_cast<const MgpLLVMTypeConverter &>(*this->getTypeConverter()),
+        rewriter);
   }
 };
 

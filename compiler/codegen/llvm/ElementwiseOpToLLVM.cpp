@@ -165,15 +165,7 @@ struct ExternElementwiseOpConversion
       results.push_back(
           LLVM::CallOp::create(rewriter, loc, fn, args).getResult());
     }
-    if (!isa<RankedTensorType>(resultType)) {
-      rewriter.replaceOp(op, results.front());
-      return success();
-    }
-    Type structType = converter.convertType(resultType);
-    if (!structType)
-      return rewriter.notifyMatchFailure(op, "tensor without a layout");
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, results));
-    return success();
+    return replaceWithRegisters(op, results, converter, rewriter);
   }
 };
 

@@ -32,11 +32,6 @@ bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 /// sm_89, see PTXEmitter.cpp).
 constexpr int kFp8CvtCapability = 89;
 
-Value i32Const(OpBuilder &b, Location loc, int64_t v) {
-  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                  b.getI32IntegerAttr(v));
-}
-
 /// `from` (f16, f32, bf16 or f64) as f32 or f16: what the conversions to
 /// fp8 start from (bf16 and f64 through f32).
 Value toHalfOrSingle(OpBuilder &b, Location loc, Value v, Type from) {
@@ -107,22 +102,22 @@ Value convertE5M2InSoftware(OpBuilder &b, Location loc, Value v, Type from,
   }
   using Pred = LLVM::ICmpPredicate;
   auto cmp = [&](Pred p, Value x, int64_t c) {
-    return LLVM::ICmpOp::create(b, loc, p, x, i32Const(b, loc, c));
+    return LLVM::ICmpOp::create(b, loc, p, x, i32Constant(b, loc, c));
   };
   auto select = [&](Value c, Value x, Value y) {
     return LLVM::SelectOp::create(b, loc, c, x, y);
   };
   auto add = [&](Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); };
   auto andC = [&](Value x, int64_t c) {
-    return LLVM::AndOp::create(b, loc, x, i32Const(b, loc, c));
+    return LLVM::AndOp::create(b, loc, x, i32Constant(b, loc, c));
   };
   auto lshr = [&](Value x, int64_t c) {
-    return LLVM::LShrOp::create(b, loc, x, i32Const(b, loc, c));
+    return LLVM::LShrOp::create(b, loc, x, i32Constant(b, loc, c));
   };
   // Rounds `mag` to nearest even at bit `shift` and shifts it down.
   auto roundShift = [&](Value mag, int64_t shift) {
     Value odd = andC(lshr(mag, shift), 1);
-    return lshr(add(add(mag, i32Const(b, loc, (int64_t(1) << (shift - 1)) - 1)),
+    return lshr(add(add(mag, i32Constant(b, loc, (int64_t(1) << (shift - 1)) - 1)),
                     odd),
                 shift);
   };
@@ -146,7 +141,7 @@ Value convertE5M2InSoftware(OpBuilder &b, Location loc, Value v, Type from,
     // 15) and two mantissa bits, rounded at bit 21.
     Value normal =
         LLVM::SubOp::create(b, loc, roundShift(mag, 21),
-                            i32Const(b, loc, (127 - 15) << 2));
+                            i32Constant(b, loc, (127 - 15) << 2));
     // Below it: the subnormal code m of m * 2^-16 is |x| * 2^16 rounded to
     // nearest even (exact in f32), 4 when it reaches the smallest normal.
     Type f32 = b.getF32Type();
@@ -160,10 +155,10 @@ Value convertE5M2InSoftware(OpBuilder &b, Location loc, Value v, Type from,
   }
   // Saturate to the largest finite value (57344, 0x7B), infinities too;
   // NaN stays NaN.
-  Value largest = i32Const(b, loc, 0x7B);
+  Value largest = i32Constant(b, loc, 0x7B);
   code = select(cmp(Pred::ugt, code, 0x7B), largest, code);
   code = LLVM::OrOp::create(b, loc, code, sign);
-  code = select(isNaN, i32Const(b, loc, 0x7F), code);
+  code = select(isNaN, i32Constant(b, loc, 0x7F), code);
   return LLVM::TruncOp::create(b, loc, b.getI8Type(), code);
 }
 
@@ -192,22 +187,14 @@ struct Fp8ConvertOpConversion : ConversionPattern {
                            "compute capability ")
              << computeCapability << ")";
     Location loc = op->getLoc();
-    auto &converter = *getTypeConverter<MgpLLVMTypeConverter>();
-    Type resultType = op->getResult(0).getType();
     SmallVector<Value> results;
     for (Value r : unpackRegisters(rewriter, loc, operands[0]))
       results.push_back(hardware
                             ? convertWithCvt(rewriter, loc, r, from, to)
                             : convertE5M2InSoftware(rewriter, loc, r, from, to));
-    if (!isa<RankedTensorType>(resultType)) {
-      rewriter.replaceOp(op, results.front());
-      return success();
-    }
-    Type structType = converter.convertType(resultType);
-    if (!structType)
-      return rewriter.notifyMatchFailure(op, "tensor without a layout");
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, results));
-    return success();
+    return replaceWithRegisters(op, results,
+                                *getTypeConverter<MgpLLVMTypeConverter>(),
+                                rewriter);
   }
 };
 

@@ -36,15 +36,7 @@ LogicalResult convertPerRegister(OpTy op, Value operand,
   SmallVector<Value> results;
   for (Value v : unpackRegisters(rewriter, loc, operand))
     results.push_back(fn(v, scalarType));
-  if (!isa<RankedTensorType>(resultType)) {
-    rewriter.replaceOp(op, results.front());
-    return success();
-  }
-  Type structType = converter.convertType(resultType);
-  if (!structType)
-    return rewriter.notifyMatchFailure(op, "tensor without a layout");
-  rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, results));
-  return success();
+  return replaceWithRegisters(op, results, converter, rewriter);
 }
 
 struct PtrToIntOpConversion : ConvertOpToLLVMPattern<PtrToIntOp> {

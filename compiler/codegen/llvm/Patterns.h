@@ -32,6 +32,15 @@ struct TargetConversionPattern : mlir::ConvertOpToLLVMPattern<SourceOp> {
   const TargetInfo &target;
 };
 
+/// Replaces `op`, whose one result is a tensor or a scalar, by its value
+/// computed register by register: `registers` packed into the result's
+/// struct, or the single register of a scalar result. Fails (no change) on
+/// a tensor without a layout.
+mlir::LogicalResult
+replaceWithRegisters(mlir::Operation *op, mlir::ValueRange registers,
+                     const MgpLLVMTypeConverter &converter,
+                     mlir::ConversionPatternRewriter &rewriter);
+
 /// func.func, func.return, func.call (kernel attributes are set afterwards by
 /// finalizeKernelAttributes).
 void populateFuncOpToLLVMPatterns(MgpLLVMTypeConverter &converter,

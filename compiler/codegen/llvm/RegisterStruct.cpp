@@ -1,9 +1,11 @@
 //===- RegisterStruct.cpp - a thread's registers as an LLVM struct --------===//
 //
-// This file implements the struct packing helpers of RegisterStruct.h.
+// This file implements the struct packing helpers of RegisterStruct.h and
+// replaceWithRegisters (Patterns.h).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/RegisterStruct.h"
+#include "compiler/codegen/llvm/Patterns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -46,4 +48,20 @@ Value mgp::zeroValue(OpBuilder &b, Location loc, Type type) {
   if (isa<FloatType>(type))
     return LLVM::ConstantOp::create(b, loc, type, b.getFloatAttr(type, 0.0));
   return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
+}
+
+LogicalResult mgp::replaceWithRegisters(Operation *op, ValueRange registers,
+                                        const MgpLLVMTypeConverter &converter,
+                                        ConversionPatternRewriter &rewriter) {
+  Type resultType = op->getResult(0).getType();
+  if (!isa<RankedTensorType>(resultType)) {
+    rewriter.replaceOp(op, registers.front());
+    return success();
+  }
+  Type structType = converter.convertType(resultType);
+  if (!structType)
+    return rewriter.notifyMatchFailure(op, "tensor without a layout");
+  rewriter.replaceOp(op, packRegisters(rewriter, op->getLoc(), structType,
+                                       registers));
+  return success();
 }
