@@ -167,7 +167,9 @@ SharedEncodingAttr getDotOperandSharedEncoding(mlir::MLIRContext *ctx,
 /// The element offset of `coords` in a shared buffer of `shape` with the
 /// swizzle of `encoding` (an optional leading dim indexes whole buffers):
 /// phase = (row / perPhase) % maxPhase; col' = ((col / vec) ^ phase) * vec +
-/// col % vec, rows and columns taken along `order`.
+/// col % vec, rows and columns taken along `order`. With column blocks
+/// (blockCols below the row length) column col is column col % blockCols of
+/// block col / blockCols, each block a [rows, blockCols] buffer in turn.
 int64_t getSharedOffset(SharedEncodingAttr encoding,
                         llvm::ArrayRef<int64_t> shape,
                         llvm::ArrayRef<int64_t> coords);

@@ -94,10 +94,19 @@ int64_t mgp::getSharedOffset(SharedEncodingAttr encoding,
   int64_t row = 0;
   for (size_t i = order.size(); i-- > 1;)
     row = row * inner[order[i]] + at[order[i]];
+  // Column blocks: block b of the rows is a buffer of its own, rows of
+  // blockCols elements, after the b blocks before it.
+  int64_t blockBase = 0;
+  if (int64_t blockCols = encoding.getBlockCols();
+      blockCols && blockCols < rowLen) {
+    blockBase = col / blockCols * (bufferElems / rowLen) * blockCols;
+    col %= blockCols;
+    rowLen = blockCols;
+  }
   int64_t vec = encoding.getVec();
   int64_t phase = (row / encoding.getPerPhase()) % encoding.getMaxPhase();
   int64_t physCol = (((col / vec) ^ phase) * vec + col % vec) % rowLen;
-  int64_t offset = row * rowLen + physCol;
+  int64_t offset = blockBase + row * rowLen + physCol;
   return lead ? coords[0] * bufferElems + offset : offset;
 }
 

@@ -52,6 +52,16 @@ public:
     return success();
   }
 
+  /// An unsigned field that may be left out (then `fallback`).
+  ParseResult readOptionalUnsigned(StringRef name, unsigned &out,
+                                   unsigned fallback) {
+    if (!dict.get(name)) {
+      out = fallback;
+      return success();
+    }
+    return readUnsigned(name, out);
+  }
+
   ParseResult readArray(StringRef name, SmallVectorImpl<unsigned> &out) {
     seen.push_back(name);
     auto attr = dyn_cast_or_null<ArrayAttr>(dict.get(name));
@@ -205,21 +215,25 @@ Attribute SharedEncodingAttr::parse(AsmParser &parser, Type) {
   if (failed(dict))
     return {};
   FieldReader reader(parser, *dict, loc);
-  unsigned vec, perPhase, maxPhase;
+  unsigned vec, perPhase, maxPhase, blockCols;
   SmallVector<unsigned> order;
   if (reader.readUnsigned("vec", vec) ||
       reader.readUnsigned("perPhase", perPhase) ||
       reader.readUnsigned("maxPhase", maxPhase) ||
-      reader.readArray("order", order) || reader.finish())
+      reader.readArray("order", order) ||
+      reader.readOptionalUnsigned("blockCols", blockCols, 0) ||
+      reader.finish())
     return {};
-  return parser.getChecked<SharedEncodingAttr>(parser.getContext(), vec,
-                                               perPhase, maxPhase, order);
+  return parser.getChecked<SharedEncodingAttr>(
+      parser.getContext(), vec, perPhase, maxPhase, order, blockCols);
 }
 
 void SharedEncodingAttr::print(AsmPrinter &printer) const {
   printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
           << ", maxPhase = " << getMaxPhase() << ", order = ";
   printArray(printer, getOrder());
+  if (getBlockCols())
+    printer << ", blockCols = " << getBlockCols();
   printer << "}>";
 }
 
@@ -324,12 +338,15 @@ DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            unsigned vec, unsigned perPhase, unsigned maxPhase,
-                           ArrayRef<unsigned> order) {
+                           ArrayRef<unsigned> order, unsigned blockCols) {
   if (order.empty() || !isPermutation(order))
     return emitError() << "shared: order must be a permutation";
   if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
       !llvm::isPowerOf2_32(maxPhase))
     return emitError()
            << "shared: vec, perPhase and maxPhase must be powers of two";
+  if (blockCols && (!llvm::isPowerOf2_32(blockCols) || blockCols < vec))
+    return emitError() << "shared: blockCols must be 0 or a power of two of "
+                          "at least vec";
   return success();
 }

@@ -75,11 +75,22 @@ def Mgp_SharedEncodingAttr : Mgp_Attr<"SharedEncoding", "shared"> {
   let description = [{
     Row-major along `order` (order[0] contiguous). In row r, the `vec`-element
     chunk c sits at chunk `c xor ((r / perPhase) mod maxPhase)`. `{1, 1, 1}` is
-    no swizzle. Example:
+    no swizzle. A nonzero `blockCols` cuts the rows into column blocks of that
+    many elements, stored one after another, each laid out as a buffer of its
+    own with rows of `blockCols` elements (the wgmma layout of a K tile wider
+    than one 128-byte swizzle atom); 0, the default, is one block. Example:
     `#mgp.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>`.
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
-                        ArrayRefParameter<"unsigned">:$order);
+                        ArrayRefParameter<"unsigned">:$order, "unsigned":$blockCols);
+  let builders = [
+    AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
+                     "::llvm::ArrayRef<unsigned>":$order,
+                     CArg<"unsigned", "0">:$blockCols), [{
+      return $_get($_ctxt, vec, perPhase, maxPhase, order, blockCols);
+    }]>
+  ];
+  let skipDefaultBuilders = 1;
 }
 
 def Mgp_InputPrecision : I32EnumAttr<"InputPrecision", "precision of f32 dot inputs", [

@@ -335,14 +335,22 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
 // warp_group_dot
 //===----------------------------------------------------------------------===//
 
-/// Whether `encoding` of a [rows x rowElems] K-contiguous operand tile is the
-/// layout wgmma reads with a swizzled descriptor: rows of 32, 64 or 128
-/// bytes (one swizzle atom wide) whose 16-byte chunks are xor-ed as the
-/// hardware's swizzle of that width does (docs/wgmma.md).
+/// Whether `encoding` of a [rows x rowElems] operand tile (rowElems along
+/// `order[0]`) is a layout wgmma reads with a swizzled descriptor: rows of
+/// 32, 64 or 128 bytes (one swizzle atom wide), or of a multiple of 128
+/// bytes in 128-byte column blocks, whose 16-byte chunks are xor-ed as the
+/// hardware's swizzle of that width does (docs/wgmma.md). An MN-major tile
+/// (`kMajor` false: 16-bit elements only) takes whole 128-byte atoms.
 static bool isWgmmaSwizzle(SharedEncodingAttr encoding, int64_t rowElems,
-                           unsigned elemBits) {
+                           unsigned elemBits, bool kMajor) {
   int64_t rowBytes = rowElems * elemBits / 8;
-  if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
+  unsigned blockCols = encoding.getBlockCols();
+  if (rowBytes > 128 && rowBytes % 128 == 0 && blockCols * elemBits == 1024)
+    rowBytes = 128;
+  else if ((rowBytes != 32 && rowBytes != 64 && rowBytes != 128) ||
+           (blockCols && blockCols < rowElems))
+    return false;
+  if (!kMajor && (elemBits != 16 || rowBytes != 128))
     return false;
   return encoding.getVec() * elemBits == 128 &&
          encoding.getPerPhase() == 128 / rowBytes &&
@@ -379,9 +387,18 @@ LogicalResult WarpGroupDotOp::verify() {
            << 256 / bits;
   auto aEnc = dyn_cast<SharedEncodingAttr>(a.getEncoding());
   auto bEnc = dyn_cast<SharedEncodingAttr>(b.getEncoding());
-  if (!aEnc || !bEnc || aEnc.getOrder()[0] != 1 || bEnc.getOrder()[0] != 0 ||
-      !isWgmmaSwizzle(aEnc, k, bits) || !isWgmmaSwizzle(bEnc, k, bits))
+  bool aKMajor = aEnc && aEnc.getOrder()[0] == 1,
+       bKMajor = bEnc && bEnc.getOrder()[0] == 0;
+  if (!aEnc || !bEnc ||
+      !isWgmmaSwizzle(aEnc, aKMajor ? k : m, bits, aKMajor) ||
+      !isWgmmaSwizzle(bEnc, bKMajor ? k : n, bits, bKMajor))
     return emitOpError("a and b must be K-contiguous shared buffers with rows "
-                       "of 32, 64 or 128 bytes in the matching swizzle");
+                       "of 32, 64 or 128 bytes, or 128-byte column blocks, in "
+                       "the matching swizzle (16-bit ones may be M- or "
+                       "N-contiguous in 128-byte column blocks)");
+  // An N-contiguous B is read in 64-column blocks: whole blocks per wgmma.
+  if (!bKMajor && mma.getInstrShape()[1] % 64 != 0)
+    return emitOpError("an N-contiguous b needs a wgmma N that is a multiple "
+                       "of 64");
   return success();
 }

@@ -270,8 +270,9 @@ private:
 
   /// The wgmma accumulator (#mgp.mma version 3) on sm_90a, or null when the
   /// dot does not fit it: whole warp groups, 64 rows per warp group, and a K
-  /// tile of 32, 64 or 128 bytes (one swizzle atom; both operands are staged
-  /// K-contiguous, see mgp-stage-dot-operands). instrShape = [16, n, k] with
+  /// tile of 32, 64 or a multiple of 128 bytes (one swizzle atom, or 128-byte
+  /// column blocks; both operands are staged K-contiguous, see
+  /// mgp-stage-dot-operands). instrShape = [16, n, k] with
   /// k = 256 / element bits and n the largest multiple of 8 up to 256 that
   /// divides a warp group's share of N (Triton's mmaVersionToInstrShape).
   Attribute chooseWgmma(ArrayRef<int64_t> shape, int64_t k,
@@ -279,7 +280,7 @@ private:
     unsigned bits = element.getIntOrFloatBitWidth();
     int64_t kBytes = k * bits / 8;
     if (!wgmma || numWarps % 4 != 0 ||
-        (kBytes != 32 && kBytes != 64 && kBytes != 128))
+        (kBytes != 32 && kBytes != 64 && kBytes % 128 != 0))
       return {};
     SmallVector<unsigned> warps = warpsPerTileV3(shape);
     if (shape[0] % (16 * warps[0]) != 0 || shape[1] % (8 * warps[1]) != 0)

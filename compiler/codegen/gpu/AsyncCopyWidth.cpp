@@ -43,6 +43,8 @@ unsigned mgp::getAsyncCopyWidth(RankedTensorType ptrType, MemDescType dst,
   unsigned width = std::max(vectorWidth, 1u);
   if (shared.getMaxPhase() > 1)
     width = std::min(width, shared.getVec());
+  if (shared.getBlockCols())
+    width = std::min(width, shared.getBlockCols());
   while (width > 1 && width * bytes > 16)
     width /= 2;
   while (width > 1 && !groupsAreContiguous(ptrType, width, dim))

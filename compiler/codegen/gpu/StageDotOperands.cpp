@@ -23,22 +23,29 @@ using namespace mgp;
 
 namespace {
 
-/// The shared order of a staged operand: K contiguous for 32-bit elements
-/// (ldmatrix reads 32-bit elements only along K) and for wgmma operands
-/// (version-3 parent: mgp.warp_group_dot reads K-contiguous buffers only),
-/// else the source's order (16-bit elements use ldmatrix.trans when M or N
-/// is contiguous).
+/// The shared order of a staged operand: K contiguous for 32-bit and 8-bit
+/// elements (ldmatrix reads 32-bit elements only along K; wgmma transposes
+/// 16-bit operands only), else the source's order (16-bit elements use
+/// ldmatrix.trans when M or N is contiguous). A wgmma operand (version-3
+/// parent) is M- or N-contiguous only in whole 128-byte atoms (the extent
+/// along M or N a multiple of 64, and for B the wgmma N too), like
+/// mgp.warp_group_dot's verifier asks; else K-contiguous.
 SmallVector<unsigned> stagingOrder(DotOperandEncodingAttr dot,
                                    RankedTensorType srcType) {
   unsigned kDim = dot.getOpIdx() == 0 ? 1 : 0;
   SmallVector<unsigned> kMajor = {kDim, 1 - kDim};
-  if (srcType.getElementTypeBitWidth() != 16 ||
-      cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3)
+  if (srcType.getElementTypeBitWidth() != 16)
     return kMajor;
   Attribute srcEncoding = srcType.getEncoding();
-  if (isa<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr>(srcEncoding))
-    return getOrder(srcEncoding);
-  return kMajor;
+  if (!isa<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr>(srcEncoding))
+    return kMajor;
+  SmallVector<unsigned> order = getOrder(srcEncoding);
+  auto mma = cast<MmaEncodingAttr>(dot.getParent());
+  if (mma.getVersion() != 3 || order[0] == kDim)
+    return order;
+  bool wholeAtoms = srcType.getShape()[1 - kDim] % 64 == 0 &&
+                    (dot.getOpIdx() == 0 || mma.getInstrShape()[1] % 64 == 0);
+  return wholeAtoms ? order : kMajor;
 }
 
 void stage(ConvertLayoutOp cvt) {
@@ -50,9 +57,17 @@ void stage(ConvertLayoutOp cvt) {
       !srcType.getElementType().isIntOrFloat())
     return;
   SmallVector<unsigned> order = stagingOrder(dot, srcType);
-  SharedEncodingAttr shared =
-      getDotOperandSharedEncoding(cvt.getContext(), dstType.getShape(), order,
-                                  dstType.getElementTypeBitWidth());
+  unsigned bits = dstType.getElementTypeBitWidth();
+  SharedEncodingAttr shared = getDotOperandSharedEncoding(
+      cvt.getContext(), dstType.getShape(), order, bits);
+  // A wgmma operand's K rows wider than the 128-byte swizzle atom are cut
+  // into 128-byte column blocks (the NVMMA layout, docs/wgmma.md).
+  int64_t rowBytes = dstType.getShape()[order[0]] * bits / 8;
+  if (cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3 &&
+      rowBytes > 128)
+    shared = SharedEncodingAttr::get(cvt.getContext(), shared.getVec(),
+                                     shared.getPerPhase(),
+                                     shared.getMaxPhase(), order, 1024 / bits);
   auto bufferType =
       MemDescType::get(dstType.getShape(), dstType.getElementType(), shared);
   // The buffer is written right after its value is computed in the same

@@ -39,6 +39,15 @@ Value mgp::emitSwizzledOffset(OpBuilder &b, Location loc, MemDescType type,
     row = LLVM::MulOp::create(b, loc, row, constant(inner[order[i]]));
     row = LLVM::AddOp::create(b, loc, row, at[order[i]]);
   }
+  Value blockBase;
+  if (int64_t blockCols = encoding.getBlockCols();
+      blockCols && blockCols < rowLen) {
+    blockBase = LLVM::MulOp::create(
+        b, loc, LLVM::UDivOp::create(b, loc, col, constant(blockCols)),
+        constant(bufferElems / rowLen * blockCols));
+    col = LLVM::URemOp::create(b, loc, col, constant(blockCols));
+    rowLen = blockCols;
+  }
   int64_t vec = encoding.getVec();
   Value phase = LLVM::URemOp::create(
       b, loc,
@@ -52,6 +61,8 @@ Value mgp::emitSwizzledOffset(OpBuilder &b, Location loc, MemDescType type,
   physCol = LLVM::URemOp::create(b, loc, physCol, constant(rowLen));
   Value offset = LLVM::AddOp::create(
       b, loc, LLVM::MulOp::create(b, loc, row, constant(rowLen)), physCol);
+  if (blockBase)
+    offset = LLVM::AddOp::create(b, loc, blockBase, offset);
   if (lead)
     offset = LLVM::AddOp::create(
         b, loc, LLVM::MulOp::create(b, loc, coords[0], constant(bufferElems)),

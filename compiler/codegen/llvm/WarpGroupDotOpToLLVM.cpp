@@ -9,11 +9,15 @@
 //   wgmma.commit_group; wgmma.wait_group 0 (1 when isAsync: this group
 //   stays in flight; mgp.warp_group_dot_wait after the loop waits for it;
 //   none when the dot is chained into the next one, `mgp.wgmma_chained`)
-// Both operands are K-contiguous shared tiles whose rows are one swizzle
-// atom (32, 64 or 128 bytes, the verifier checks), so a matrix descriptor
-// (compiler/ir/NvmmaLayout.h) has swizzle = row bytes, stride byte offset =
-// 8 rows, and its start address is the unswizzled address of the sub-tile's
-// first element: rows (m or n) times the row bytes plus 32 bytes per K step.
+// Each operand is a shared tile in one of the layouts the verifier admits
+// (OperandTile below, compiler/ir/NvmmaLayout.h): K-major, rows of one
+// swizzle atom (32, 64 or 128 bytes) or a K tile of a multiple of 128 bytes
+// cut into 128-byte column blocks; or, for 16-bit elements, MN-major, K
+// rows of 128 bytes along M or N in 64-element column blocks, read with the
+// instruction's transpose bit (imm-trans-a / imm-trans-b). A matrix
+// descriptor has swizzle = the row pitch, stride byte offset = 8 rows,
+// leading byte offset = one column block, and its start address is the
+// unswizzled address of the sub-tile's first element.
 // The hardware applies the swizzle to the absolute address, which is why
 // mgp-allocate-shared aligns swizzled buffers to 1024 bytes. The
 // accumulator registers of a (m-rep, n-rep) are the wgmma D fragment in
@@ -87,6 +91,54 @@ std::string registerList(unsigned first, unsigned count) {
   return text + "}";
 }
 
+/// Where an operand's wgmma sub-tiles sit in its shared buffer (the layouts
+/// the mgp.warp_group_dot verifier admits, compiler/ir/NvmmaLayout.h):
+/// K-major, rows along M (A) or N (B) of `pitch` bytes (the swizzle width),
+/// a K tile wider than 128 bytes in 128-byte column blocks; or, for 16-bit
+/// elements, MN-major, K rows of 128 bytes along M or N in 64-element column
+/// blocks (read with the instruction's transpose bit).
+struct OperandTile {
+  bool mnMajor;
+  int64_t pitch;       ///< bytes per row of a column block
+  int64_t rowElems;    ///< elements per row of the memdesc's row-major view
+  int64_t blockStride; ///< bytes from one column block to the next
+  int64_t descRows;    ///< rows of one column block
+  int64_t stepBytes;   ///< K bytes of one wgmma (32)
+  unsigned elemBytes;
+  unsigned rowDim, colDim; ///< memdesc dims along the rows, contiguous
+
+  OperandTile(MemDescType type, unsigned kDim, int64_t mnExtent, int64_t k) {
+    elemBytes = type.getElementTypeBitWidth() / 8;
+    colDim = cast<SharedEncodingAttr>(type.getEncoding()).getOrder()[0];
+    rowDim = 1 - colDim;
+    mnMajor = colDim != kDim;
+    int64_t rowBytes = (mnMajor ? mnExtent : k) * elemBytes;
+    pitch = std::min<int64_t>(rowBytes, 128);
+    rowElems = pitch / elemBytes;
+    descRows = mnMajor ? k : mnExtent;
+    blockStride = descRows * pitch;
+    stepBytes = 32;
+  }
+
+  /// The descriptor's fixed fields: swizzle = pitch, SBO = 8 rows; LBO = a
+  /// column block (used by MN-major tiles wider than one block).
+  MatrixDescriptor descriptor() const {
+    return getNvmmaOperandDescriptor(0, descRows, unsigned(pitch));
+  }
+
+  /// The byte offset of the sub-tile at M or N index `mn` (a multiple of 64
+  /// elements when MN-major) and K step `step`.
+  int64_t offset(int64_t mn, int64_t step) const {
+    if (mnMajor) {
+      int64_t mnBytes = mn * elemBytes;
+      int64_t kRows = step * stepBytes / elemBytes;
+      return mnBytes / pitch * blockStride + kRows * pitch + mnBytes % pitch;
+    }
+    int64_t kBytes = step * stepBytes;
+    return kBytes / pitch * blockStride + mn * pitch + kBytes % pitch;
+  }
+};
+
 struct WarpGroupDotOpConversion
     : TargetConversionPattern<WarpGroupDotOp> {
   using TargetConversionPattern::TargetConversionPattern;
@@ -111,7 +163,6 @@ struct WarpGroupDotOpConversion
     int64_t m = cType.getShape()[0], n = cType.getShape()[1],
             k = aType.getShape()[1];
     int64_t instrN = mma.getInstrShape()[1], instrK = 256 / bits;
-    int64_t rowBytes = k * bits / 8;
     unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
     if (wm % 4 || m % (16 * wm) || n % (instrN * wn) ||
         mma.getInstrShape()[2] != instrK)
@@ -141,25 +192,25 @@ struct WarpGroupDotOpConversion
       return op->emitError("the accumulator layout holds registers outside "
                            "the wgmma fragments");
 
-    // Operand base addresses (bytes in the shared window) and the warp
-    // group's first row of A and of B (B's rows are N).
+    // Operand base addresses (bytes in the shared window), moved to the
+    // warp group's first row of A (M) and of B (N).
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    auto baseAddress = [&](Value desc, unsigned kDim) {
+    OperandTile aTile(op.getA().getType(), 1, m, k),
+        bTile(op.getB().getType(), 0, n, k);
+    auto baseAddress = [&](Value desc, const OperandTile &tile) {
       SmallVector<Value> fields = unpackRegisters(rewriter, loc, desc);
       Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, fields[0]);
       // Start offsets (zero for whole buffers and pipeline slots).
-      Value rows = fields[1 + (1 - kDim)], cols = fields[1 + kDim];
       Value elems = LLVM::AddOp::create(
           rewriter, loc,
-          LLVM::MulOp::create(rewriter, loc, rows, i32Constant(rewriter, loc, k)),
-          cols);
+          LLVM::MulOp::create(rewriter, loc, fields[1 + tile.rowDim],
+                              i32Constant(rewriter, loc, tile.rowElems)),
+          fields[1 + tile.colDim]);
       return LLVM::AddOp::create(
           rewriter, loc, address,
           LLVM::MulOp::create(rewriter, loc, elems,
                               i32Constant(rewriter, loc, bits / 8)));
     };
-    Value aBase = baseAddress(adaptor.getA(), 1);
-    Value bBase = baseAddress(adaptor.getB(), 0);
     Value warp = target.getWarpId(rewriter, loc);
     // Warp bits: log2(wm) along M (4 per warp group), then log2(wn) along N.
     Value groupM = LLVM::AndOp::create(
@@ -171,18 +222,17 @@ struct WarpGroupDotOpConversion
         LLVM::LShrOp::create(rewriter, loc, warp,
                              i32Constant(rewriter, loc, llvm::Log2_32(wm))),
         i32Constant(rewriter, loc, wn - 1));
-    aBase = LLVM::AddOp::create(
-        rewriter, loc, aBase,
+    Value aBase = LLVM::AddOp::create(
+        rewriter, loc, baseAddress(adaptor.getA(), aTile),
         LLVM::MulOp::create(rewriter, loc, groupM,
-                            i32Constant(rewriter, loc, 64 * rowBytes)));
-    bBase = LLVM::AddOp::create(
-        rewriter, loc, bBase,
-        LLVM::MulOp::create(rewriter, loc, groupN,
-                            i32Constant(rewriter, loc, instrN * rowBytes)));
-    uint64_t aHigh = encodeMatrixDescriptor(
-        getNvmmaOperandDescriptor(0, m, unsigned(rowBytes)));
-    uint64_t bHigh = encodeMatrixDescriptor(
-        getNvmmaOperandDescriptor(0, n, unsigned(rowBytes)));
+                            i32Constant(rewriter, loc, aTile.offset(64, 0))));
+    Value bBase = LLVM::AddOp::create(
+        rewriter, loc, baseAddress(adaptor.getB(), bTile),
+        LLVM::MulOp::create(
+            rewriter, loc, groupN,
+            i32Constant(rewriter, loc, bTile.offset(instrN, 0))));
+    uint64_t aHigh = encodeMatrixDescriptor(aTile.descriptor());
+    uint64_t bHigh = encodeMatrixDescriptor(bTile.descriptor());
     // desc = high | ((base + offset) & 0x3FFFF) >> 4
     auto descriptor = [&](Value base, int64_t offset, uint64_t high) {
       Value address = LLVM::AddOp::create(rewriter, loc, base,
@@ -215,7 +265,11 @@ struct WarpGroupDotOpConversion
                        std::to_string(2 * fragment) + ", $" +
                        std::to_string(2 * fragment + 1) + ", p" +
                        (bytes ? "" : ", 1, 1") +
-                       (bits == 16 ? ", 0, 0" : "") + ";\n}";
+                       (bits == 16 ? std::string(", ") +
+                                         (aTile.mnMajor ? "1" : "0") + ", " +
+                                         (bTile.mnMajor ? "1" : "0")
+                                   : std::string()) +
+                       ";\n}";
     std::string constraints = tiedConstraints(fragment, accType, "l,l,r");
     Value one = i32Constant(rewriter, loc, 1);
     SmallVector<SmallVector<Value>> acc(repM * repN);
@@ -223,12 +277,10 @@ struct WarpGroupDotOpConversion
       for (unsigned reg : regOf[t])
         acc[t].push_back(cRegs[reg]);
     for (int64_t kk = 0; kk < k / instrK; ++kk) {
-      int64_t kBytes = kk * 32;
       for (int64_t i = 0; i < repM; ++i) {
-        Value descA = descriptor(aBase, i * tileM * rowBytes + kBytes, aHigh);
+        Value descA = descriptor(aBase, aTile.offset(i * tileM, kk), aHigh);
         for (int64_t j = 0; j < repN; ++j) {
-          Value descB =
-              descriptor(bBase, j * tileN * rowBytes + kBytes, bHigh);
+          Value descB = descriptor(bBase, bTile.offset(j * tileN, kk), bHigh);
           SmallVector<Value> &d = acc[i * repN + j];
           SmallVector<Value> operands(d);
           operands.append({descA, descB, one});

@@ -29,8 +29,7 @@ func.func @f16(%a: tensor<64x32xf16>, %b: tensor<32x256xf16>, %c: tensor<64x256x
 
 // -----
 
-// Not for wgmma, so mma.sync (version 2): 32 rows (no whole warp group) and
-// a 256-byte tf32 K tile (wider than one swizzle atom).
+// Not for wgmma, so mma.sync (version 2): 32 rows (no whole warp group).
 // CHECK: #mgp.mma<{version = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]}>
 // CHECK: func.func @small_m
 func.func @small_m(%a: tensor<32x32xf32>, %b: tensor<32x64xf32>, %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
@@ -40,9 +39,22 @@ func.func @small_m(%a: tensor<32x32xf32>, %b: tensor<32x64xf32>, %c: tensor<32x6
 
 // -----
 
-// CHECK: #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// A 256-byte tf32 K tile (two 128-byte swizzle atoms, staged in column
+// blocks) is a wgmma dot too.
+// CHECK: #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
 // CHECK: func.func @wide_k
 func.func @wide_k(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %d = mgp.dot %a, %b, %c {inputPrecision = tf32} : tensor<64x64xf32> * tensor<64x64xf32> -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// A 96-byte fp16 K tile is neither one atom nor whole 128-byte blocks:
+// mma.sync.
+// CHECK: #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK: func.func @ragged_k
+func.func @ragged_k(%a: tensor<64x48xf16>, %b: tensor<48x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %d = mgp.dot %a, %b, %c {inputPrecision = tf32} : tensor<64x48xf16> * tensor<48x64xf16> -> tensor<64x64xf32>
   return %d : tensor<64x64xf32>
 }

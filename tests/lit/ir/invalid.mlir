@@ -470,3 +470,8 @@ func.func @gather_axis(%x: tensor<16x32xf32>, %i: tensor<16x4xi32>) {
   %r = mgp.gather %x[%i] {axis = 2 : i32} : (tensor<16x32xf32>, tensor<16x4xi32>) -> tensor<16x4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{shared: blockCols must be 0 or a power of two of at least vec}}
+func.func @shared_block_cols(%m: !mgp.memdesc<64x128xf16, #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], blockCols = 4}>>)

@@ -9,6 +9,7 @@
 // CHECK-DAG: #[[FMA_B:.*]] = #mgp.dot_op<{opIdx = 1, parent = #[[BL]], kWidth = 1}>
 // CHECK-DAG: #{{.*}} = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
 // CHECK-DAG: #[[SH:.*]] = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-DAG: #{{.*}} = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], blockCols = 64}>
 #bl = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sl = #mgp.slice<{dim = 1, parent = #bl}>
 #mma = #mgp.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
@@ -16,6 +17,7 @@
 #dot = #mgp.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
 #fma = #mgp.dot_op<{opIdx = 1, parent = #bl, kWidth = 1}>
 #sh = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#shblocks = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], blockCols = 64}>
 
 // CHECK-LABEL: func @indices
 func.func @indices() -> (i32, i32, tensor<128xi32>) attributes {mgp.kernel} {
@@ -132,6 +134,8 @@ func.func @gpu_stage(%x: tensor<64x64xf32, #bl>, %r: tensor<64xi32, #sl>,
   %2 = mgp.local_alloc %x : (tensor<64x64xf32, #bl>) -> !mgp.memdesc<64x64xf32, #sh>
   // CHECK: mgp.local_alloc : () -> !mgp.memdesc<3x64x64xf32, #[[SH]], mutable>
   %3 = mgp.local_alloc : () -> !mgp.memdesc<3x64x64xf32, #sh, mutable>
+  // CHECK: mgp.local_alloc : () -> !mgp.memdesc<3x64x128xf16, #{{.*}}, mutable>
+  %blocks = mgp.local_alloc : () -> !mgp.memdesc<3x64x128xf16, #shblocks, mutable>
   // CHECK: mgp.local_alloc : () -> !mgp.memdesc<64x64xf32, #[[SH]], mutable>
   %4 = mgp.local_alloc : () -> !mgp.memdesc<64x64xf32, #sh, mutable>
   // CHECK: mgp.local_store %{{.*}}, %{{.*}} : tensor<64x64xf32, #[[BL]]> -> !mgp.memdesc<64x64xf32, #[[SH]], mutable>

@@ -49,7 +49,7 @@ func.func @partial_warp_group(%a: !mgp.memdesc<32x32xf32, #a>, %b: !mgp.memdesc<
 #a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
 func.func @n_major_b(%a: !mgp.memdesc<64x32xf32, #a>, %b: !mgp.memdesc<32x64xf32, #a>, %c: tensor<64x64xf32, #v3>) {
-  // expected-error @+1 {{a and b must be K-contiguous shared buffers with rows of 32, 64 or 128 bytes in the matching swizzle}}
+  // expected-error @+1 {{a and b must be K-contiguous shared buffers with rows of 32, 64 or 128 bytes, or 128-byte column blocks, in the matching swizzle}}
   %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x32xf32, #a> * !mgp.memdesc<32x64xf32, #a> -> tensor<64x64xf32, #v3>
   return
 }
@@ -78,4 +78,53 @@ func.func @valid(%a: !mgp.memdesc<64x32xf32, #a>, %b: !mgp.memdesc<32x64xf32, #b
   %f = mgp.warp_group_dot_wait %e {pendings = 0 : i32} : tensor<64x64xf32, #v3>
   mgp.fence_async_shared
   return %f : tensor<64x64xf32, #v3>
+}
+
+// -----
+
+// 256-byte rows without column blocks: the hardware's 128-byte swizzle reads
+// rows 128 bytes apart.
+#a = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], blockCols = 64}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+func.func @wide_rows_unblocked(%a: !mgp.memdesc<64x128xf16, #a>, %b: !mgp.memdesc<128x64xf16, #b>, %c: tensor<64x64xf32, #v3>) {
+  // expected-error @+1 {{a and b must be K-contiguous shared buffers with rows of 32, 64 or 128 bytes, or 128-byte column blocks, in the matching swizzle}}
+  %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x128xf16, #a> * !mgp.memdesc<128x64xf16, #b> -> tensor<64x64xf32, #v3>
+  return
+}
+
+// -----
+
+// Column blocks of 64 bytes under a 128-byte swizzle.
+#a = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], blockCols = 32}>
+#b = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], blockCols = 64}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+func.func @blocks_of_64_bytes(%a: !mgp.memdesc<64x128xf16, #a>, %b: !mgp.memdesc<128x64xf16, #b>, %c: tensor<64x64xf32, #v3>) {
+  // expected-error @+1 {{a and b must be K-contiguous shared buffers with rows of 32, 64 or 128 bytes, or 128-byte column blocks, in the matching swizzle}}
+  %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x128xf16, #a> * !mgp.memdesc<128x64xf16, #b> -> tensor<64x64xf32, #v3>
+  return
+}
+
+// -----
+
+// An N-contiguous fp16 B in 128-byte rows read by a wgmma of N = 32: half a
+// column block per instruction.
+#a = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>
+func.func @n_major_b_narrow_n(%a: !mgp.memdesc<64x64xf16, #a>, %b: !mgp.memdesc<64x64xf16, #a>, %c: tensor<64x64xf32, #v3>) {
+  // expected-error @+1 {{an N-contiguous b needs a wgmma N that is a multiple of 64}}
+  %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x64xf16, #a> * !mgp.memdesc<64x64xf16, #a> -> tensor<64x64xf32, #v3>
+  return
+}
+
+// -----
+
+// An N-contiguous fp16 B of 32 columns: not a whole 128-byte atom.
+#a = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+func.func @n_major_b_half_atom(%a: !mgp.memdesc<64x64xf16, #a>, %b: !mgp.memdesc<64x32xf16, #b>, %c: tensor<64x32xf32, #v3>) {
+  // expected-error @+1 {{16-bit ones may be M- or N-contiguous in 128-byte column blocks}}
+  %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x64xf16, #a> * !mgp.memdesc<64x32xf16, #b> -> tensor<64x32xf32, #v3>
+  return
 }

@@ -29,6 +29,9 @@ def _fwd_inputs(g, z, h, n, d, causal):
 register("attention.flash_fwd", K, "_attn_fwd", "attention_fwd", _fwd_inputs, _attention_ref,
          shapes=[(1, 2, 64, 32, False), (2, 1, 50, 64, False), (1, 2, 64, 32, True),
                  (1, 2, 77, 16, True)], check=[ATTN, Close(1e-3, 1e-3)])
+register("attention.flash_fwd_hopper_tiles", K, "_attn_fwd", "attention_fwd_hopper", _fwd_inputs,
+         _attention_ref, shapes=[(1, 2, 128, 128, False), (1, 1, 200, 128, True),
+                                 (2, 1, 130, 64, False)], check=[ATTN, Close(1e-3, 1e-3)])
 
 
 def _decode_inputs(g, b, h, h_kv, n, d):

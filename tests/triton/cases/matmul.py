@@ -69,6 +69,18 @@ register("matmul.bmm_transposed_b", K, "_bmm_kernel", "bmm_transposed_b",
          lambda g, b, m, n, k: [randn(g, b, m, k, dtype=torch.float16),
                                 randn(g, b, n, k, dtype=torch.float16)],
          lambda a, bt: f64(a) @ f64(bt).transpose(1, 2), shapes=[(2, 40, 50, 60)], check=MM16)
+# Hopper-sized tiles: a K tile of 128 16-bit elements, wider than one
+# 128-byte swizzle atom.
+register("matmul.bmm_wide_k_fp16", K, "_bmm_kernel", "bmm_wide_k",
+         lambda g, b, m, n, k: [randn(g, b, m, k, dtype=torch.float16),
+                                randn(g, b, k, n, dtype=torch.float16)],
+         lambda a, b: f64(a) @ f64(b), shapes=[(2, 256, 192, 384), (1, 130, 70, 300)],
+         check=MM16)
+register("matmul.bmm_wide_k_bf16", K, "_bmm_kernel", "bmm_wide_k",
+         lambda g, b, m, n, k: [randn(g, b, m, k, dtype=torch.bfloat16),
+                                randn(g, b, k, n, dtype=torch.bfloat16)],
+         lambda a, b: f64(a) @ f64(b), shapes=[(1, 128, 128, 256)], check=Close(2e-2, 1e-1),
+         skip={"triton-interp": INTERP_BF16})
 register("matmul.bmm_bf16", K, "_bmm_kernel", "bmm",
          lambda g, b, m, n, k: [randn(g, b, m, k, dtype=torch.bfloat16),
                                 randn(g, b, k, n, dtype=torch.bfloat16)],

@@ -78,19 +78,25 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm, stride
              mask=offs_m[:, None] < N_CTX)
 
 
-def attention_fwd(q, k, v, causal, sm_scale):
+def attention_fwd(q, k, v, causal, sm_scale, BLOCK_M=32, BLOCK_N=16, num_warps=4):
     # q, k, v: [Z, H, N_CTX, HEAD_DIM]
     Z, H, N_CTX, HEAD_DIM = q.shape
     o = torch.empty_like(q)
     M = torch.empty((Z, H, N_CTX), device=q.device, dtype=torch.float32)
     stage = 3 if causal else 1
-    BLOCK_M, BLOCK_N = 32, 16
     grid = (triton.cdiv(N_CTX, BLOCK_M), Z * H, 1)
     _attn_fwd[grid](q, k, v, sm_scale, M, o, q.stride(0), q.stride(1), q.stride(2),
                     k.stride(0), k.stride(1), k.stride(2), v.stride(0), v.stride(1), v.stride(2),
                     o.stride(0), o.stride(1), o.stride(2), H, N_CTX, HEAD_DIM=HEAD_DIM,
-                    BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, STAGE=stage, num_warps=4, num_stages=2)
+                    BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, STAGE=stage, num_warps=num_warps,
+                    num_stages=2)
     return o, M
+
+
+def attention_fwd_hopper(q, k, v, causal, sm_scale):
+    # The tile sizes of Hopper attention: 128 query rows over 8 warps (two
+    # warp groups), 64 keys a step.
+    return attention_fwd(q, k, v, causal, sm_scale, BLOCK_M=128, BLOCK_N=64, num_warps=8)
 
 
 @triton.jit

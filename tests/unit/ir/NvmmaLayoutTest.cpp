@@ -87,22 +87,31 @@ TEST(NvmmaLayoutTest, MatchesAddressBitSwizzleAndIsABijection) {
   }
 }
 
-// With one column block the NVMMA layout is #mgp.shared with 16-byte vectors,
-// perPhase = 128 / S and maxPhase = S / 16 (notes §1.6).
-TEST(NvmmaLayoutTest, OneBlockEqualsMgpShared) {
+// The NVMMA layout is #mgp.shared with 16-byte vectors, perPhase = 128 / S,
+// maxPhase = S / 16 and, for rows wider than S, column blocks of S bytes
+// (notes §1.6); also inside a pipeline's leading buffer dim.
+TEST(NvmmaLayoutTest, EqualsMgpSharedWithColumnBlocks) {
   mlir::MLIRContext ctx;
   ctx.loadDialect<MgpDialect>();
+  int blocked = 0;
   for (const Tile &t : kTiles) {
-    if (t.cols * t.elemBits / 8 != t.swizzle)
-      continue;
-    auto shared = SharedEncodingAttr::get(
-        &ctx, 128 / t.elemBits, 128 / t.swizzle, t.swizzle / 16, {1, 0});
+    int64_t rowBytes = t.cols * t.elemBits / 8;
+    unsigned blockCols =
+        rowBytes > t.swizzle ? unsigned(t.swizzle * 8 / t.elemBits) : 0;
+    blocked += blockCols != 0;
+    auto shared =
+        SharedEncodingAttr::get(&ctx, 128 / t.elemBits, 128 / t.swizzle,
+                                t.swizzle / 16, {1, 0}, blockCols);
     for (int64_t r = 0; r < t.rows; ++r)
-      for (int64_t c = 0; c < t.cols; ++c)
-        EXPECT_EQ(
-            getNvmmaSharedOffset(t.rows, t.cols, t.elemBits, t.swizzle, r, c),
-            getSharedOffset(shared, {t.rows, t.cols}, {r, c}));
+      for (int64_t c = 0; c < t.cols; ++c) {
+        int64_t nvmma =
+            getNvmmaSharedOffset(t.rows, t.cols, t.elemBits, t.swizzle, r, c);
+        EXPECT_EQ(nvmma, getSharedOffset(shared, {t.rows, t.cols}, {r, c}));
+        EXPECT_EQ(t.rows * t.cols * 2 + nvmma,
+                  getSharedOffset(shared, {3, t.rows, t.cols}, {2, r, c}));
+      }
   }
+  EXPECT_GE(blocked, 4);
 }
 
 TEST(NvmmaLayoutTest, DescriptorBitFields) {
