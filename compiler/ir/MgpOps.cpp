@@ -299,6 +299,38 @@ void MemDescSubviewOp::build(OpBuilder &builder, OperationState &state,
         src, index);
 }
 
+/// The type of a 2-D memdesc seen transposed (MemDescTransOp).
+static MemDescType getTransposedMemDesc(MemDescType type) {
+  auto encoding = cast<SharedEncodingAttr>(type.getEncoding());
+  SmallVector<unsigned> order(llvm::reverse(encoding.getOrder()));
+  auto transposed = SharedEncodingAttr::get(
+      type.getContext(), encoding.getVec(), encoding.getPerPhase(),
+      encoding.getMaxPhase(), order, encoding.getBlockCols());
+  SmallVector<int64_t> shape(llvm::reverse(type.getShape()));
+  return MemDescType::get(shape, type.getElementType(), transposed,
+                          type.getIsMutable());
+}
+
+void MemDescTransOp::build(OpBuilder &builder, OperationState &state,
+                           Value src) {
+  build(builder, state, getTransposedMemDesc(cast<MemDescType>(src.getType())),
+        src);
+}
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType();
+  if (src.getShape().size() != 2 ||
+      cast<SharedEncodingAttr>(src.getEncoding()).getOrder().size() != 2)
+    return emitOpError("source must be a 2-D buffer without a leading buffer "
+                       "dimension: ")
+           << src;
+  MemDescType expected = getTransposedMemDesc(src);
+  if (getResult().getType() != expected)
+    return emitOpError("result must be the source transposed: expected ")
+           << expected;
+  return success();
+}
+
 LogicalResult MemDescSubviewOp::verify() {
   auto src = getSrc().getType();
   auto res = getResult().getType();
@@ -358,7 +390,8 @@ static bool isWgmmaSwizzle(SharedEncodingAttr encoding, int64_t rowElems,
 }
 
 LogicalResult WarpGroupDotOp::verify() {
-  MemDescType a = getA().getType(), b = getB().getType();
+  auto a = cast<ShapedType>(getA().getType());
+  MemDescType b = getB().getType();
   auto d = cast<RankedTensorType>(getD().getType());
   if (a.getShape().size() != 2 || b.getShape().size() != 2 || d.getRank() != 2)
     return emitOpError("operands and result must be 2-D");
@@ -385,12 +418,24 @@ LogicalResult WarpGroupDotOp::verify() {
   if (m % 64 || n % 8 || k % (256 / bits))
     return emitOpError("needs M % 64 == 0, N % 8 == 0 and K a multiple of ")
            << 256 / bits;
-  auto aEnc = dyn_cast<SharedEncodingAttr>(a.getEncoding());
+  // An `a` in registers: the wgmma A fragment of the accumulator's layout.
+  if (auto aTensor = dyn_cast<RankedTensorType>(a)) {
+    auto aDot = dyn_cast_or_null<DotOperandEncodingAttr>(aTensor.getEncoding());
+    if (bits != 16 || !aDot || aDot.getOpIdx() != 0 ||
+        aDot.getParent() != mma || aDot.getKWidth() != 2)
+      return emitOpError("an a in registers must be 16-bit in the "
+                         "#mgp.dot_op layout (opIdx 0, kWidth 2) of the "
+                         "accumulator's encoding");
+  }
+  SharedEncodingAttr aEnc;
+  if (auto aBuffer = dyn_cast<MemDescType>(a))
+    aEnc = dyn_cast<SharedEncodingAttr>(aBuffer.getEncoding());
   auto bEnc = dyn_cast<SharedEncodingAttr>(b.getEncoding());
   bool aKMajor = aEnc && aEnc.getOrder()[0] == 1,
        bKMajor = bEnc && bEnc.getOrder()[0] == 0;
-  if (!aEnc || !bEnc ||
-      !isWgmmaSwizzle(aEnc, aKMajor ? k : m, bits, aKMajor) ||
+  bool aInRegisters = isa<RankedTensorType>(a);
+  if ((!aInRegisters && !aEnc) || !bEnc ||
+      (!aInRegisters && !isWgmmaSwizzle(aEnc, aKMajor ? k : m, bits, aKMajor)) ||
       !isWgmmaSwizzle(bEnc, bKMajor ? k : n, bits, bKMajor))
     return emitOpError("a and b must be K-contiguous shared buffers with rows "
                        "of 32, 64 or 128 bytes, or 128-byte column blocks, in "

@@ -345,6 +345,25 @@ def Mgp_MemDescSubviewOp : Mgp_Op<"memdesc_subview", [Pure]> {
   let builders = [OpBuilder<(ins "::mlir::Value":$src, "::mlir::Value":$index)>];
 }
 
+def Mgp_MemDescTransOp : Mgp_Op<"memdesc_trans", [Pure]> {
+  let summary = "A 2-D shared-memory buffer seen transposed";
+  let description = [{
+    The same bytes as `src` (a [R, C] buffer), seen as [C, R]: element
+    (i, j) of the result is element (j, i) of `src`. The encoding is that of
+    `src` with its order reversed; element type and mutability are kept.
+    Staging `x` and reading `trans(x)` through this view replaces a copy of
+    the transposed value (a dot operand given as `tl.trans(k)`). Example:
+    `%t = mgp.memdesc_trans %m : !mgp.memdesc<64x128xf16, #s> -> !mgp.memdesc<128x64xf16, #t>`
+  }];
+  let arguments = (ins Mgp_MemDescType:$src);
+  let results = (outs Mgp_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$src)>];
+}
+
 def Mgp_AsyncCopyGlobalToLocalOp : Mgp_Op<"async_copy_global_to_local", [
     AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>,
     TypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
@@ -400,14 +419,17 @@ def Mgp_AsyncWaitOp : Mgp_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]>
 
 def Mgp_WarpGroupDotOp : Mgp_Op<"warp_group_dot", [
     MemoryEffects<[MemRead]>, AllTypesMatch<["c", "d"]>]> {
-  let summary = "d = a @ b + c on Hopper tensor cores, operands in shared memory";
+  let summary = "d = a @ b + c on Hopper tensor cores, b in shared memory";
   let description = [{
     The wgmma form of `mgp.dot` (mgp-fuse-warp-group-dot makes it from a
     dot whose accumulator is `#mgp.mma` version 3 and whose operands are
     `mgp.local_load`s): `a` [M, K] and `b` [K, N] are swizzled shared
-    buffers, both K-contiguous (`order[0]` is the K dim) with rows of 32,
-    64 or 128 bytes; `c` and `d` are [M, N] f32 (i32 for signed i8
-    operands) in the version-3 layout.
+    buffers in the layouts wgmma reads (K-contiguous rows of 32, 64 or 128
+    bytes or 128-byte column blocks; 16-bit ones may also be M- or
+    N-contiguous, docs/wgmma.md); a 16-bit `a` may instead be a tensor in
+    the `#mgp.dot_op` layout (opIdx 0, kWidth 2) of the accumulator's
+    encoding, read from registers. `c` and `d` are [M, N] f32 (i32 for
+    signed i8 operands) in the version-3 layout.
     Each warp group issues `wgmma.mma_async` per 64 rows and K step from
     matrix descriptors and waits for them before `d` is read; with
     `isAsync` (a loop-carried accumulator of a pipelined loop with a spare
@@ -416,7 +438,8 @@ def Mgp_WarpGroupDotOp : Mgp_Op<"warp_group_dot", [
     the result readable. Example:
     `%d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<128x32xf32, #s> * !mgp.memdesc<32x128xf32, #t> -> tensor<128x128xf32, #mma>`
   }];
-  let arguments = (ins Mgp_MemDescType:$a, Mgp_MemDescType:$b, Mgp_Tensor:$c,
+  let arguments = (ins AnyTypeOf<[Mgp_MemDescType, Mgp_Tensor]>:$a,
+                       Mgp_MemDescType:$b, Mgp_Tensor:$c,
                        Mgp_InputPrecisionAttr:$inputPrecision,
                        UnitAttr:$isAsync);
   let results = (outs Mgp_Tensor:$d);

@@ -94,8 +94,8 @@ private:
       for (Operation *user : views.pop_back_val().getUsers()) {
         if (user->getDialect() != alloc->getDialect())
           return lastIndex[func];
-        if (auto view = dyn_cast<MemDescSubviewOp>(user))
-          views.push_back(view.getResult()); // views keep the buffer alive
+        if (isa<MemDescSubviewOp, MemDescTransOp>(user))
+          views.push_back(user->getResult(0)); // views keep the buffer alive
         Operation *ancestor = block->findAncestorOpInBlock(*user);
         last = std::max(last, lastIndex[ancestor ? ancestor : user]);
       }

@@ -4,7 +4,8 @@
 // shared memory is allocated, each mgp.dot with an #mgp.mma version 3
 // accumulator, `dot(local_load A, local_load B, C)`, becomes
 // `warp_group_dot(A, B, C)` and the local_loads are erased (wgmma reads the
-// operands from shared memory through matrix descriptors), so the buffers
+// operands from shared memory through matrix descriptors; a 16-bit A left in
+// registers by mgp-stage-dot-operands stays there), so the buffers
 // stay live up to the dot and mgp-insert-barriers sees the reads there (and
 // adds the proxy fence the wgmma needs). Moving the reads from the
 // local_loads down to the dot crosses only the ops between them, none of
@@ -53,8 +54,11 @@ bool mayWrite(Operation *op, Operation *buffer) {
 }
 
 /// Whether `memdesc` is a slot of a multi-buffer allocated outside `loop`
-/// (mgp-pipeline's form), which the next iteration does not overwrite.
+/// (mgp-pipeline's form), which the next iteration does not overwrite, or a
+/// transposed view of one.
 bool isPipelineSlot(Value memdesc, scf::ForOp loop) {
+  if (auto trans = memdesc.getDefiningOp<MemDescTransOp>())
+    memdesc = trans.getSrc();
   auto view = memdesc.getDefiningOp<MemDescSubviewOp>();
   return view && loop.isDefinedOutsideOfLoop(view.getSrc()) &&
          view.getSrc().getDefiningOp<LocalAllocOp>();
@@ -93,11 +97,20 @@ void makeAsync(WarpGroupDotOp dot) {
 LogicalResult fuse(DotOp dot) {
   auto loadA = dot.getA().getDefiningOp<LocalLoadOp>();
   auto loadB = dot.getB().getDefiningOp<LocalLoadOp>();
-  if (!loadA || !loadB || loadA->getBlock() != dot->getBlock() ||
+  // A 16-bit A that mgp-stage-dot-operands left in registers (its value
+  // already in the wgmma A fragment's layout) is read from there.
+  bool aInRegisters =
+      !loadA && cast<RankedTensorType>(dot.getA().getType())
+                        .getElementTypeBitWidth() == 16;
+  if ((!loadA && !aInRegisters) || !loadB ||
+      (loadA && loadA->getBlock() != dot->getBlock()) ||
       loadB->getBlock() != dot->getBlock())
     return dot.emitError("a version-3 mma dot needs both operands read from "
                          "shared memory by mgp.local_load in its block");
-  for (LocalLoadOp load : {loadA, loadB})
+  SmallVector<LocalLoadOp> loads = {loadB};
+  if (loadA)
+    loads.push_back(loadA);
+  for (LocalLoadOp load : loads)
     for (Operation *op = load->getNextNode(); op != dot.getOperation();
          op = op->getNextNode())
       if (mayWrite(op, getBufferAllocation(load.getSrc())))
@@ -106,11 +119,12 @@ LogicalResult fuse(DotOp dot) {
                << op->getName() << ", which may write shared memory";
   OpBuilder builder(dot);
   auto fused = WarpGroupDotOp::create(
-      builder, dot.getLoc(), dot.getD().getType(), loadA.getSrc(),
-      loadB.getSrc(), dot.getC(), dot.getInputPrecisionAttr(), UnitAttr());
+      builder, dot.getLoc(), dot.getD().getType(),
+      loadA ? Value(loadA.getSrc()) : dot.getA(), loadB.getSrc(), dot.getC(),
+      dot.getInputPrecisionAttr(), UnitAttr());
   dot.getD().replaceAllUsesWith(fused.getD());
   dot.erase();
-  for (LocalLoadOp load : {loadA, loadB})
+  for (LocalLoadOp load : loads)
     if (load->use_empty())
       load->erase();
   makeAsync(fused);
@@ -139,7 +153,7 @@ void chainDots(Block &block) {
       continue;
     Operation *first = head.lookup(dot) ? head.lookup(dot) : dot.getOperation();
     head[next] = first;
-    for (Value operand : {next.getA(), next.getB()}) {
+    for (Value operand : {next.getA(), Value(next.getB())}) {
       auto alloc = operand.getDefiningOp<LocalAllocOp>();
       if (!alloc || alloc->getBlock() != &block || !alloc.getSrc() ||
           alloc->isBeforeInBlock(first))

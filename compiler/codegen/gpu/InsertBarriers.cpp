@@ -76,8 +76,9 @@ void createBarrierBefore(Operation *op) {
 /// generic-proxy writes (st.shared, cp.async) before the barrier that orders
 /// them before the read, i.e. before the nearest barrier above `dot` in its
 /// block (barriers are in place: that one follows the last operand write);
-/// with none, or an op with regions in between that could hold a nearer
-/// one, a fence and a barrier go right before `dot`.
+/// with none, or an op in between whose regions hold a barrier (a nearer
+/// one), a fence and a barrier go right before `dot`. Ops whose regions hold
+/// no barrier (a reduction's combiner) are looked past.
 void fenceOperands(WarpGroupDotOp dot) {
   OpBuilder builder(dot);
   for (Operation *op = dot->getPrevNode(); op; op = op->getPrevNode()) {
@@ -86,7 +87,9 @@ void fenceOperands(WarpGroupDotOp dot) {
       FenceAsyncSharedOp::create(builder, dot.getLoc());
       return;
     }
-    if (op->getNumRegions() != 0)
+    if (op->getNumRegions() != 0 &&
+        op->walk([](BarrierOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
       break;
   }
   FenceAsyncSharedOp::create(builder, dot.getLoc());
@@ -223,7 +226,8 @@ private:
     } else if (auto load = dyn_cast<LocalLoadOp>(op)) {
       set.reads.push_back(getBuffer(load.getSrc()));
     } else if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
-      set.reads.push_back(getBuffer(dot.getA()));
+      if (isa<MemDescType>(dot.getA().getType()))
+        set.reads.push_back(getBuffer(dot.getA()));
       set.reads.push_back(getBuffer(dot.getB()));
     } else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
       set.writes.push_back(getBuffer(copy.getDst()));

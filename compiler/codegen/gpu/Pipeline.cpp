@@ -131,9 +131,18 @@ std::optional<Candidate> matchCandidate(LoadOp load) {
   if (auto alloc = dyn_cast<LocalAllocOp>(user)) {
     if (!load->hasOneUse() || alloc->getBlock() != body)
       return std::nullopt;
-    for (Operation *reader : alloc->getUsers())
-      if (!isa<LocalLoadOp>(reader) || reader->getBlock() != body)
+    // Readers: local_loads, or transposed views read by local_loads.
+    for (Operation *reader : alloc->getUsers()) {
+      if (reader->getBlock() != body)
         return std::nullopt;
+      if (isa<MemDescTransOp>(reader)) {
+        for (Operation *load : reader->getUsers())
+          if (!isa<LocalLoadOp>(load) || load->getBlock() != body)
+            return std::nullopt;
+      } else if (!isa<LocalLoadOp>(reader)) {
+        return std::nullopt;
+      }
+    }
     auto allocType = alloc.getType();
     candidate.alloc = alloc;
     candidate.bufferType =
@@ -297,6 +306,13 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
       for (Operation *reader :
            llvm::make_early_inc_range(c.alloc->getUsers())) {
         reader->setOperand(0, readView(reader));
+        // A transposed view of the slot is mutable like the slot.
+        if (auto trans = dyn_cast<MemDescTransOp>(reader)) {
+          MemDescType type = trans.getType();
+          trans.getResult().setType(
+              MemDescType::get(type.getShape(), type.getElementType(),
+                               type.getEncoding(), /*isMutable=*/true));
+        }
         consumers.push_back(reader);
       }
       c.alloc->erase();
@@ -379,6 +395,15 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages,
   int64_t bytesPerStage = 0;
   for (const Candidate &c : candidates)
     bytesPerStage += getBufferSizeInBytes(c.bufferType);
+  // Buffers staged before the loop and read in it (a loop-invariant dot
+  // operand) share the budget.
+  loop->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()->walk(
+      [&](LocalAllocOp alloc) {
+    if (alloc.getSrc() && !loop->isAncestor(alloc) &&
+        llvm::any_of(alloc->getUsers(),
+                     [&](Operation *user) { return loop->isAncestor(user); }))
+      sharedBudget -= getBufferSizeInBytes(alloc.getType());
+  });
   int spare = hasWarpGroupDot(loop) ? 1 : 0;
   numStages =
       std::min<int64_t>(numStages, sharedBudget / bytesPerStage - spare);

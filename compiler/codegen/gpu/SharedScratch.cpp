@@ -211,8 +211,14 @@ int64_t getBufferSizeInBytes(MemDescType type) {
 }
 
 LocalAllocOp getBufferAllocation(Value memdesc) {
-  while (auto view = memdesc.getDefiningOp<MemDescSubviewOp>())
-    memdesc = view.getSrc();
+  while (Operation *def = memdesc.getDefiningOp()) {
+    if (auto view = dyn_cast<MemDescSubviewOp>(def))
+      memdesc = view.getSrc();
+    else if (auto trans = dyn_cast<MemDescTransOp>(def))
+      memdesc = trans.getSrc();
+    else
+      break;
+  }
   return memdesc.getDefiningOp<LocalAllocOp>();
 }
 

@@ -47,7 +47,8 @@ int64_t getScratchSizeInBytes(mlir::Operation *op);
 int64_t getBufferSizeInBytes(MemDescType type);
 
 /// The mgp.local_alloc a memdesc value views (through memdesc_subviews: a
-/// slot's whole multi-buffer), or null when it cannot be traced.
+/// slot's whole multi-buffer, and memdesc_trans), or null when it cannot be
+/// traced.
 LocalAllocOp getBufferAllocation(mlir::Value memdesc);
 
 /// Whether converting `src` to `dst` moves elements between threads (and so

@@ -5,10 +5,13 @@
 // local_alloc x into a swizzled #mgp.shared buffer + local_load into the dot
 // operand layout, so the shared-memory staging of a tensor-core operand is
 // explicit IR that the pipeliner can multi-buffer and the lowering can read
-// with ldmatrix.
+// with ldmatrix. A wgmma operand trans(x) stages x and reads it through
+// mgp.memdesc_trans; one computed outside the dot's loop is staged there; a
+// 16-bit wgmma A already in its fragment's registers is not staged.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/Layout.h"
 
 #include "mlir/IR/Builders.h"
@@ -56,8 +59,15 @@ void stage(ConvertLayoutOp cvt) {
       !isDistributedEncoding(srcType.getEncoding()) ||
       !srcType.getElementType().isIntOrFloat())
     return;
-  SmallVector<unsigned> order = stagingOrder(dot, srcType);
   unsigned bits = dstType.getElementTypeBitWidth();
+  // A 16-bit wgmma A whose value its threads already hold as the A fragment
+  // (P of attention, computed from the previous dot's accumulator) is read
+  // from registers: the convert is a register permutation.
+  if (dot.getOpIdx() == 0 && bits == 16 &&
+      cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3 &&
+      !convertNeedsSharedMemory(srcType, dstType))
+    return;
+  SmallVector<unsigned> order = stagingOrder(dot, srcType);
   SharedEncodingAttr shared = getDotOperandSharedEncoding(
       cvt.getContext(), dstType.getShape(), order, bits);
   // A wgmma operand's K rows wider than the 128-byte swizzle atom are cut
@@ -70,21 +80,47 @@ void stage(ConvertLayoutOp cvt) {
                                      shared.getMaxPhase(), order, 1024 / bits);
   auto bufferType =
       MemDescType::get(dstType.getShape(), dstType.getElementType(), shared);
+  bool wgmma = cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3;
+  // A wgmma operand given as trans(x) of a 2-D x: x is staged, in the
+  // operand's encoding seen transposed, and read through a memdesc_trans
+  // view (no transposition in registers; a loaded x is then copied into
+  // shared memory asynchronously by mgp-pipeline).
+  Value staged = cvt.getSrc();
+  auto trans = staged.getDefiningOp<TransOp>();
+  bool viaTrans = wgmma && trans && dstType.getRank() == 2 &&
+                  isDistributedEncoding(trans.getSrc().getType().getEncoding());
+  if (viaTrans) {
+    staged = trans.getSrc();
+    SmallVector<unsigned> reversed(llvm::reverse(order));
+    bufferType = MemDescType::get(
+        cast<RankedTensorType>(staged.getType()).getShape(),
+        dstType.getElementType(),
+        SharedEncodingAttr::get(cvt.getContext(), shared.getVec(),
+                                shared.getPerPhase(), shared.getMaxPhase(),
+                                reversed, shared.getBlockCols()));
+  }
   // The buffer is written right after its value is computed in the same
   // block (Triton's ReorderInstructions does the same): each operand's
   // registers die at its store instead of all staying live until the dot
   // (an unpipelined int8 tile of byte loads otherwise holds both operands'
-  // bytes at once and ptxas serializes each load with its store).
+  // bytes at once and ptxas serializes each load with its store). A wgmma
+  // operand computed outside the loop (or other region) the dot is in is
+  // staged once, where it is computed: wgmma reads it from there.
   OpBuilder builder(cvt);
-  Operation *def = cvt.getSrc().getDefiningOp();
-  if (def && def->getBlock() == cvt->getBlock())
+  Operation *def = staged.getDefiningOp();
+  if (def && (def->getBlock() == cvt->getBlock() ||
+              (wgmma && def->getBlock()->findAncestorOpInBlock(*cvt))))
     builder.setInsertionPointAfter(def);
-  auto alloc =
-      LocalAllocOp::create(builder, cvt.getLoc(), bufferType, cvt.getSrc());
+  auto alloc = LocalAllocOp::create(builder, cvt.getLoc(), bufferType, staged);
   builder.setInsertionPoint(cvt);
-  auto load = LocalLoadOp::create(builder, cvt.getLoc(), dstType, alloc);
+  Value buffer = alloc;
+  if (viaTrans)
+    buffer = MemDescTransOp::create(builder, cvt.getLoc(), alloc);
+  auto load = LocalLoadOp::create(builder, cvt.getLoc(), dstType, buffer);
   cvt.replaceAllUsesWith(load.getResult());
   cvt.erase();
+  if (viaTrans && trans->use_empty())
+    trans.erase();
 }
 
 struct StageDotOperandsPass

@@ -1,6 +1,7 @@
 //===- LocalMemOpToLLVM.cpp - local_alloc, local_load, local_store --------===//
 //
-// This file implements the lowering of the shared-memory buffer ops. A memdesc
+// This file implements the lowering of the shared-memory buffer ops (and of
+// the transposed view memdesc_trans: offsets swapped). A memdesc
 // is `!llvm.struct<(ptr<3>, i32 x rank)>`: the buffer's base (the kernel's
 // shared memory at the alloc's `mgp.allocation.offset`) and a start offset
 // per dim (zero for a fresh buffer). Element (c0, ..., cn) lives at element
@@ -166,6 +167,22 @@ struct LocalStoreOpConversion : TargetConversionPattern<LocalStoreOp> {
   }
 };
 
+/// A transposed view: the same base, the start offsets swapped.
+struct MemDescTransOpConversion : ConvertOpToLLVMPattern<MemDescTransOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemDescParts parts = unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> fields{parts.base, parts.offsets[1], parts.offsets[0]};
+    Type structType = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, structType, fields));
+    return success();
+  }
+};
+
 } // namespace
 
 void mgp::populateLocalMemOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
@@ -173,4 +190,5 @@ void mgp::populateLocalMemOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                            const TargetInfo &target) {
   patterns.add<LocalAllocOpConversion, LocalLoadOpConversion,
                LocalStoreOpConversion>(converter, target);
+  patterns.add<MemDescTransOpConversion>(converter, kMgpPatternBenefit);
 }

@@ -17,7 +17,9 @@
 // instruction's transpose bit (imm-trans-a / imm-trans-b). A matrix
 // descriptor has swizzle = the row pitch, stride byte offset = 8 rows,
 // leading byte offset = one column block, and its start address is the
-// unswizzled address of the sub-tile's first element.
+// unswizzled address of the sub-tile's first element. A 16-bit A may come
+// from registers instead (the RS form): four 32-bit registers per 64-row
+// m-rep and K step, taken from its #mgp.dot_op layout.
 // The hardware applies the swizzle to the absolute address, which is why
 // mgp-allocate-shared aligns swizzled buffers to 1024 bytes. The
 // accumulator registers of a (m-rep, n-rep) are the wgmma D fragment in
@@ -147,7 +149,8 @@ struct WarpGroupDotOpConversion
   matchAndRewrite(WarpGroupDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MemDescType aType = op.getA().getType();
+    auto aType = cast<ShapedType>(op.getA().getType());
+    auto aBuffer = dyn_cast<MemDescType>(aType);
     auto cType = cast<RankedTensorType>(op.getC().getType());
     auto mma = cast<MmaEncodingAttr>(cType.getEncoding());
     Type structType = getTypeConverter()->convertType(cType);
@@ -195,8 +198,10 @@ struct WarpGroupDotOpConversion
     // Operand base addresses (bytes in the shared window), moved to the
     // warp group's first row of A (M) and of B (N).
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    OperandTile aTile(op.getA().getType(), 1, m, k),
-        bTile(op.getB().getType(), 0, n, k);
+    std::optional<OperandTile> aTile;
+    if (aBuffer)
+      aTile.emplace(aBuffer, 1, m, k);
+    OperandTile bTile(op.getB().getType(), 0, n, k);
     auto baseAddress = [&](Value desc, const OperandTile &tile) {
       SmallVector<Value> fields = unpackRegisters(rewriter, loc, desc);
       Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, fields[0]);
@@ -222,16 +227,46 @@ struct WarpGroupDotOpConversion
         LLVM::LShrOp::create(rewriter, loc, warp,
                              i32Constant(rewriter, loc, llvm::Log2_32(wm))),
         i32Constant(rewriter, loc, wn - 1));
-    Value aBase = LLVM::AddOp::create(
-        rewriter, loc, baseAddress(adaptor.getA(), aTile),
-        LLVM::MulOp::create(rewriter, loc, groupM,
-                            i32Constant(rewriter, loc, aTile.offset(64, 0))));
+    Value aBase;
+    if (aTile)
+      aBase = LLVM::AddOp::create(
+          rewriter, loc, baseAddress(adaptor.getA(), *aTile),
+          LLVM::MulOp::create(rewriter, loc, groupM,
+                              i32Constant(rewriter, loc, aTile->offset(64, 0))));
     Value bBase = LLVM::AddOp::create(
         rewriter, loc, baseAddress(adaptor.getB(), bTile),
         LLVM::MulOp::create(
             rewriter, loc, groupN,
             i32Constant(rewriter, loc, bTile.offset(instrN, 0))));
-    uint64_t aHigh = encodeMatrixDescriptor(aTile.descriptor());
+    uint64_t aHigh = aTile ? encodeMatrixDescriptor(aTile->descriptor()) : 0;
+    // An A in registers: per 64-row m-rep and K step, the fragment's four
+    // 32-bit registers {a0, a1, a2, a3} = rows g / g + 8 of K columns
+    // 2t, 2t + 1, then the same rows of K columns 2t + 8, 2t + 9 (the
+    // #mgp.dot_op layout's registers, read off it at lane 0 / warp 0).
+    SmallVector<Value> aRegs;
+    RegisterTable aTable;
+    if (!aTile) {
+      aRegs = unpackRegisters(rewriter, loc, adaptor.getA());
+      aTable = getLane0RegisterTable(cast<RankedTensorType>(aType));
+    }
+    Type i16x2 = VectorType::get({2}, getTypeConverter()->convertType(element));
+    auto aFragment = [&](int64_t row0, int64_t kk,
+                         SmallVector<Value> &out) -> LogicalResult {
+      for (int64_t half : {0, 8})
+        for (int64_t rowOff : {0, 8}) {
+          Value pair = LLVM::UndefOp::create(rewriter, loc, i16x2);
+          for (int64_t e : {0, 1}) {
+            auto it = aTable.find({row0 + rowOff, kk * instrK + half + e});
+            if (it == aTable.end())
+              return failure();
+            pair = LLVM::InsertElementOp::create(
+                rewriter, loc, pair, aRegs[it->second],
+                i32Constant(rewriter, loc, e));
+          }
+          out.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, pair));
+        }
+      return success();
+    };
     uint64_t bHigh = encodeMatrixDescriptor(bTile.descriptor());
     // desc = high | ((base + offset) & 0x3FFFF) >> 4
     auto descriptor = [&](Value base, int64_t offset, uint64_t high) {
@@ -249,28 +284,43 @@ struct WarpGroupDotOpConversion
                                    rewriter.getI64IntegerAttr(int64_t(high))));
     };
 
+    // A's registers are packed before the fence: ptxas otherwise sees them
+    // written between the fence and the wgmma that reads them.
+    SmallVector<SmallVector<Value>> aFragments;
+    for (int64_t kk = 0; !aTile && kk < k / instrK; ++kk)
+      for (int64_t i = 0; i < repM; ++i)
+        if (failed(aFragment(i * tileM, kk, aFragments.emplace_back())))
+          return op->emitError("a thread does not hold the wgmma A fragment "
+                               "the layout function promises");
     Type voidType = LLVM::LLVMVoidType::get(rewriter.getContext());
     emitAsm(rewriter, loc, voidType, {}, "wgmma.fence.sync.aligned;", "");
     // Integer wgmma (s32 += s8 x s8) has no operand scales or transposes.
     Type accType = bytes ? Type(i32) : Type(rewriter.getF32Type());
     Type fragmentType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(fragment, accType));
+    // Operands after the tied accumulators: A (a descriptor, or four
+    // registers), B's descriptor, the scale-d flag. Register A has no
+    // transpose immediate.
+    unsigned aCount = aTile ? 1 : 4;
+    unsigned bIndex = 2 * fragment + aCount, predIndex = bIndex + 1;
+    std::string aText = aTile ? "$" + std::to_string(2 * fragment)
+                              : registerList(2 * fragment, 4);
+    std::string transText;
+    if (bits == 16) {
+      if (aTile)
+        transText += std::string(", ") + (aTile->mnMajor ? "1" : "0");
+      transText += std::string(", ") + (bTile.mnMajor ? "1" : "0");
+    }
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                       std::to_string(2 * fragment + 2) +
+                       std::to_string(predIndex) +
                        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                        std::to_string(instrN) + "k" + std::to_string(instrK) +
                        (bytes ? ".s32." : ".f32.") + ptxType + "." + ptxType +
-                       " " +
-                       registerList(0, fragment) + ", $" +
-                       std::to_string(2 * fragment) + ", $" +
-                       std::to_string(2 * fragment + 1) + ", p" +
-                       (bytes ? "" : ", 1, 1") +
-                       (bits == 16 ? std::string(", ") +
-                                         (aTile.mnMajor ? "1" : "0") + ", " +
-                                         (bTile.mnMajor ? "1" : "0")
-                                   : std::string()) +
-                       ";\n}";
-    std::string constraints = tiedConstraints(fragment, accType, "l,l,r");
+                       " " + registerList(0, fragment) + ", " + aText +
+                       ", $" + std::to_string(bIndex) + ", p" +
+                       (bytes ? "" : ", 1, 1") + transText + ";\n}";
+    std::string constraints = tiedConstraints(
+        fragment, accType, aTile ? "l,l,r" : "r,r,r,r,l,r");
     Value one = i32Constant(rewriter, loc, 1);
     SmallVector<SmallVector<Value>> acc(repM * repN);
     for (int64_t t = 0; t < repM * repN; ++t)
@@ -278,12 +328,18 @@ struct WarpGroupDotOpConversion
         acc[t].push_back(cRegs[reg]);
     for (int64_t kk = 0; kk < k / instrK; ++kk) {
       for (int64_t i = 0; i < repM; ++i) {
-        Value descA = descriptor(aBase, aTile.offset(i * tileM, kk), aHigh);
+        SmallVector<Value> aOperands;
+        if (aTile)
+          aOperands.push_back(
+              descriptor(aBase, aTile->offset(i * tileM, kk), aHigh));
+        else
+          aOperands = aFragments[kk * repM + i];
         for (int64_t j = 0; j < repN; ++j) {
           Value descB = descriptor(bBase, bTile.offset(j * tileN, kk), bHigh);
           SmallVector<Value> &d = acc[i * repN + j];
           SmallVector<Value> operands(d);
-          operands.append({descA, descB, one});
+          operands.append(aOperands);
+          operands.append({descB, one});
           auto asmOp = emitAsm(rewriter, loc, fragmentType, operands, text,
                                constraints);
           d = unpackRegisters(rewriter, loc, asmOp.getResult(0));

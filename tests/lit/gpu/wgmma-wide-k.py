@@ -41,7 +41,8 @@ def loop(a_ptr, b_ptr, c_ptr, K):
 # QK: #[[B:shared[0-9]*]] = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], blockCols = 64}>
 # QK-LABEL: func.func @qk
 # QK: mgp.local_alloc {{.*}} -> !mgp.memdesc<128x128xf16, #[[A]]>
-# QK: mgp.local_alloc {{.*}} -> !mgp.memdesc<128x64xf16, #[[B]]>
+# QK: mgp.local_alloc {{.*}} -> !mgp.memdesc<64x128xf16, #[[A]]>
+# QK: mgp.memdesc_trans {{.*}} : !mgp.memdesc<64x128xf16, #[[A]]> -> !mgp.memdesc<128x64xf16, #[[B]]>
 # QK: mgp.warp_group_dot {{.*}} : !mgp.memdesc<128x128xf16, #[[A]]> * !mgp.memdesc<128x64xf16, #[[B]]>
 
 # The pipeline's multi-buffered A keeps the blocks in every stage's buffer;

@@ -475,3 +475,21 @@ func.func @gather_axis(%x: tensor<16x32xf32>, %i: tensor<16x4xi32>) {
 
 // expected-error @+1 {{shared: blockCols must be 0 or a power of two of at least vec}}
 func.func @shared_block_cols(%m: !mgp.memdesc<64x128xf16, #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], blockCols = 4}>>)
+
+// -----
+
+#sh = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @memdesc_trans_order(%m: !mgp.memdesc<64x128xf16, #sh>) {
+  // expected-error @+1 {{result must be the source transposed: expected '!mgp.memdesc<128x64xf16, #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>>'}}
+  %t = mgp.memdesc_trans %m : !mgp.memdesc<64x128xf16, #sh> -> !mgp.memdesc<128x64xf16, #sh>
+  return
+}
+
+// -----
+
+#sh = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @memdesc_trans_leading_dim(%m: !mgp.memdesc<2x64x128xf16, #sh>) {
+  // expected-error @+1 {{source must be a 2-D buffer without a leading buffer dimension}}
+  %t = mgp.memdesc_trans %m : !mgp.memdesc<2x64x128xf16, #sh> -> !mgp.memdesc<128x64x2xf16, #sh>
+  return
+}

@@ -136,6 +136,10 @@ func.func @gpu_stage(%x: tensor<64x64xf32, #bl>, %r: tensor<64xi32, #sl>,
   %3 = mgp.local_alloc : () -> !mgp.memdesc<3x64x64xf32, #sh, mutable>
   // CHECK: mgp.local_alloc : () -> !mgp.memdesc<3x64x128xf16, #{{.*}}, mutable>
   %blocks = mgp.local_alloc : () -> !mgp.memdesc<3x64x128xf16, #shblocks, mutable>
+  // CHECK: mgp.local_alloc %{{.*}} : (tensor<64x64xf32, #[[BL]]>) -> !mgp.memdesc<64x64xf32, #[[SH]]>
+  %plain = mgp.local_alloc %x : (tensor<64x64xf32, #bl>) -> !mgp.memdesc<64x64xf32, #sh>
+  // CHECK: mgp.memdesc_trans %{{.*}} : !mgp.memdesc<64x64xf32, #[[SH]]> -> !mgp.memdesc<64x64xf32, #{{.*}}>
+  %t = mgp.memdesc_trans %plain : !mgp.memdesc<64x64xf32, #sh> -> !mgp.memdesc<64x64xf32, #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>>
   // CHECK: mgp.local_alloc : () -> !mgp.memdesc<64x64xf32, #[[SH]], mutable>
   %4 = mgp.local_alloc : () -> !mgp.memdesc<64x64xf32, #sh, mutable>
   // CHECK: mgp.local_store %{{.*}}, %{{.*}} : tensor<64x64xf32, #[[BL]]> -> !mgp.memdesc<64x64xf32, #[[SH]], mutable>

@@ -128,3 +128,16 @@ func.func @n_major_b_half_atom(%a: !mgp.memdesc<64x64xf16, #a>, %b: !mgp.memdesc
   %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x64xf16, #a> * !mgp.memdesc<64x32xf16, #b> -> tensor<64x32xf32, #v3>
   return
 }
+
+// -----
+
+// An A in registers must be the wgmma A fragment: 16-bit, #mgp.dot_op
+// (opIdx 0, kWidth 2) of the accumulator's encoding.
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+func.func @tf32_a_in_registers(%a: tensor<64x32xf32, #a>, %b: !mgp.memdesc<32x64xf32, #b>, %c: tensor<64x64xf32, #v3>) {
+  // expected-error @+1 {{an a in registers must be 16-bit in the #mgp.dot_op layout (opIdx 0, kWidth 2) of the accumulator's encoding}}
+  %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : tensor<64x32xf32, #a> * !mgp.memdesc<32x64xf32, #b> -> tensor<64x64xf32, #v3>
+  return
+}
