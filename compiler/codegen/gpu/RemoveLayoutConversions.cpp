@@ -224,6 +224,36 @@ public:
     return best;
   }
 
+  /// The slice layouts of the converts' sources the element-wise chain
+  /// computing `value` reads (reduction results), in the order first met.
+  static SmallVector<Attribute> convertedSliceLayouts(Value value) {
+    SmallVector<Value> stack = {value};
+    DenseSet<Value> seen;
+    SmallVector<Attribute> layouts;
+    while (!stack.empty()) {
+      Value current = stack.pop_back_val();
+      if (!seen.insert(current).second)
+        continue;
+      Operation *def = current.getDefiningOp();
+      if (!def)
+        continue;
+      if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+        Attribute encoding =
+            cast<RankedTensorType>(convert.getSrc().getType()).getEncoding();
+        if (isa_and_nonnull<SliceEncodingAttr>(encoding) &&
+            !llvm::is_contained(layouts, encoding))
+          layouts.push_back(encoding);
+        continue;
+      }
+      if (!isElementwise(def))
+        continue;
+      for (Value operand : def->getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          stack.push_back(operand);
+    }
+    return layouts;
+  }
+
 private:
   void reset() {
     order.clear();
@@ -471,7 +501,7 @@ private:
 /// `moved` holds the arguments already carried in a new layout, which stay
 /// there (their old layout's users convert back until rematerialized).
 bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer,
-                       DenseSet<Value> &moved) {
+                       DenseSet<Value> &moved, bool late = false) {
   bool changed = false;
   Block &body = *forOp.getBody();
   auto yield = cast<scf::YieldOp>(body.getTerminator());
@@ -479,20 +509,47 @@ bool retypeLoopCarried(scf::ForOp forOp, Rematerializer &rematerializer,
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || moved.contains(arg))
       continue;
-    Attribute target;
+    // Candidates: the layouts the body converts the argument to, the last
+    // convert's first (the first the yielded value can be recomputed in
+    // wins: an online softmax converts its running max to the rows of two
+    // mma layouts, and only the one its reduction ran in takes the new
+    // maximum without a convert).
+    SmallVector<Attribute> candidates;
     for (Operation *user : arg.getUsers())
-      if (auto convert = dyn_cast<ConvertLayoutOp>(user))
-        target = cast<RankedTensorType>(convert.getType()).getEncoding();
+      if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
+        Attribute encoding =
+            cast<RankedTensorType>(convert.getType()).getEncoding();
+        if (!llvm::is_contained(candidates, encoding))
+          candidates.push_back(encoding);
+      }
     // Else the layout of a dot result or a load the yielded value adds up
     // (`acc += tl.dot(...)` that did not fold into the dot's accumulator,
     // e.g. a split-precision dot; `acc += f(tl.load(...))`, a row sum over
     // blocks): the sum is carried in that layout, as Triton propagates a
     // load's layout forward, instead of converting every operand into the
     // accumulator's default layout each iteration.
+    if (candidates.empty())
+      if (Attribute largest =
+              Rematerializer::largestConvertedLayout(yield.getOperand(i)))
+        candidates.push_back(largest);
+    std::reverse(candidates.begin(), candidates.end());
+    // After the rematerialization (`late`): also the row layout of a
+    // reduction the yielded value reads (an online softmax's running sum,
+    // updated from a row sum).
+    if (late)
+      for (Attribute slice :
+           Rematerializer::convertedSliceLayouts(yield.getOperand(i)))
+        if (!llvm::is_contained(candidates, slice))
+          candidates.push_back(slice);
+    Attribute target;
+    for (Attribute candidate : candidates)
+      if (!isWarpGroupDotOperand(candidate) &&
+          rematerializer.canRematerialize(yield.getOperand(i), candidate,
+                                          arg)) {
+        target = candidate;
+        break;
+      }
     if (!target)
-      target = Rematerializer::largestConvertedLayout(yield.getOperand(i));
-    if (!target || isWarpGroupDotOperand(target) ||
-        !rematerializer.canRematerialize(yield.getOperand(i), target, arg))
       continue;
     auto newType = withEncoding(type, target);
     OpBuilder builder(&body, body.begin());
@@ -686,6 +743,27 @@ struct RemoveLayoutConversionsPass
       (void)rematerializer.retypeStoredValue(store);
     if (failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();
+    // Loop arguments the rematerialization left converted in the body (a
+    // running max whose update now runs in the rows of an mma layout).
+    bool lateRetyped = false;
+    module.walk([&](scf::ForOp forOp) {
+      for (unsigned round = 0; round < forOp.getNumRegionIterArgs(); ++round) {
+        if (!retypeLoopCarried(forOp, rematerializer, moved, /*late=*/true))
+          break;
+        lateRetyped = true;
+      }
+    });
+    if (lateRetyped) {
+      if (failed(applyPatternsGreedily(module, frozen)))
+        return signalPassFailure();
+      converts.clear();
+      module.walk(
+          [&](ConvertLayoutOp convert) { converts.push_back(convert); });
+      for (ConvertLayoutOp convert : converts)
+        (void)rematerializer.run(convert);
+      if (failed(applyPatternsGreedily(module, frozen)))
+        return signalPassFailure();
+    }
     converts.clear();
     module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
     for (ConvertLayoutOp convert : converts)
