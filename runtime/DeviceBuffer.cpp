@@ -46,7 +46,14 @@ llvm::Error DeviceBuffer::checkSize(size_t requested,
 llvm::Error DeviceBuffer::copyFromHost(const void *src, size_t n) {
   if (llvm::Error err = checkSize(n, "copy to device"))
     return err;
-  return driver->check(driver->cuMemcpyHtoD(ptr, src, n), "cuMemcpyHtoD");
+  if (llvm::Error err =
+          driver->check(driver->cuMemcpyHtoD(ptr, src, n), "cuMemcpyHtoD"))
+    return err;
+  // From pageable memory cuMemcpyHtoD may return before the bytes land:
+  // only work on the legacy default stream is ordered after it, and mgp's
+  // streams do not synchronize with that one (CU_STREAM_NON_BLOCKING).
+  return driver->check(driver->cuStreamSynchronize(nullptr),
+                       "cuStreamSynchronize");
 }
 
 llvm::Error DeviceBuffer::copyToHost(void *dst, size_t n) const {

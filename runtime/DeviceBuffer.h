@@ -22,7 +22,9 @@ public:
   /// <t> GiB): cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
   static llvm::Expected<DeviceBuffer> allocate(size_t bytes);
 
-  /// Copies \p bytes from host memory at \p src to the start of the buffer.
+  /// Copies \p bytes from host memory at \p src to the start of the buffer
+  /// and returns once they are in device memory, so kernels on any stream
+  /// read them.
   llvm::Error copyFromHost(const void *src, size_t bytes);
   /// Copies \p bytes from the start of the buffer to host memory at \p dst.
   llvm::Error copyToHost(void *dst, size_t bytes) const;
