@@ -182,54 +182,13 @@ public:
     return result;
   }
 
-  /// The blocked or mma source layout, of `value`'s rank, of the largest
-  /// convert that the element-wise chain computing `value` reads (null when
-  /// none).
-  static Attribute largestConvertedLayout(Value value) {
-    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+  /// Calls `fn` with the source of each convert (or gather: read through
+  /// shared memory in any layout, e.g. packed e2m1 bytes unpacked by a
+  /// gather) that the element-wise chain computing `value` reads.
+  static void forEachConvertedSource(Value value,
+                                     function_ref<void(Value)> fn) {
     SmallVector<Value> stack = {value};
     DenseSet<Value> seen;
-    Attribute best;
-    int64_t bestElements = 0;
-    while (!stack.empty()) {
-      Value current = stack.pop_back_val();
-      if (!seen.insert(current).second)
-        continue;
-      Operation *def = current.getDefiningOp();
-      if (!def)
-        continue;
-      // A convert's source, or a gather's (read through shared memory
-      // in any layout; e.g. packed e2m1 bytes unpacked by a gather).
-      Value source;
-      if (auto convert = dyn_cast<ConvertLayoutOp>(def))
-        source = convert.getSrc();
-      else if (auto gather = dyn_cast<GatherOp>(def))
-        source = gather.getSrc();
-      if (source) {
-        auto srcType = cast<RankedTensorType>(source.getType());
-        if (isa<BlockedEncodingAttr, MmaEncodingAttr>(srcType.getEncoding()) &&
-            srcType.getRank() == rank &&
-            srcType.getNumElements() > bestElements) {
-          best = srcType.getEncoding();
-          bestElements = srcType.getNumElements();
-        }
-        continue;
-      }
-      if (!isElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
-        continue;
-      for (Value operand : def->getOperands())
-        if (isa<RankedTensorType>(operand.getType()))
-          stack.push_back(operand);
-    }
-    return best;
-  }
-
-  /// The slice layouts of the converts' sources the element-wise chain
-  /// computing `value` reads (reduction results), in the order first met.
-  static SmallVector<Attribute> convertedSliceLayouts(Value value) {
-    SmallVector<Value> stack = {value};
-    DenseSet<Value> seen;
-    SmallVector<Attribute> layouts;
     while (!stack.empty()) {
       Value current = stack.pop_back_val();
       if (!seen.insert(current).second)
@@ -238,19 +197,51 @@ public:
       if (!def)
         continue;
       if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
-        Attribute encoding =
-            cast<RankedTensorType>(convert.getSrc().getType()).getEncoding();
-        if (isa_and_nonnull<SliceEncodingAttr>(encoding) &&
-            !llvm::is_contained(layouts, encoding))
-          layouts.push_back(encoding);
+        fn(convert.getSrc());
         continue;
       }
-      if (!isElementwise(def))
+      if (auto gather = dyn_cast<GatherOp>(def)) {
+        fn(gather.getSrc());
+        continue;
+      }
+      if (!isElementwise(def) && !isa<BroadcastOp, ExpandDimsOp>(def))
         continue;
       for (Value operand : def->getOperands())
         if (isa<RankedTensorType>(operand.getType()))
           stack.push_back(operand);
     }
+  }
+
+  /// The blocked or mma source layout, of `value`'s rank, of the largest
+  /// convert that the element-wise chain computing `value` reads (null when
+  /// none).
+  static Attribute largestConvertedLayout(Value value) {
+    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+    Attribute best;
+    int64_t bestElements = 0;
+    forEachConvertedSource(value, [&](Value source) {
+      auto srcType = cast<RankedTensorType>(source.getType());
+      if (isa<BlockedEncodingAttr, MmaEncodingAttr>(srcType.getEncoding()) &&
+          srcType.getRank() == rank &&
+          srcType.getNumElements() > bestElements) {
+        best = srcType.getEncoding();
+        bestElements = srcType.getNumElements();
+      }
+    });
+    return best;
+  }
+
+  /// The slice layouts of the converts' sources the element-wise chain
+  /// computing `value` reads (reduction results), in the order first met.
+  static SmallVector<Attribute> convertedSliceLayouts(Value value) {
+    SmallVector<Attribute> layouts;
+    forEachConvertedSource(value, [&](Value source) {
+      Attribute encoding =
+          cast<RankedTensorType>(source.getType()).getEncoding();
+      if (isa_and_nonnull<SliceEncodingAttr>(encoding) &&
+          !llvm::is_contained(layouts, encoding))
+        layouts.push_back(encoding);
+    });
     return layouts;
   }
 

@@ -60,11 +60,11 @@ void stage(ConvertLayoutOp cvt) {
       !srcType.getElementType().isIntOrFloat())
     return;
   unsigned bits = dstType.getElementTypeBitWidth();
+  bool wgmma = cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3;
   // A 16-bit wgmma A whose value its threads already hold as the A fragment
   // (P of attention, computed from the previous dot's accumulator) is read
   // from registers: the convert is a register permutation.
-  if (dot.getOpIdx() == 0 && bits == 16 &&
-      cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3 &&
+  if (wgmma && dot.getOpIdx() == 0 && bits == 16 &&
       !convertNeedsSharedMemory(srcType, dstType))
     return;
   SmallVector<unsigned> order = stagingOrder(dot, srcType);
@@ -73,14 +73,12 @@ void stage(ConvertLayoutOp cvt) {
   // A wgmma operand's K rows wider than the 128-byte swizzle atom are cut
   // into 128-byte column blocks (the NVMMA layout, docs/wgmma.md).
   int64_t rowBytes = dstType.getShape()[order[0]] * bits / 8;
-  if (cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3 &&
-      rowBytes > 128)
+  if (wgmma && rowBytes > 128)
     shared = SharedEncodingAttr::get(cvt.getContext(), shared.getVec(),
                                      shared.getPerPhase(),
                                      shared.getMaxPhase(), order, 1024 / bits);
   auto bufferType =
       MemDescType::get(dstType.getShape(), dstType.getElementType(), shared);
-  bool wgmma = cast<MmaEncodingAttr>(dot.getParent()).getVersion() == 3;
   // A wgmma operand given as trans(x) of a 2-D x: x is staged, in the
   // operand's encoding seen transposed, and read through a memdesc_trans
   // view (no transposition in registers; a loaded x is then copied into

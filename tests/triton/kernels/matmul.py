@@ -254,27 +254,20 @@ def _bmm_kernel(A, B, C, M, N, K, stride_ab, stride_am, stride_ak, stride_bb, st
              acc.to(C.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-def bmm(a, b):
+def bmm(a, b, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, **launch):
     Bt, M, K = a.shape
     N = b.shape[2]
     c = torch.empty((Bt, M, N), dtype=a.dtype, device=a.device)
-    grid = (triton.cdiv(M, 32), triton.cdiv(N, 32), Bt)
+    grid = (triton.cdiv(M, BLOCK_M), triton.cdiv(N, BLOCK_N), Bt)
     _bmm_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), a.stride(2), b.stride(0),
                       b.stride(1), b.stride(2), c.stride(0), c.stride(1), c.stride(2),
-                      BLOCK_M=32, BLOCK_N=32, BLOCK_K=32)
+                      BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K, **launch)
     return c
 
 
 def bmm_wide_k(a, b):
     # Hopper-sized tiles: a 128-element K tile (256-byte fp16 rows), 3 stages.
-    Bt, M, K = a.shape
-    N = b.shape[2]
-    c = torch.empty((Bt, M, N), dtype=a.dtype, device=a.device)
-    grid = (triton.cdiv(M, 128), triton.cdiv(N, 64), Bt)
-    _bmm_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), a.stride(2), b.stride(0),
-                      b.stride(1), b.stride(2), c.stride(0), c.stride(1), c.stride(2),
-                      BLOCK_M=128, BLOCK_N=64, BLOCK_K=128, num_warps=4, num_stages=3)
-    return c
+    return bmm(a, b, BLOCK_M=128, BLOCK_N=64, BLOCK_K=128, num_warps=4, num_stages=3)
 
 
 @triton.jit
