@@ -14,13 +14,15 @@
 // pending afterwards: their data lands at an mgp.async_wait, and every wait
 // gets a barrier right after it, which orders the copies of all threads
 // before any later read. mgp.warp_group_dot reads both operand buffers; its
-// proxy fence is placed last (fenceOperands).
+// proxy fence, for operands that st.shared may have written, is placed last
+// (fenceOperands).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/codegen/gpu/SharedScratch.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mgp {
 #define GEN_PASS_DEF_MGPINSERTBARRIERS
@@ -72,14 +74,79 @@ void createBarrierBefore(Operation *op) {
   BarrierOp::create(builder, op->getLoc());
 }
 
+/// The byte range of an op's allocation (`mgp.allocation.offset`): a
+/// local_alloc's buffer or another op's scratch; nullopt without one.
+std::optional<Interval> getAllocatedRange(Operation *op) {
+  auto offset = op->getAttrOfType<IntegerAttr>("mgp.allocation.offset");
+  if (!offset)
+    return std::nullopt;
+  int64_t size = 0;
+  if (auto alloc = dyn_cast<LocalAllocOp>(op))
+    size = getBufferSizeInBytes(cast<MemDescType>(alloc.getType()));
+  else
+    size = getScratchSizeInBytes(op);
+  return Interval{offset.getInt(), offset.getInt() + size};
+}
+
+/// Whether the shared bytes `dot` reads as `memdesc` may have been written
+/// by st.shared (generic-proxy stores) before it: an initialised
+/// local_alloc, a local_store or an op's scratch on any of those bytes
+/// (buffers share bytes across live ranges), above the dot in program order
+/// or in a loop around it. Buffers filled only by cp.async, whose data is
+/// ordered before the wgmma by cp.async.wait_group and the barrier after
+/// it, are not fenced (as in Triton, whose fence insertion fences only
+/// register-to-shared copies).
+bool mayHoldGenericStores(WarpGroupDotOp dot, Value memdesc, Operation *func) {
+  LocalAllocOp alloc = getBufferAllocation(memdesc);
+  std::optional<Interval> range =
+      alloc ? getAllocatedRange(alloc) : std::nullopt;
+  if (!range)
+    return true;
+  SmallVector<Operation *> loops;
+  for (Operation *op = dot->getParentOp(); op != func; op = op->getParentOp())
+    if (isa<LoopLikeOpInterface>(op))
+      loops.push_back(op);
+  bool afterDot = false;
+  return func
+      ->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (op == dot.getOperation())
+          afterDot = true;
+        if (afterDot && llvm::none_of(loops, [&](Operation *loop) {
+              return loop->isAncestor(op);
+            }))
+          return WalkResult::advance();
+        std::optional<Interval> written;
+        if (auto init = dyn_cast<LocalAllocOp>(op)) {
+          if (init.getSrc())
+            written = getAllocatedRange(op);
+        } else if (auto store = dyn_cast<LocalStoreOp>(op)) {
+          LocalAllocOp target = getBufferAllocation(store.getDst());
+          written = target ? getAllocatedRange(target) : range;
+        } else {
+          written = getAllocatedRange(op); // scratch
+        }
+        return written && written->overlaps(*range) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// wgmma reads its operands through the async proxy: each thread fences its
-/// generic-proxy writes (st.shared, cp.async) before the barrier that orders
-/// them before the read, i.e. before the nearest barrier above `dot` in its
+/// generic-proxy writes (st.shared) before the barrier that orders them
+/// before the read, i.e. before the nearest barrier above `dot` in its
 /// block (barriers are in place: that one follows the last operand write);
 /// with none, or an op in between whose regions hold a barrier (a nearer
 /// one), a fence and a barrier go right before `dot`. Ops whose regions hold
-/// no barrier (a reduction's combiner) are looked past.
-void fenceOperands(WarpGroupDotOp dot) {
+/// no barrier (a reduction's combiner) are looked past. Operands that only
+/// cp.async writes get no fence (mayHoldGenericStores).
+void fenceOperands(WarpGroupDotOp dot, Operation *func) {
+  SmallVector<Value> buffers = {dot.getB()};
+  if (isa<MemDescType>(dot.getA().getType()))
+    buffers.push_back(dot.getA());
+  if (llvm::none_of(buffers, [&](Value buffer) {
+        return mayHoldGenericStores(dot, buffer, func);
+      }))
+    return;
   OpBuilder builder(dot);
   for (Operation *op = dot->getPrevNode(); op; op = op->getPrevNode()) {
     if (isa<BarrierOp>(op)) {
@@ -259,7 +326,7 @@ struct InsertBarriersPass
       BarrierInserter inserter(total);
       for (Block &block : func.getBody())
         inserter.processBlock(block, pending);
-      func.walk([](WarpGroupDotOp dot) { fenceOperands(dot); });
+      func.walk([&](WarpGroupDotOp dot) { fenceOperands(dot, func); });
     }
   }
 };

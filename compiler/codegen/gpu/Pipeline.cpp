@@ -220,16 +220,18 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
     buffers.push_back(LocalAllocOp::create(b, loc, type, Value()));
   }
 
-  // slot = ((iv - lb) / step) mod numBuffers, as i32.
+  // slot = ((iv - lb) / step) mod numBuffers, as i32, unsigned: scf.for
+  // steps are positive, so iv - lb is never negative in the loop (nor in the
+  // predicated iterations past its end).
   Block *body = loop.getBody();
   b.setInsertionPointToStart(body);
   Value iv = loop.getInductionVar();
-  Value index = arith::DivSIOp::create(
+  Value index = arith::DivUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
       loop.getStep());
   Value stages = arith::ConstantOp::create(
       b, loc, b.getIntegerAttr(iv.getType(), numBuffers));
-  Value slot = arith::RemSIOp::create(b, loc, index, stages);
+  Value slot = arith::RemUIOp::create(b, loc, index, stages);
   for (Operation *op :
        {index.getDefiningOp(), stages.getDefiningOp(), slot.getDefiningOp(),
         index.getDefiningOp()->getOperand(0).getDefiningOp()})

@@ -268,13 +268,15 @@ struct WarpGroupDotOpConversion
       return success();
     };
     uint64_t bHigh = encodeMatrixDescriptor(bTile.descriptor());
-    // desc = high | ((base + offset) & 0x3FFFF) >> 4
-    auto descriptor = [&](Value base, int64_t offset, uint64_t high) {
-      Value address = LLVM::AddOp::create(rewriter, loc, base,
-                                          i32Constant(rewriter, loc, offset));
+    // The descriptor of an operand's first sub-tile:
+    // high | (base & 0x3FFFF) >> 4, computed once; a sub-tile `offset` bytes
+    // further adds offset >> 4 to it (one 64-bit add, as Triton's lowering
+    // does): shared-window addresses stay below 256 KiB, so the start
+    // address field never carries into the leading byte offset.
+    auto baseDescriptor = [&](Value base, uint64_t high) {
       Value field = LLVM::LShrOp::create(
           rewriter, loc,
-          LLVM::AndOp::create(rewriter, loc, address,
+          LLVM::AndOp::create(rewriter, loc, base,
                               i32Constant(rewriter, loc, 0x3FFFF)),
           i32Constant(rewriter, loc, 4));
       Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, field);
@@ -283,6 +285,17 @@ struct WarpGroupDotOpConversion
           LLVM::ConstantOp::create(rewriter, loc, i64,
                                    rewriter.getI64IntegerAttr(int64_t(high))));
     };
+    auto descriptor = [&](Value first, int64_t offset) -> Value {
+      assert(offset % 16 == 0 && "sub-tiles start at 16-byte multiples");
+      if (offset == 0)
+        return first;
+      return LLVM::AddOp::create(
+          rewriter, loc, first,
+          LLVM::ConstantOp::create(rewriter, loc, i64,
+                                   rewriter.getI64IntegerAttr(offset >> 4)));
+    };
+    Value aDesc = aTile ? baseDescriptor(aBase, aHigh) : Value();
+    Value bDesc = baseDescriptor(bBase, bHigh);
 
     // A's registers are packed before the fence: ptxas otherwise sees them
     // written between the fence and the wgmma that reads them.
@@ -331,11 +344,11 @@ struct WarpGroupDotOpConversion
         SmallVector<Value> aOperands;
         if (aTile)
           aOperands.push_back(
-              descriptor(aBase, aTile->offset(i * tileM, kk), aHigh));
+              descriptor(aDesc, aTile->offset(i * tileM, kk)));
         else
           aOperands = aFragments[kk * repM + i];
         for (int64_t j = 0; j < repN; ++j) {
-          Value descB = descriptor(bBase, bTile.offset(j * tileN, kk), bHigh);
+          Value descB = descriptor(bDesc, bTile.offset(j * tileN, kk));
           SmallVector<Value> &d = acc[i * repN + j];
           SmallVector<Value> operands(d);
           operands.append(aOperands);

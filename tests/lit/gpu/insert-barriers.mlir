@@ -75,3 +75,69 @@ module attributes {mgp.shared = 16384 : i32} {
     return %v : tensor<32x32xf32, #a>
   }
 }
+
+// -----
+
+// wgmma reads its operands through the async proxy. Operands that only
+// cp.async writes are ordered by the wait and the barrier after it, with no
+// proxy fence (as in Triton); an operand stored from registers (here B, an
+// initialised local_alloc) gets fence.proxy.async before the barrier that
+// orders the store, and so does an operand whose bytes an op's scratch
+// (a convert_layout before the dot) shares.
+#sa = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sb = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#pa = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#pb = #mgp.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32, mgp.shared = 65536 : i32} {
+  // CHECK-LABEL: func.func @copied_operands
+  // CHECK: mgp.async_wait 0
+  // CHECK-NEXT: mgp.barrier
+  // CHECK-NEXT: mgp.warp_group_dot
+  // CHECK-NOT: mgp.fence_async_shared
+  // CHECK: return
+  func.func @copied_operands(%pa: tensor<64x32x!mgp.ptr<f32>, #pa>, %pb: tensor<32x64x!mgp.ptr<f32>, #pb>, %c: tensor<64x64xf32, #v3>) -> tensor<64x64xf32, #v3> {
+    %a = mgp.local_alloc {mgp.allocation.offset = 0 : i32} : () -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    %b = mgp.local_alloc {mgp.allocation.offset = 8192 : i32} : () -> !mgp.memdesc<32x64xf32, #sb, mutable>
+    mgp.async_copy_global_to_local %pa, %a : tensor<64x32x!mgp.ptr<f32>, #pa> -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    mgp.async_copy_global_to_local %pb, %b : tensor<32x64x!mgp.ptr<f32>, #pb> -> !mgp.memdesc<32x64xf32, #sb, mutable>
+    mgp.async_commit_group
+    mgp.async_wait 0
+    %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x32xf32, #sa, mutable> * !mgp.memdesc<32x64xf32, #sb, mutable> -> tensor<64x64xf32, #v3>
+    return %d : tensor<64x64xf32, #v3>
+  }
+
+  // CHECK-LABEL: func.func @stored_operand
+  // CHECK: mgp.local_alloc %{{.*}} {mgp.allocation.offset = 8192 : i32}
+  // CHECK-NEXT: mgp.async_wait 0
+  // CHECK-NEXT: mgp.fence_async_shared
+  // CHECK-NEXT: mgp.barrier
+  // CHECK-NEXT: mgp.warp_group_dot
+  func.func @stored_operand(%pa: tensor<64x32x!mgp.ptr<f32>, #pa>, %x: tensor<32x64xf32, #pb>, %c: tensor<64x64xf32, #v3>) -> tensor<64x64xf32, #v3> {
+    %a = mgp.local_alloc {mgp.allocation.offset = 0 : i32} : () -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    mgp.async_copy_global_to_local %pa, %a : tensor<64x32x!mgp.ptr<f32>, #pa> -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    mgp.async_commit_group
+    %b = mgp.local_alloc %x {mgp.allocation.offset = 8192 : i32} : (tensor<32x64xf32, #pb>) -> !mgp.memdesc<32x64xf32, #sb>
+    mgp.async_wait 0
+    %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x32xf32, #sa, mutable> * !mgp.memdesc<32x64xf32, #sb> -> tensor<64x64xf32, #v3>
+    return %d : tensor<64x64xf32, #v3>
+  }
+
+  // CHECK-LABEL: func.func @shared_scratch
+  // CHECK: mgp.convert_layout
+  // CHECK: mgp.async_wait 0
+  // CHECK-NEXT: mgp.fence_async_shared
+  // CHECK-NEXT: mgp.barrier
+  // CHECK-NEXT: mgp.warp_group_dot
+  func.func @shared_scratch(%pa: tensor<64x32x!mgp.ptr<f32>, #pa>, %pb: tensor<32x64x!mgp.ptr<f32>, #pb>, %y: tensor<64x32xf32, #pa>, %c: tensor<64x64xf32, #v3>) -> (tensor<64x64xf32, #v3>, tensor<64x32xf32, #pb>) {
+    %t = mgp.convert_layout %y {mgp.allocation.offset = 0 : i32} : tensor<64x32xf32, #pa> -> tensor<64x32xf32, #pb>
+    %a = mgp.local_alloc {mgp.allocation.offset = 0 : i32} : () -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    %b = mgp.local_alloc {mgp.allocation.offset = 8192 : i32} : () -> !mgp.memdesc<32x64xf32, #sb, mutable>
+    mgp.async_copy_global_to_local %pa, %a : tensor<64x32x!mgp.ptr<f32>, #pa> -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    mgp.async_copy_global_to_local %pb, %b : tensor<32x64x!mgp.ptr<f32>, #pb> -> !mgp.memdesc<32x64xf32, #sb, mutable>
+    mgp.async_commit_group
+    mgp.async_wait 0
+    %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x32xf32, #sa, mutable> * !mgp.memdesc<32x64xf32, #sb, mutable> -> tensor<64x64xf32, #v3>
+    return %d, %t : tensor<64x64xf32, #v3>, tensor<64x32xf32, #pb>
+  }
+}

@@ -33,7 +33,7 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
   // CHECK: mgp.async_commit_group
   // CHECK: scf.for
   // CHECK: mgp.async_wait 1
-  // CHECK: arith.remsi
+  // CHECK: arith.remui
   // CHECK: mgp.async_copy_global_to_local {{.*}} mask
   // CHECK: mgp.async_copy_global_to_local {{.*}} mask
   // CHECK: mgp.async_commit_group
