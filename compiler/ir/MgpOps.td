@@ -433,9 +433,9 @@ def Mgp_WarpGroupDotOp : Mgp_Op<"warp_group_dot", [
     Each warp group issues `wgmma.mma_async` per 64 rows and K step from
     matrix descriptors and waits for them before `d` is read; with
     `isAsync` (a loop-carried accumulator of a pipelined loop with a spare
-    operand buffer) it leaves its own group in flight and waits only for
-    the previous one, and an mgp.warp_group_dot_wait after the loop makes
-    the result readable. Example:
+    operand buffer, or whose copies follow the dot) it leaves its own group
+    in flight and waits only for the previous one, and an
+    mgp.warp_group_dot_wait after the loop makes the result readable. Example:
     `%d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<128x32xf32, #s> * !mgp.memdesc<32x128xf32, #t> -> tensor<128x128xf32, #mma>`
   }];
   let arguments = (ins AnyTypeOf<[Mgp_MemDescType, Mgp_Tensor]>:$a,

@@ -11,7 +11,8 @@
 // local_loads down to the dot crosses only the ops between them, none of
 // which may write the operand buffers (the other operand's local_alloc may
 // sit there: it has its own bytes). In a loop mgp-pipeline gave a spare
-// operand buffer, a loop-carried dot becomes asynchronous (makeAsync).
+// operand buffer or whose copies it issued after the dot, a loop-carried
+// dot becomes asynchronous (makeAsync).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
@@ -64,17 +65,22 @@ bool isPipelineSlot(Value memdesc, scf::ForOp loop) {
          view.getSrc().getDefiningOp<LocalAllocOp>();
 }
 
-/// In a loop that mgp-pipeline gave a spare operand buffer, a dot whose
-/// operands are both pipeline slots and whose accumulator is only carried
-/// from one iteration to the next runs asynchronously: each iteration waits
-/// for the previous iteration's wgmma only (its slot is then free) and an
+/// In a loop that mgp-pipeline gave a spare operand buffer (or whose
+/// copies it issued after the dot, `mgp.wgmma_copies_after_dot`), a dot
+/// whose operands are both pipeline slots and whose accumulator is only
+/// carried from one iteration to the next runs asynchronously: each
+/// iteration waits for the previous iteration's wgmma only (its slot is
+/// then free; with the copies after the dot, once a barrier follows) and an
 /// mgp.warp_group_dot_wait right after the loop waits for the last one
 /// before anything reads the result. An operand staged from registers in
 /// the loop stays synchronous: the next iteration rewrites its buffer.
 void makeAsync(WarpGroupDotOp dot) {
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
   auto arg = dyn_cast<BlockArgument>(dot.getC());
-  if (!loop || !loop->hasAttr("mgp.wgmma_spare_buffer") || !arg ||
+  if (!loop ||
+      !(loop->hasAttr("mgp.wgmma_spare_buffer") ||
+        loop->hasAttr("mgp.wgmma_copies_after_dot")) ||
+      !arg ||
       arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
       !dot.getD().hasOneUse() || !isPipelineSlot(dot.getA(), loop) ||
       !isPipelineSlot(dot.getB(), loop))

@@ -32,7 +32,15 @@
 // numStages + 1 buffers (slot = index mod numStages + 1, the attribute
 // `mgp.wgmma_spare_buffer`): its wgmma may still read the slot of iteration
 // i while iteration i + 1 copies into the slot of i + numStages
-// (mgp-fuse-warp-group-dot then makes the dot asynchronous).
+// (mgp-fuse-warp-group-dot then makes the dot asynchronous). When that
+// spare buffer is what keeps a second block off an sm_90 SM (two blocks'
+// buffers fit its 228 KiB with numStages slots, not with numStages + 1)
+// and the dot will be asynchronous (both operands read from the loop's
+// slots, the accumulator only carried to the next iteration), the loop
+// takes Triton's order instead (`mgp.wgmma_copies_after_dot`): numStages
+// slots, the copies issued after the dot, whose wgmma has then waited for
+// the previous iteration's group; mgp-insert-barriers puts a barrier
+// between them, and the copies overwrite the slot that group read.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/AsyncCopyWidth.h"
@@ -60,6 +68,12 @@ namespace {
 constexpr llvm::StringLiteral kWaitMarker = "mgp.pipeline_wait";
 
 constexpr llvm::StringLiteral kSpareBufferAttr = "mgp.wgmma_spare_buffer";
+constexpr llvm::StringLiteral kCopiesAfterDotAttr =
+    "mgp.wgmma_copies_after_dot";
+
+/// An sm_90 SM's shared memory, and what the driver keeps per block.
+constexpr int64_t kHopperSharedPerSM = 228 * 1024;
+constexpr int64_t kSharedReservedPerBlock = 1024;
 
 /// Whether `loop` holds a dot that becomes a warp_group_dot (an #mgp.mma
 /// version 3 accumulator): it gets one spare buffer per load, so the wgmma
@@ -164,6 +178,42 @@ std::optional<Candidate> matchCandidate(LoadOp load) {
                          candidate.bufferType, candidate.vectorWidth))
     return std::nullopt;
   return candidate;
+}
+
+/// Whether `operand` is read by a local_load from the buffer of one of
+/// `candidates` (directly or through a transposed view of it).
+bool readsCandidateBuffer(Value operand, ArrayRef<Candidate> candidates) {
+  auto read = operand.getDefiningOp<LocalLoadOp>();
+  if (!read)
+    return false;
+  Value memdesc = read.getSrc();
+  if (auto trans = memdesc.getDefiningOp<MemDescTransOp>())
+    memdesc = trans.getSrc();
+  return llvm::any_of(candidates, [&](Candidate c) {
+    return c.alloc && c.alloc.getResult() == memdesc;
+  });
+}
+
+/// Whether `loop` holds a dot that becomes a warp_group_dot which
+/// mgp-fuse-warp-group-dot makes asynchronous (its makeAsync): an #mgp.mma
+/// version 3 accumulator that is a loop-carried value yielded only to the
+/// next iteration, and both operands read from pipelined buffers.
+bool hasAsyncWarpGroupDot(scf::ForOp loop, ArrayRef<Candidate> candidates) {
+  Operation *yield = loop.getBody()->getTerminator();
+  for (auto dot : loop.getBody()->getOps<DotOp>()) {
+    auto type = cast<RankedTensorType>(dot.getD().getType());
+    auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
+    auto arg = dyn_cast<BlockArgument>(dot.getC());
+    if (!mma || mma.getVersion() != 3 || !arg ||
+        arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
+        !dot.getD().hasOneUse() || *dot.getD().getUsers().begin() != yield ||
+        yield->getOperand(arg.getArgNumber() - 1) != dot.getD())
+      continue;
+    if (readsCandidateBuffer(dot.getA(), candidates) &&
+        readsCandidateBuffer(dot.getB(), candidates))
+      return true;
+  }
+  return false;
 }
 
 /// The ops of `body` that `roots` need, following loop-carried values to
@@ -399,18 +449,30 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages,
     bytesPerStage += getBufferSizeInBytes(c.bufferType);
   // Buffers staged before the loop and read in it (a loop-invariant dot
   // operand) share the budget.
+  int64_t hoisted = 0;
   loop->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()->walk(
       [&](LocalAllocOp alloc) {
     if (alloc.getSrc() && !loop->isAncestor(alloc) &&
         llvm::any_of(alloc->getUsers(),
                      [&](Operation *user) { return loop->isAncestor(user); }))
-      sharedBudget -= getBufferSizeInBytes(alloc.getType());
+      hoisted += getBufferSizeInBytes(alloc.getType());
   });
+  sharedBudget -= hoisted;
   int spare = hasWarpGroupDot(loop) ? 1 : 0;
   numStages =
       std::min<int64_t>(numStages, sharedBudget / bytesPerStage - spare);
   if (numStages < 2)
     return success();
+  // Triton's order when the spare buffer alone keeps two blocks off an SM.
+  auto twoBlocksFit = [&](int64_t buffers) {
+    return 2 * (buffers * bytesPerStage + hoisted + kSharedReservedPerBlock) <=
+           kHopperSharedPerSM;
+  };
+  bool copiesAfterDot = spare && !twoBlocksFit(numStages + 1) &&
+                        twoBlocksFit(numStages) &&
+                        hasAsyncWarpGroupDot(loop, candidates);
+  if (copiesAfterDot)
+    spare = 0;
   std::optional<llvm::SetVector<Operation *>> slice =
       getAheadSlice(loop, roots);
   if (!slice)
@@ -431,12 +493,18 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages,
         for (Operation &op : body->without_terminator())
           if (op.hasAttr(kWaitMarker))
             schedule.push_back({&op, lastStage});
-        for (Operation &op : body->without_terminator())
-          if (ahead.contains(&op))
-            schedule.push_back({&op, 0});
+        auto scheduleAhead = [&] {
+          for (Operation &op : body->without_terminator())
+            if (ahead.contains(&op))
+              schedule.push_back({&op, 0});
+        };
+        if (!copiesAfterDot)
+          scheduleAhead();
         for (Operation &op : body->without_terminator())
           if (!ahead.contains(&op) && !op.hasAttr(kWaitMarker))
             schedule.push_back({&op, lastStage});
+        if (copiesAfterDot)
+          scheduleAhead();
       };
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
@@ -451,6 +519,8 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages,
   }
   if (spare)
     (*pipelined)->setAttr(kSpareBufferAttr, rewriter.getUnitAttr());
+  if (copiesAfterDot)
+    (*pipelined)->setAttr(kCopiesAfterDotAttr, rewriter.getUnitAttr());
   pipelined->walk([&](AsyncWaitOp wait) {
     if (wait->hasAttr(kWaitMarker)) {
       wait.setNum(numStages - 2);

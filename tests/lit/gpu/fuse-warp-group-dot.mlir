@@ -185,3 +185,35 @@ func.func @late_operand(%as: tensor<64x32xf32, #bl>, %bb: tensor<32x64xf32, #bl>
   return %d1 : tensor<64x64xf32, #v3>
 }
 }
+
+// -----
+
+// A loop whose copies the pipeliner issued after the dot
+// (mgp.wgmma_copies_after_dot) makes the dot asynchronous too.
+// CHECK-LABEL: func.func @copies_after_dot
+// CHECK: mgp.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = tf32} {isAsync}
+// CHECK: } {mgp.wgmma_copies_after_dot}
+// CHECK-NEXT: %[[W:.*]] = mgp.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: return %[[W]]
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @copies_after_dot(%c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bufa = mgp.local_alloc : () -> !mgp.memdesc<3x64x32xf32, #a, mutable>
+  %bufb = mgp.local_alloc : () -> !mgp.memdesc<3x32x64xf32, #b, mutable>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #v3>) : i32 {
+    %sa = mgp.memdesc_subview %bufa[%i] : !mgp.memdesc<3x64x32xf32, #a, mutable> -> !mgp.memdesc<64x32xf32, #a, mutable>
+    %sb = mgp.memdesc_subview %bufb[%i] : !mgp.memdesc<3x32x64xf32, #b, mutable> -> !mgp.memdesc<32x64xf32, #b, mutable>
+    %x = mgp.local_load %sa : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
+    %y = mgp.local_load %sb : !mgp.memdesc<32x64xf32, #b, mutable> -> tensor<32x64xf32, #db>
+    %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    scf.yield %d : tensor<64x64xf32, #v3>
+  } {mgp.wgmma_copies_after_dot}
+  return %r : tensor<64x64xf32, #v3>
+}
+}

@@ -3,6 +3,8 @@
 // RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=2 | FileCheck %s --check-prefix=TWO
 // RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 // RUN: mgp-opt %s -split-input-file -mgp-pipeline=num-stages=4 | FileCheck %s --check-prefix=BUDGET
+// RUN: mgp-opt %s -split-input-file -mgp-pipeline="num-stages=3 shared-budget=196608" | FileCheck %s --check-prefix=HOPPER
+// RUN: mgp-opt %s -split-input-file -mgp-pipeline="num-stages=3 shared-budget=196608" -mgp-allocate-shared -mgp-insert-barriers | FileCheck %s --check-prefix=HOPPERBAR
 
 // The form mgp-stage-dot-operands produces (load -> local_alloc ->
 // local_load -> dot), pointers advanced through iter_args, a dynamic trip
@@ -278,5 +280,107 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
       scf.yield %d : tensor<128x128xf32, #bl>
     }
     return %r : tensor<128x128xf32, #bl>
+  }
+}
+
+// -----
+
+// A dot that becomes a warp-group dot (an #mgp.mma version 3 accumulator)
+// gets a spare slot per load, so that its asynchronous wgmma may still read
+// iteration i's slot while iteration i + 1 copies (mgp.wgmma_spare_buffer).
+// When that spare slot is what keeps a second block off an sm_90 SM (here
+// 32 KiB per stage: 4 slots take 128 KiB, two blocks need more than 228
+// KiB; 3 slots fit twice) and the dot will be asynchronous (its accumulator
+// only carried to the next iteration, both operands read from pipelined
+// buffers), the loop takes Triton's order instead: 3 slots, the wait for
+// iteration i's copies, the dot reading slot i % 3, then the copies of
+// iteration i + 2 into the slot iteration i - 1 read, after a barrier
+// (mgp.wgmma_copies_after_dot; mgp-fuse-warp-group-dot makes the dot wait
+// for iteration i - 1's group before that barrier). A smaller tile (16 KiB
+// per stage) keeps the spare slot.
+
+#bla = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#blb = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 2}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 2}>
+#sh = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#v3s = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#as = #mgp.dot_op<{opIdx = 0, parent = #v3s, kWidth = 2}>
+#bs = #mgp.dot_op<{opIdx = 1, parent = #v3s, kWidth = 2}>
+#bls = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {mgp.num_warps = 8 : i32, mgp.threads_per_warp = 32 : i32} {
+  // HOPPER-LABEL: func @wgmma_two_blocks
+  // HOPPER-DAG: mgp.local_alloc : () -> !mgp.memdesc<3x128x64xf16, #{{.*}}, mutable>
+  // HOPPER-DAG: mgp.local_alloc : () -> !mgp.memdesc<3x64x128xf16, #{{.*}}, mutable>
+  // HOPPER: scf.for
+  // HOPPER: mgp.async_wait 1
+  // HOPPER-NOT: mgp.async_copy_global_to_local
+  // HOPPER: mgp.dot
+  // HOPPER: mgp.async_copy_global_to_local {{.*}} mask
+  // HOPPER: mgp.async_copy_global_to_local {{.*}} mask
+  // HOPPER: mgp.async_commit_group
+  // HOPPER: scf.yield
+  // HOPPER-NEXT: } {mgp.wgmma_copies_after_dot}
+
+  // HOPPERBAR-LABEL: func @wgmma_two_blocks
+  // HOPPERBAR: scf.for
+  // HOPPERBAR: mgp.async_wait 1
+  // HOPPERBAR-NEXT: mgp.barrier
+  // HOPPERBAR: mgp.dot
+  // HOPPERBAR: mgp.barrier
+  // HOPPERBAR-NEXT: mgp.async_copy_global_to_local
+  func.func @wgmma_two_blocks(%a0: tensor<128x64x!mgp.ptr<f16>, #bla>, %b0: tensor<64x128x!mgp.ptr<f16>, #blb>,
+                              %n: i32) -> tensor<128x128xf32, #v3> {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %sa = arith.constant dense<64> : tensor<128x64xi32, #bla>
+    %sb = arith.constant dense<8192> : tensor<64x128xi32, #blb>
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #v3>
+    %r:3 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %zero, %ap = %a0, %bp = %b0)
+        -> (tensor<128x128xf32, #v3>, tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<64x128x!mgp.ptr<f16>, #blb>) : i32 {
+      %a = mgp.load %ap {mgp.vector_width = 8 : i32} : tensor<128x64x!mgp.ptr<f16>, #bla>
+      %am = mgp.local_alloc %a : (tensor<128x64xf16, #bla>) -> !mgp.memdesc<128x64xf16, #sh>
+      %av = mgp.local_load %am : !mgp.memdesc<128x64xf16, #sh> -> tensor<128x64xf16, #a>
+      %b = mgp.load %bp {mgp.vector_width = 8 : i32} : tensor<64x128x!mgp.ptr<f16>, #blb>
+      %bm = mgp.local_alloc %b : (tensor<64x128xf16, #blb>) -> !mgp.memdesc<64x128xf16, #sh>
+      %bv = mgp.local_load %bm : !mgp.memdesc<64x128xf16, #sh> -> tensor<64x128xf16, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = tf32} : tensor<128x64xf16, #a> * tensor<64x128xf16, #b> -> tensor<128x128xf32, #v3>
+      %ap2 = mgp.addptr %ap, %sa : tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<128x64xi32, #bla>
+      %bp2 = mgp.addptr %bp, %sb : tensor<64x128x!mgp.ptr<f16>, #blb>, tensor<64x128xi32, #blb>
+      scf.yield %d, %ap2, %bp2 : tensor<128x128xf32, #v3>, tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<64x128x!mgp.ptr<f16>, #blb>
+    }
+    return %r#0 : tensor<128x128xf32, #v3>
+  }
+
+  // HOPPER-LABEL: func @wgmma_spare
+  // HOPPER: mgp.local_alloc : () -> !mgp.memdesc<4x64x64xf16
+  // HOPPER: scf.for
+  // HOPPER: mgp.async_wait 1
+  // HOPPER: mgp.async_copy_global_to_local
+  // HOPPER: mgp.async_commit_group
+  // HOPPER: mgp.dot
+  // HOPPER: scf.yield
+  // HOPPER-NEXT: } {mgp.wgmma_spare_buffer}
+  func.func @wgmma_spare(%a0: tensor<64x64x!mgp.ptr<f16>, #bls>, %b0: tensor<64x64x!mgp.ptr<f16>, #bls>,
+                         %n: i32) -> tensor<64x64xf32, #v3s> attributes {mgp.num_warps = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %s = arith.constant dense<64> : tensor<64x64xi32, #bls>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #v3s>
+    %r:3 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %zero, %ap = %a0, %bp = %b0)
+        -> (tensor<64x64xf32, #v3s>, tensor<64x64x!mgp.ptr<f16>, #bls>, tensor<64x64x!mgp.ptr<f16>, #bls>) : i32 {
+      %a = mgp.load %ap {mgp.vector_width = 8 : i32} : tensor<64x64x!mgp.ptr<f16>, #bls>
+      %am = mgp.local_alloc %a : (tensor<64x64xf16, #bls>) -> !mgp.memdesc<64x64xf16, #sh>
+      %av = mgp.local_load %am : !mgp.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #as>
+      %b = mgp.load %bp {mgp.vector_width = 8 : i32} : tensor<64x64x!mgp.ptr<f16>, #bls>
+      %bm = mgp.local_alloc %b : (tensor<64x64xf16, #bls>) -> !mgp.memdesc<64x64xf16, #sh>
+      %bv = mgp.local_load %bm : !mgp.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #bs>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = tf32} : tensor<64x64xf16, #as> * tensor<64x64xf16, #bs> -> tensor<64x64xf32, #v3s>
+      %ap2 = mgp.addptr %ap, %s : tensor<64x64x!mgp.ptr<f16>, #bls>, tensor<64x64xi32, #bls>
+      %bp2 = mgp.addptr %bp, %s : tensor<64x64x!mgp.ptr<f16>, #bls>, tensor<64x64xi32, #bls>
+      scf.yield %d, %ap2, %bp2 : tensor<64x64xf32, #v3s>, tensor<64x64x!mgp.ptr<f16>, #bls>, tensor<64x64x!mgp.ptr<f16>, #bls>
+    }
+    return %r#0 : tensor<64x64xf32, #v3s>
   }
 }

@@ -3,7 +3,7 @@
 # convolutions) stages both through swizzled shared buffers with cp.async and
 # multiplies them with wgmma.mma_async from matrix descriptors: fence, one
 # m64nNk8 (tf32) / m64nNk16 (f16) per 64 rows and K step, commit, wait (in a
-# pipelined loop asynchronously, with a spare buffer per operand). Operands
+# pipelined loop asynchronously, the next copies issued after it). Operands
 # stored from registers (st.shared) are fenced for the async proxy before the
 # barrier that orders them, operands that only cp.async writes are not (as in
 # Triton), ptxas accepts the PTX without serialising the wgmmas, and plain
@@ -35,21 +35,25 @@
 # PTXAS-NOT: serialized
 # PTXAS: Used {{[0-9]+}} registers
 # PTXAS-NOT: serialized
-# The loop: wait for the oldest copy, barrier, the next copies, then
-# the wgmma reading the two slots.
+# The loop: 32 KiB of operands per stage, so a spare slot per operand (4
+# slots, 128 KiB) would keep a second block off the SM; it takes Triton's
+# order with 3 slots: wait for the oldest copy, barrier, the wgmma reading
+# the two slots (it waits for the previous iteration's group), a barrier,
+# then the next copies into the slots that group read.
 # IR: #mgp.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 8]}>
-# Three stages plus the spare buffer the asynchronous wgmma needs.
-# IR: mgp.local_alloc {{.*}} -> !mgp.memdesc<4x128x32xf32
-# IR: mgp.local_alloc {{.*}} -> !mgp.memdesc<4x32x128xf32
+# IR: mgp.local_alloc {{.*}} -> !mgp.memdesc<3x128x32xf32
+# IR: mgp.local_alloc {{.*}} -> !mgp.memdesc<3x32x128xf32
 # IR: scf.for
 # IR: mgp.async_wait 1
 # IR-NEXT: mgp.barrier
-# IR: mgp.async_copy_global_to_local
-# IR: mgp.async_copy_global_to_local
 # IR-NOT: mgp.local_load
+# IR-NOT: mgp.async_copy_global_to_local
 # IR: mgp.warp_group_dot {{.*}} {isAsync} : !mgp.memdesc<128x32xf32, {{.*}}> * !mgp.memdesc<32x128xf32, {{.*}}> -> tensor<128x128xf32, #mma>
+# IR: mgp.barrier
+# IR-NEXT: mgp.async_copy_global_to_local
+# IR: mgp.async_copy_global_to_local
 # IR: scf.yield
-# IR-NEXT: }
+# IR-NEXT: } {mgp.wgmma_copies_after_dot}
 # IR-NEXT: mgp.warp_group_dot_wait {{.*}} {pendings = 0 : i32}
 # 64x128 over one warp group, unpipelined (the operands are stored from
 # registers, so each wgmma completes in its iteration): 4 K steps of 16 at
