@@ -158,4 +158,28 @@ TEST(NvmmaLayoutTest, DescriptorRoundTrips) {
     }
 }
 
+TEST(NvmmaLayoutTest, SubTileDescriptorsAreTheFirstPlusOffsetOver16) {
+  // The wgmma lowering builds an operand's first descriptor once and reaches
+  // each sub-tile by adding its byte offset / 16 to it: exact while the
+  // sub-tile's address stays inside sm_90's shared window (228 KiB < 256 KiB,
+  // the 14-bit start address field), so the field never carries into the
+  // leading byte offset above it.
+  const uint32_t window = 228 * 1024;
+  int checked = 0;
+  for (unsigned swizzle : {32u, 64u, 128u})
+    for (int64_t rows : {64, 128, 256})
+      for (uint32_t base = 0; base < window; base += 1024 * 7)
+        for (uint32_t offset = 0; base + offset < window; offset += 16 * 61) {
+          uint64_t first = encodeMatrixDescriptor(
+              getNvmmaOperandDescriptor(base, rows, swizzle));
+          uint64_t direct = encodeMatrixDescriptor(
+              getNvmmaOperandDescriptor(base + offset, rows, swizzle));
+          ASSERT_EQ(first + (offset >> 4), direct)
+              << "base " << base << " offset " << offset << " rows " << rows
+              << " swizzle " << swizzle;
+          ++checked;
+        }
+  EXPECT_GT(checked, 30000);
+}
+
 } // namespace
