@@ -75,17 +75,19 @@ constexpr llvm::StringLiteral kCopiesAfterDotAttr =
 constexpr int64_t kHopperSharedPerSM = 228 * 1024;
 constexpr int64_t kSharedReservedPerBlock = 1024;
 
-/// Whether `loop` holds a dot that becomes a warp_group_dot (an #mgp.mma
-/// version 3 accumulator): it gets one spare buffer per load, so the wgmma
-/// of iteration i may still read its slot while iteration i + 1 copies.
+/// Whether `dot` becomes a warp_group_dot (an #mgp.mma version 3
+/// accumulator).
+bool isWarpGroupDot(DotOp dot) {
+  auto type = cast<RankedTensorType>(dot.getD().getType());
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
+  return mma && mma.getVersion() == 3;
+}
+
+/// Whether `loop` holds such a dot: it gets one spare buffer per load, so
+/// the wgmma of iteration i may still read its slot while iteration i + 1
+/// copies.
 bool hasWarpGroupDot(scf::ForOp loop) {
-  for (auto dot : loop.getBody()->getOps<DotOp>()) {
-    auto type = cast<RankedTensorType>(dot.getD().getType());
-    auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
-    if (mma && mma.getVersion() == 3)
-      return true;
-  }
-  return false;
+  return llvm::any_of(loop.getBody()->getOps<DotOp>(), isWarpGroupDot);
 }
 
 /// A load to turn into asynchronous copies, and how its block reaches the
@@ -201,10 +203,8 @@ bool readsCandidateBuffer(Value operand, ArrayRef<Candidate> candidates) {
 bool hasAsyncWarpGroupDot(scf::ForOp loop, ArrayRef<Candidate> candidates) {
   Operation *yield = loop.getBody()->getTerminator();
   for (auto dot : loop.getBody()->getOps<DotOp>()) {
-    auto type = cast<RankedTensorType>(dot.getD().getType());
-    auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
     auto arg = dyn_cast<BlockArgument>(dot.getC());
-    if (!mma || mma.getVersion() != 3 || !arg ||
+    if (!isWarpGroupDot(dot) || !arg ||
         arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
         !dot.getD().hasOneUse() || *dot.getD().getUsers().begin() != yield ||
         yield->getOperand(arg.getArgNumber() - 1) != dot.getD())

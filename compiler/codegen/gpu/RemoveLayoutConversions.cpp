@@ -720,10 +720,15 @@ struct RemoveLayoutConversionsPass
     if (retyped && failed(applyPatternsGreedily(module, frozen)))
       return signalPassFailure();
 
-    SmallVector<ConvertLayoutOp> converts;
-    module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
-    for (ConvertLayoutOp convert : converts)
-      (void)rematerializer.run(convert);
+    // Rematerializes the sources of every convert_layout of the module.
+    auto rematerializeConverts = [&]() {
+      SmallVector<ConvertLayoutOp> converts;
+      module.walk(
+          [&](ConvertLayoutOp convert) { converts.push_back(convert); });
+      for (ConvertLayoutOp convert : converts)
+        (void)rematerializer.run(convert);
+    };
+    rematerializeConverts();
     SmallVector<ReduceOp> reduces;
     module.walk([&](ReduceOp reduce) { reduces.push_back(reduce); });
     for (ReduceOp reduce : reduces)
@@ -747,15 +752,11 @@ struct RemoveLayoutConversionsPass
     if (lateRetyped) {
       if (failed(applyPatternsGreedily(module, frozen)))
         return signalPassFailure();
-      converts.clear();
-      module.walk(
-          [&](ConvertLayoutOp convert) { converts.push_back(convert); });
-      for (ConvertLayoutOp convert : converts)
-        (void)rematerializer.run(convert);
+      rematerializeConverts();
       if (failed(applyPatternsGreedily(module, frozen)))
         return signalPassFailure();
     }
-    converts.clear();
+    SmallVector<ConvertLayoutOp> converts;
     module.walk([&](ConvertLayoutOp convert) { converts.push_back(convert); });
     for (ConvertLayoutOp convert : converts)
       (void)rematerializer.retypeStagedOperand(convert);
@@ -765,11 +766,7 @@ struct RemoveLayoutConversionsPass
       return signalPassFailure();
     // The rematerialization above may convert such values again.
     if (duplicateIfResults()) {
-      converts.clear();
-      module.walk(
-          [&](ConvertLayoutOp convert) { converts.push_back(convert); });
-      for (ConvertLayoutOp convert : converts)
-        (void)rematerializer.run(convert);
+      rematerializeConverts();
       if (failed(applyPatternsGreedily(module, frozen)))
         return signalPassFailure();
     }
