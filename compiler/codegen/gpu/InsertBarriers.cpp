@@ -88,65 +88,97 @@ std::optional<Interval> getAllocatedRange(Operation *op) {
   return Interval{offset.getInt(), offset.getInt() + size};
 }
 
-/// Whether the shared bytes `dot` reads as `memdesc` may have been written
-/// by st.shared (generic-proxy stores) before it: an initialised
-/// local_alloc, a local_store or an op's scratch on any of those bytes
-/// (buffers share bytes across live ranges), above the dot in program order
-/// or in a loop around it. Buffers filled only by cp.async, whose data is
-/// ordered before the wgmma by cp.async.wait_group and the barrier after
-/// it, are not fenced (as in Triton, whose fence insertion fences only
-/// register-to-shared copies).
-bool mayHoldGenericStores(WarpGroupDotOp dot, Value memdesc, Operation *func) {
+/// The ops that may have written with st.shared (generic-proxy stores) the
+/// shared bytes `dot` reads as `memdesc` before it: initialised local_allocs,
+/// local_stores and ops' scratch on any of those bytes (buffers share bytes
+/// across live ranges), above the dot in program order or in a loop around
+/// it; nullopt when the buffer cannot be traced. Buffers filled only by
+/// cp.async, whose data is ordered before the wgmma by cp.async.wait_group
+/// and the barrier after it, have none (as in Triton, whose fence insertion
+/// fences only register-to-shared copies).
+std::optional<SmallVector<Operation *>>
+getGenericWriters(WarpGroupDotOp dot, Value memdesc, Operation *func) {
   LocalAllocOp alloc = getBufferAllocation(memdesc);
   std::optional<Interval> range =
       alloc ? getAllocatedRange(alloc) : std::nullopt;
   if (!range)
-    return true;
+    return std::nullopt;
   SmallVector<Operation *> loops;
   for (Operation *op = dot->getParentOp(); op != func; op = op->getParentOp())
     if (isa<LoopLikeOpInterface>(op))
       loops.push_back(op);
   bool afterDot = false;
-  return func
-      ->walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (op == dot.getOperation())
-          afterDot = true;
-        if (afterDot && llvm::none_of(loops, [&](Operation *loop) {
-              return loop->isAncestor(op);
-            }))
-          return WalkResult::advance();
-        std::optional<Interval> written;
-        if (auto init = dyn_cast<LocalAllocOp>(op)) {
-          if (init.getSrc())
-            written = getAllocatedRange(op);
-        } else if (auto store = dyn_cast<LocalStoreOp>(op)) {
-          LocalAllocOp target = getBufferAllocation(store.getDst());
-          written = target ? getAllocatedRange(target) : range;
-        } else {
-          written = getAllocatedRange(op); // scratch
-        }
-        return written && written->overlaps(*range) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-      })
-      .wasInterrupted();
+  SmallVector<Operation *> writers;
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == dot.getOperation())
+      afterDot = true;
+    if (afterDot && llvm::none_of(loops, [&](Operation *loop) {
+          return loop->isAncestor(op);
+        }))
+      return;
+    std::optional<Interval> written;
+    if (auto init = dyn_cast<LocalAllocOp>(op)) {
+      if (init.getSrc())
+        written = getAllocatedRange(op);
+    } else if (auto store = dyn_cast<LocalStoreOp>(op)) {
+      LocalAllocOp target = getBufferAllocation(store.getDst());
+      written = target ? getAllocatedRange(target) : range;
+    } else {
+      written = getAllocatedRange(op); // scratch
+    }
+    if (written && written->overlaps(*range))
+      writers.push_back(op);
+  });
+  return writers;
+}
+
+/// Whether `op` runs inside a loop.
+bool isInLoop(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      return true;
+  return false;
 }
 
 /// wgmma reads its operands through the async proxy: each thread fences its
 /// generic-proxy writes (st.shared) before the barrier that orders them
-/// before the read, i.e. before the nearest barrier above `dot` in its
-/// block (barriers are in place: that one follows the last operand write);
-/// with none, or an op in between whose regions hold a barrier (a nearer
-/// one), a fence and a barrier go right before `dot`. Ops whose regions hold
-/// no barrier (a reduction's combiner) are looked past. Operands that only
-/// cp.async writes get no fence (mayHoldGenericStores).
+/// before the read. When every such write runs outside loops (a
+/// loop-invariant operand staged before the loop), the fence goes right
+/// after each write, so a loop around the dot does not fence every
+/// iteration; the barrier mgp-insert-barriers put between the write and the
+/// dot completes the order. Otherwise the fence goes before the nearest
+/// barrier above `dot` in its block (barriers are in place: that one follows
+/// the last operand write); with none, or an op in between whose regions
+/// hold a barrier (a nearer one), a fence and a barrier go right before
+/// `dot`. Ops whose regions hold no barrier (a reduction's combiner) are
+/// looked past. Operands that only cp.async writes get no fence.
 void fenceOperands(WarpGroupDotOp dot, Operation *func) {
   SmallVector<Value> buffers = {dot.getB()};
   if (isa<MemDescType>(dot.getA().getType()))
     buffers.push_back(dot.getA());
-  if (llvm::none_of(buffers, [&](Value buffer) {
-        return mayHoldGenericStores(dot, buffer, func);
-      }))
+  SmallVector<Operation *> writers;
+  bool traced = true;
+  for (Value buffer : buffers) {
+    std::optional<SmallVector<Operation *>> found =
+        getGenericWriters(dot, buffer, func);
+    if (!found)
+      traced = false;
+    else
+      writers.append(found->begin(), found->end());
+  }
+  if (traced && writers.empty())
     return;
+  if (traced && llvm::none_of(writers, isInLoop)) {
+    for (Operation *writer : writers) {
+      if (isa_and_nonnull<FenceAsyncSharedOp>(writer->getNextNode()))
+        continue;
+      OpBuilder builder(writer->getContext());
+      builder.setInsertionPointAfter(writer);
+      FenceAsyncSharedOp::create(builder, dot.getLoc());
+    }
+    return;
+  }
   OpBuilder builder(dot);
   for (Operation *op = dot->getPrevNode(); op; op = op->getPrevNode()) {
     if (isa<BarrierOp>(op)) {

@@ -81,9 +81,11 @@ module attributes {mgp.shared = 16384 : i32} {
 // wgmma reads its operands through the async proxy. Operands that only
 // cp.async writes are ordered by the wait and the barrier after it, with no
 // proxy fence (as in Triton); an operand stored from registers (here B, an
-// initialised local_alloc) gets fence.proxy.async before the barrier that
-// orders the store, and so does an operand whose bytes an op's scratch
-// (a convert_layout before the dot) shares.
+// initialised local_alloc) gets fence.proxy.async after the store, before
+// the barrier that orders it, and so does an operand whose bytes an op's
+// scratch (a convert_layout before the dot) shares. A loop-invariant operand
+// stored before a loop is fenced once, after its store, not in every
+// iteration; one stored in the loop is fenced before the loop's barrier.
 #sa = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #sb = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 #v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
@@ -109,8 +111,8 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32, mgp
 
   // CHECK-LABEL: func.func @stored_operand
   // CHECK: mgp.local_alloc %{{.*}} {mgp.allocation.offset = 8192 : i32}
-  // CHECK-NEXT: mgp.async_wait 0
   // CHECK-NEXT: mgp.fence_async_shared
+  // CHECK-NEXT: mgp.async_wait 0
   // CHECK-NEXT: mgp.barrier
   // CHECK-NEXT: mgp.warp_group_dot
   func.func @stored_operand(%pa: tensor<64x32x!mgp.ptr<f32>, #pa>, %x: tensor<32x64xf32, #pb>, %c: tensor<64x64xf32, #v3>) -> tensor<64x64xf32, #v3> {
@@ -125,8 +127,8 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32, mgp
 
   // CHECK-LABEL: func.func @shared_scratch
   // CHECK: mgp.convert_layout
-  // CHECK: mgp.async_wait 0
   // CHECK-NEXT: mgp.fence_async_shared
+  // CHECK: mgp.async_wait 0
   // CHECK-NEXT: mgp.barrier
   // CHECK-NEXT: mgp.warp_group_dot
   func.func @shared_scratch(%pa: tensor<64x32x!mgp.ptr<f32>, #pa>, %pb: tensor<32x64x!mgp.ptr<f32>, #pb>, %y: tensor<64x32xf32, #pa>, %c: tensor<64x64xf32, #v3>) -> (tensor<64x64xf32, #v3>, tensor<64x32xf32, #pb>) {
@@ -139,5 +141,44 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32, mgp
     mgp.async_wait 0
     %d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<64x32xf32, #sa, mutable> * !mgp.memdesc<32x64xf32, #sb, mutable> -> tensor<64x64xf32, #v3>
     return %d, %t : tensor<64x64xf32, #v3>, tensor<64x32xf32, #pb>
+  }
+  // CHECK-LABEL: func.func @hoisted_operand
+  // CHECK: mgp.local_alloc %{{.*}} {mgp.allocation.offset = 8192 : i32}
+  // CHECK-NEXT: mgp.fence_async_shared
+  // CHECK: scf.for
+  // CHECK-NOT: mgp.fence_async_shared
+  // CHECK: mgp.warp_group_dot
+  // CHECK: scf.yield
+  func.func @hoisted_operand(%pa: tensor<64x32x!mgp.ptr<f32>, #pa>, %x: tensor<32x64xf32, #pb>, %c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %a = mgp.local_alloc {mgp.allocation.offset = 0 : i32} : () -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    %b = mgp.local_alloc %x {mgp.allocation.offset = 8192 : i32} : (tensor<32x64xf32, #pb>) -> !mgp.memdesc<32x64xf32, #sb>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #v3>) : i32 {
+      mgp.async_copy_global_to_local %pa, %a : tensor<64x32x!mgp.ptr<f32>, #pa> -> !mgp.memdesc<64x32xf32, #sa, mutable>
+      mgp.async_commit_group
+      mgp.async_wait 0
+      %d = mgp.warp_group_dot %a, %b, %acc {inputPrecision = tf32} : !mgp.memdesc<64x32xf32, #sa, mutable> * !mgp.memdesc<32x64xf32, #sb> -> tensor<64x64xf32, #v3>
+      scf.yield %d : tensor<64x64xf32, #v3>
+    }
+    return %r : tensor<64x64xf32, #v3>
+  }
+
+  // CHECK-LABEL: func.func @stored_in_loop
+  // CHECK: scf.for
+  // CHECK: mgp.local_store
+  // CHECK-NEXT: mgp.fence_async_shared
+  // CHECK-NEXT: mgp.barrier
+  // CHECK-NEXT: mgp.warp_group_dot
+  func.func @stored_in_loop(%x: tensor<64x32xf32, #pa>, %b: !mgp.memdesc<32x64xf32, #sb>, %c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64xf32, #v3> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %a = mgp.local_alloc {mgp.allocation.offset = 0 : i32} : () -> !mgp.memdesc<64x32xf32, #sa, mutable>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #v3>) : i32 {
+      mgp.local_store %x, %a : tensor<64x32xf32, #pa> -> !mgp.memdesc<64x32xf32, #sa, mutable>
+      %d = mgp.warp_group_dot %a, %b, %acc {inputPrecision = tf32} : !mgp.memdesc<64x32xf32, #sa, mutable> * !mgp.memdesc<32x64xf32, #sb> -> tensor<64x64xf32, #v3>
+      scf.yield %d : tensor<64x64xf32, #v3>
+    }
+    return %r : tensor<64x64xf32, #v3>
   }
 }
