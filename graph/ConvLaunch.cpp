@@ -123,9 +123,12 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   int64_t r = w[2], k = y[1], m = y[0] * y[2] * y[3];
   int64_t stride = node.intAttr("stride"), pad = node.intAttr("padding");
   // The padded copy: PAD zero rows/columns before the image and enough
-  // after it for the last output pixel's last (padded) tap.
+  // after it for the last output pixel's last (padded) tap. WP is a multiple
+  // of 16 (the signature says so), so that with an even stride every row of
+  // the stem kernel's A tile starts 16-byte aligned also in 16-bit types.
   int64_t hp = std::max(x[2] + 2 * pad, (y[2] - 1) * stride + r);
-  int64_t wp = std::max(x[3] + 2 * pad, (y[3] - 1) * stride + sp);
+  int64_t wp = llvm::alignTo(
+      std::max(x[3] + 2 * pad, (y[3] - 1) * stride + sp), 16);
   int64_t pixels = x[0] * hp * wp, wrows = k * r * sp;
   int64_t workspace = (wrows + pixels) * 4;
   int64_t packBlock = 256;

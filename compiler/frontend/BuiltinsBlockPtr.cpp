@@ -407,5 +407,9 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
       return pad.takeError();
     other = materializeSplat(*pad, elt, getShapeOf(p.getType()), l);
   }
-  return runtime(LoadOp::create(builder, l, p, mask, other));
+  auto load = LoadOp::create(builder, l, p, mask, other);
+  if (!viaDesc)
+    if (Error err = setCacheModifier(*b, 5, load))
+      return std::move(err);
+  return runtime(load);
 }

@@ -70,6 +70,23 @@ static bool pointsToUnsigned(const SemaValue &pointer) {
   return pointer.isUnsigned();
 }
 
+Error Generator::setCacheModifier(const BoundArgs &b, unsigned i,
+                                  mlir::Operation *load) {
+  if (!b.has(i))
+    return Error::success();
+  // Triton's cache modifiers: "" (the default), ".ca" (cache in L1 and L2),
+  // ".cg" (L2 only), ".cv" (fetch again, cache nothing).
+  const SemaValue &cache = b.get(i);
+  llvm::StringRef s = cache.isString() ? cache.getString() : "?";
+  if (s != "" && s != ".ca" && s != ".cg" && s != ".cv")
+    return error(b.expr(i), "cache_modifier must be \"\", \".ca\", \".cg\" "
+                            "or \".cv\", got " +
+                                cache.describe());
+  if (!s.empty())
+    load->setAttr(kCacheModifierAttr, builder.getStringAttr(s.drop_front()));
+  return Error::success();
+}
+
 Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
                                                 CallArgs &args,
                                                 const ast::CallExpr &call) {
@@ -113,8 +130,10 @@ Expected<SemaValue> Generator::genMemoryBuiltin(llvm::StringRef name,
                                              getShapeOf(p.getType()), l),
                             getLogicalShape(p));
     }
-    return runtime(LoadOp::create(builder, l, p, mask, other),
-                   pointsToUnsigned(b->get(0)));
+    auto load = LoadOp::create(builder, l, p, mask, other);
+    if (Error err = setCacheModifier(*b, 5, load))
+      return std::move(err);
+    return runtime(load, pointsToUnsigned(b->get(0)));
   }
   assert(name == "store" && "not a memory builtin");
   Expected<BoundArgs> b =

@@ -335,6 +335,10 @@ public:
   llvm::Expected<SemaValue> genMemoryBuiltin(llvm::StringRef name,
                                              CallArgs &args,
                                              const ast::CallExpr &call);
+  /// Sets `load`'s cache modifier from argument `i` (`cache_modifier`) when
+  /// given; an error unless it is "", ".ca", ".cg" or ".cv".
+  llvm::Error setCacheModifier(const BoundArgs &b, unsigned i,
+                               mlir::Operation *load);
   llvm::Expected<SemaValue> genCreationBuiltin(llvm::StringRef name,
                                                CallArgs &args,
                                                const ast::CallExpr &call);

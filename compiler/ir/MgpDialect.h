@@ -70,6 +70,10 @@ inline constexpr llvm::StringLiteral kThreadsPerWarpAttrName =
 inline constexpr llvm::StringLiteral kSharedAttrName = "mgp.shared";
 /// Argument attribute (the `:16` hint).
 inline constexpr llvm::StringLiteral kDivisibilityAttrName = "mgp.divisibility";
+/// String attribute on mgp.load and mgp.async_copy_global_to_local: Triton's
+/// `cache_modifier` without its dot, "ca", "cg" or "cv" (absent: the
+/// default, `ld.global` and 16-byte `cp.async.cg`).
+inline constexpr llvm::StringLiteral kCacheModifierAttr = "mgp.cache";
 
 } // namespace mgp
 

@@ -197,9 +197,10 @@ TEST(ConvNhwcPlanTest, LayoutsOfValues) {
 
 TEST(ConvNhwcPlanTest, StemPacksIntoTheWorkspace) {
   // C = 3 and S = 7: the packing launch, then the GEMM over the workspace
-  // (24 * 7 weight rows of 8 taps x 4 channels, then 2 images of 43 x 36
+  // (24 * 7 weight rows of 8 taps x 4 channels, then 2 images of 43 x 48
   // zero-padded pixels of 4: 37 + 2*3 rows; 29 + 2*3 columns plus one for
-  // the last output column's 8th (padded) tap).
+  // the last output column's 8th (padded) tap, 36, rounded up to a multiple
+  // of 16).
   Graph graph = parse(kConvCases[0].graph); // stem_7x7_s2_nchw_input
   auto launches = planLaunches(graph, LaunchOptions());
   ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
@@ -210,7 +211,10 @@ TEST(ConvNhwcPlanTest, StemPacksIntoTheWorkspace) {
   EXPECT_EQ(constexprOf(pack, "X_NCHW"), 1);
   EXPECT_EQ(constexprOf(pack, "W_KCRS"), 0);
   EXPECT_EQ(constexprOf(pack, "SP"), 8);
-  EXPECT_EQ(pack.workspace, (24 * 7 * 8 + 2 * 43 * 36) * 4);
+  EXPECT_EQ(pack.workspace, (24 * 7 * 8 + 2 * 43 * 48) * 4);
+  EXPECT_EQ(constexprOf(pack, "WP"), 48);
+  EXPECT_EQ(constexprOf(gemm, "WP"), 48);
+  EXPECT_EQ(constexprOf(gemm, "HP"), 43);
   EXPECT_EQ(gemm.kernel, "conv2d_stem_kernel");
   EXPECT_TRUE(!gemm.auxiliary && gemm.lastOfNode);
   EXPECT_EQ(gemm.workspace, pack.workspace);

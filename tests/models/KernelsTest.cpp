@@ -172,16 +172,17 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   EXPECT_EQ(byKernel["global_avgpool_nhwc_kernel"], 1);
   EXPECT_EQ(byKernel["linear_kernel"], 1);
   EXPECT_EQ(byKernel["alias"], 1);
-  // The stem's packing: 64*7*8 weight rows and 2 images of 230*230 pixels
-  // (224 plus 3 zero rows/columns on each side) of 4 floats in the
-  // workspace, one row per lane in blocks of 256.
+  // The stem's packing: 64*7*8 weight rows and 2 images of 230*240 pixels
+  // (224 plus 3 zero rows/columns on each side, the rows padded to a
+  // multiple of 16 pixels) of 4 floats in the workspace, one row per lane in
+  // blocks of 256.
   const KernelLaunch &pack = (*launches)[0];
   EXPECT_EQ(pack.kernel, "conv_stem_pack_kernel");
   EXPECT_TRUE(pack.auxiliary);
   EXPECT_FALSE(pack.lastOfNode);
-  EXPECT_EQ(pack.workspace, (64 * 7 * 8 + 2 * 230 * 230) * 4);
+  EXPECT_EQ(pack.workspace, (64 * 7 * 8 + 2 * 230 * 240) * 4);
   EXPECT_EQ(pack.grid,
-            (std::array<int64_t, 3>{(3584 + 105800 + 255) / 256, 1, 1}));
+            (std::array<int64_t, 3>{(3584 + 110400 + 255) / 256, 1, 1}));
   // The stem's GEMM: M = 2*112*112 output pixels in 128-row tiles, 64
   // channels; the reduction 7 rows x 8 padded taps x 4 channels in 7 chunks
   // of 32; the input copy starts after the 64*7*8*4 weight floats.
@@ -192,7 +193,7 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   EXPECT_EQ(stem.options.numWarps, 8);
   EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{196, 1, 1}));
   EXPECT_EQ(stem.signature(),
-            "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32,"
+            "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32:16,"
             "i32:16,i32:16,i32:16,7,7,8,2,3,14336,0,1,0,1,1,128,64,32,0");
   EXPECT_EQ(stem.specialization(),
             "R=7 S=7 SP=8 STRIDE=2 PAD=3 X_OFF=14336 RES_NCHW=0 HAS_BIAS=1 "

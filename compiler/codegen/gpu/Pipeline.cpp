@@ -139,6 +139,11 @@ std::optional<Candidate> matchCandidate(LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || !type.getEncoding() || load.getResult().use_empty())
     return std::nullopt;
+  // cp.async caches in L2 at least: a ".cv" load (fetch again, cache
+  // nothing) stays a load.
+  if (auto cache = load->getAttrOfType<StringAttr>(kCacheModifierAttr))
+    if (cache.getValue() == "cv")
+      return std::nullopt;
   Block *body = load->getBlock();
   Candidate candidate{load, {}, {}, 1};
   if (auto width = load->getAttrOfType<IntegerAttr>("mgp.vector_width"))
@@ -300,6 +305,8 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
     auto copy = AsyncCopyGlobalToLocalOp::create(
         b, c.load.getLoc(), c.load.getPtr(), view, c.load.getMask(), Value());
     copy->setAttr("mgp.vector_width", b.getI32IntegerAttr(c.vectorWidth));
+    if (Attribute cache = c.load->getAttr(kCacheModifierAttr))
+      copy->setAttr(kCacheModifierAttr, cache);
     ahead.insert(view);
     ahead.insert(copy);
     form.copies.push_back(copy);

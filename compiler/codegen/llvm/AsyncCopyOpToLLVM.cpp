@@ -4,8 +4,9 @@
 // mgp.memdesc_subview (the base advanced by index * buffer bytes, the leading
 // start offset dropped), mgp.async_copy_global_to_local (one
 // `nvvm.cp.async.shared.global` per group of getAsyncCopyWidth registers:
-// 4, 8 or 16 bytes, `.cg` for 16 and `.ca` otherwise, with src-size 0 where
-// the mask is false so the hardware zero-fills), mgp.async_commit_group and
+// 4, 8 or 16 bytes, `.cg` for 16 (`.ca` when the load asked for it) and
+// `.ca` otherwise, with src-size 0 where the mask is false so the hardware
+// zero-fills), mgp.async_commit_group and
 // mgp.async_wait (`cp.async.commit_group`, `cp.async.wait_group N`).
 //
 //===----------------------------------------------------------------------===//
@@ -91,8 +92,13 @@ struct AsyncCopyOpConversion : TargetConversionPattern<AsyncCopyGlobalToLocalOp>
     Value lane = target.getLaneId(rewriter, loc);
     Value warp = target.getWarpId(rewriter, loc);
     auto indices = emitElementIndices(rewriter, loc, ptrType, lane, warp);
-    auto modifier = bytes == 16 ? NVVM::LoadCacheModifierKind::CG
-                                : NVVM::LoadCacheModifierKind::CA;
+    // .cg (L2 only) exists for 16 bytes; it is the default there, and a
+    // ".ca" load asks for L1 too (overlapping reads, e.g. a convolution's
+    // im2col rows, hit in L1).
+    auto cache = op->getAttrOfType<StringAttr>(kCacheModifierAttr);
+    bool l1 = bytes != 16 || (cache && cache.getValue() == "ca");
+    auto modifier = l1 ? NVVM::LoadCacheModifierKind::CA
+                       : NVVM::LoadCacheModifierKind::CG;
     Value full = i32Constant(rewriter, loc, bytes);
     Value none = i32Constant(rewriter, loc, 0);
     for (unsigned start = 0; start < pointers.size(); start += width) {

@@ -7,7 +7,9 @@
 // groups are plain LLVM vector loads/stores (NVPTX emits ld.global.v4.f32);
 // masked ones, and stores that must skip replicated owners, are inline PTX
 // with a predicate, as Triton does: `@p ld.global.v4.b32 {...}, [ptr]` after
-// moving `other` into the outputs.
+// moving `other` into the outputs. A load with a cache modifier (`mgp.cache`)
+// is always inline PTX, `ld.global.cg.v4.b32` and so on (true predicate when
+// unmasked).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/ElementIndices.h"
@@ -139,10 +141,12 @@ SmallVector<Value> emitPlainLoad(OpBuilder &b, Location loc, Value pointer,
   return result;
 }
 
-/// `width` elements at `pointer` where `predicate` holds, else `others`.
+/// `width` elements at `pointer` where `predicate` holds, else `others`;
+/// `cache` is a PTX cache operator ("ca", "cg", "cv") or empty.
 SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value pointer,
                                       Value predicate, ArrayRef<Value> others,
-                                      Type memoryType, unsigned width) {
+                                      Type memoryType, unsigned width,
+                                      StringRef cache) {
   WordPlan plan = planWords(width, getBitWidth(memoryType));
   SmallVector<Value> otherWords = packWords(b, loc, others, memoryType, plan);
   std::string asmText, constraints;
@@ -153,7 +157,8 @@ SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value pointer,
     constraints += std::string("=") + plan.constraint + ",";
   }
   asmText += "@$" + std::to_string(n + 1) + " ld." + addressSpaceName(pointer) +
-             vectorSuffix(n) + "." + plan.ptxType + " ";
+             (cache.empty() ? "" : "." + cache.str()) + vectorSuffix(n) + "." +
+             plan.ptxType + " ";
   std::string outs;
   for (unsigned i = 0; i < n; ++i)
     outs += (i ? ", $" : "$") + std::to_string(i);
@@ -266,6 +271,16 @@ struct LoadOpConversion : TargetConversionPattern<LoadOp> {
     if (adaptor.getOther())
       others = unpackRegisters(rewriter, loc, adaptor.getOther());
 
+    // A cache operator needs the inline-asm load (LLVM's load has none);
+    // without a mask its predicate is true.
+    StringRef cache;
+    if (auto attr = op->getAttrOfType<StringAttr>(kCacheModifierAttr))
+      cache = attr.getValue();
+    if (!cache.empty() && masks.empty()) {
+      Value all = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                           rewriter.getBoolAttr(true));
+      masks.assign(pointers.size(), all);
+    }
     SmallVector<Value> results;
     for (unsigned start = 0; start < pointers.size(); start += width) {
       SmallVector<Value> loaded;
@@ -281,7 +296,7 @@ struct LoadOpConversion : TargetConversionPattern<LoadOp> {
                   : toMemory(rewriter, loc, others[start + i], memoryType));
         loaded =
             emitPredicatedLoad(rewriter, loc, pointers[start], masks[start],
-                               groupOthers, memoryType, width);
+                               groupOthers, memoryType, width, cache);
       }
       for (Value value : loaded)
         results.push_back(fromMemory(rewriter, loc, value, elementType));
