@@ -156,9 +156,12 @@ SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value pointer,
                std::to_string(i) + ", $" + std::to_string(n + 2 + i) + ";\n\t";
     constraints += std::string("=") + plan.constraint + ",";
   }
-  asmText += "@$" + std::to_string(n + 1) + " ld." + addressSpaceName(pointer) +
-             (cache.empty() ? "" : "." + cache.str()) + vectorSuffix(n) + "." +
-             plan.ptxType + " ";
+  // Cache operators are global-memory qualifiers.
+  std::string space = addressSpaceName(pointer);
+  std::string cacheOp =
+      cache.empty() || space != "global" ? "" : "." + cache.str();
+  asmText += "@$" + std::to_string(n + 1) + " ld." + space + cacheOp +
+             vectorSuffix(n) + "." + plan.ptxType + " ";
   std::string outs;
   for (unsigned i = 0; i < n; ++i)
     outs += (i ? ", $" : "$") + std::to_string(i);
