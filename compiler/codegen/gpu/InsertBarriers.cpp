@@ -132,15 +132,6 @@ getGenericWriters(WarpGroupDotOp dot, Value memdesc, Operation *func) {
   return writers;
 }
 
-/// Whether `op` runs inside a loop.
-bool isInLoop(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (isa<LoopLikeOpInterface>(parent))
-      return true;
-  return false;
-}
-
 /// wgmma reads its operands through the async proxy: each thread fences its
 /// generic-proxy writes (st.shared) before the barrier that orders them
 /// before the read. When every such write runs outside loops (a
@@ -169,7 +160,9 @@ void fenceOperands(WarpGroupDotOp dot, Operation *func) {
   }
   if (traced && writers.empty())
     return;
-  if (traced && llvm::none_of(writers, isInLoop)) {
+  if (traced && llvm::none_of(writers, [](Operation *writer) {
+        return writer->getParentOfType<LoopLikeOpInterface>();
+      })) {
     for (Operation *writer : writers) {
       if (isa_and_nonnull<FenceAsyncSharedOp>(writer->getNextNode()))
         continue;
