@@ -8,7 +8,12 @@
 // around it, and the
 // `mgp.vector_width` attribute that tells the lowering how wide its vector
 // accesses may be; on sm_90, so do fp32 atomic adds and fp16/bf16 atomic
-// max/min (vector atom).
+// max/min (vector atom). An fp16/bf16 atomic max/min whose elements are
+// consecutive but not provably aligned or unmasked gets the layout of its
+// contiguity anyway and `mgp.checked_vector_width`: its lowering checks
+// alignment and mask per group at run time (one vector atom, else a
+// compare-and-swap loop per element), as a lone 16-bit float max/min has no
+// atom of its own.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/AxisInfo.h"
@@ -40,6 +45,25 @@ int64_t getElementsPerAccess(const ModuleAxisInfo &axis, Value ptr,
   return std::max<int64_t>(1, std::min<int64_t>(alignment, 128 / elemBits));
 }
 
+/// Consecutive elements a thread may reach as one vector along the fastest
+/// dim when alignment and masks are checked at run time: the contiguity
+/// alone. Only for fp16/bf16 atomic max/min, whose single-element form is a
+/// compare-and-swap loop; 1 otherwise.
+int64_t getCheckedElementsPerAccess(const ModuleAxisInfo &axis, Operation *op,
+                                    Value ptr, ArrayRef<unsigned> order) {
+  auto atomic = dyn_cast<AtomicRMWOp>(op);
+  if (!atomic || (atomic.getKind() != AtomicRMWKind::FMax &&
+                  atomic.getKind() != AtomicRMWKind::FMin))
+    return 1;
+  auto type = cast<RankedTensorType>(ptr.getType());
+  int64_t elemBits = getPointeeBytes(type) * 8;
+  if (elemBits != 16)
+    return 1;
+  int64_t contiguity = std::min(axis.get(ptr).getContiguity(order[0]),
+                                type.getShape()[order[0]]);
+  return std::max<int64_t>(1, std::min<int64_t>(contiguity, 128 / elemBits));
+}
+
 class Coalescer {
 public:
   Coalescer(ModuleOp module, const ModuleAxisInfo &axis)
@@ -53,10 +77,13 @@ public:
       SmallVector<unsigned> order = getOrderFromContiguity(axis.get(ptr));
       int64_t perAccess = getElementsPerAccess(axis, ptr, order);
       Access &access = info[op];
-      access.shape = llvm::to_vector(
-          cast<RankedTensorType>(ptr.getType()).getShape());
+      access.shape =
+          llvm::to_vector(cast<RankedTensorType>(ptr.getType()).getShape());
       access.order = order;
       access.perAccess = perAccess;
+      int64_t checked = getCheckedElementsPerAccess(axis, op, ptr, order);
+      access.checkedPerAccess = std::max(perAccess, checked);
+      access.checkable = checked > 1;
     }
     // The accesses connected to each by def-use chains (Triton's
     // multi-root slice), with the same shape and order: a load takes the
@@ -68,10 +95,10 @@ public:
       const Access &self = info[op];
       for (Operation *other : getSlice(op)) {
         auto it = info.find(other);
-        if (it == info.end() || other == op ||
-            it->second.shape != self.shape || it->second.order != self.order)
+        if (it == info.end() || other == op || it->second.shape != self.shape ||
+            it->second.order != self.order)
           continue;
-        widest[op] = std::max(widest.lookup(op), it->second.perAccess);
+        widest[op] = std::max(widest.lookup(op), it->second.checkedPerAccess);
       }
     }
   }
@@ -81,15 +108,13 @@ public:
     const Access &self = info[op];
     SmallVector<unsigned> order = self.order;
     int64_t numThreads = numWarps * threadsPerWarp;
-    int64_t perThread =
-        std::min<int64_t>(std::max(self.perAccess, widest.lookup(op)),
-                          std::max<int64_t>(ptrType.getNumElements() /
-                                                numThreads,
-                                            1));
+    int64_t perThread = std::min<int64_t>(
+        std::max(self.checkedPerAccess, widest.lookup(op)),
+        std::max<int64_t>(ptrType.getNumElements() / numThreads, 1));
     // Stores and atomics keep their own width: wider, a warp's write would
     // leave gaps (loads go through L1, where gaps do not matter).
     if (!isa<LoadOp>(op))
-      perThread = std::min(perThread, self.perAccess);
+      perThread = std::min(perThread, self.checkedPerAccess);
     SmallVector<unsigned> sizePerThread(ptrType.getRank(), 1);
     sizePerThread[order[0]] = perThread;
     BlockedEncodingAttr layout =
@@ -102,9 +127,13 @@ public:
     int64_t vec = std::min(contigPerThread, self.perAccess);
     if (mask)
       vec = std::min(vec, axis.getMaskConstancy(mask, order[0]));
-    op->setAttr(
-        "mgp.vector_width",
-        Builder(op->getContext()).getI32IntegerAttr(std::max<int64_t>(vec, 1)));
+    Builder builder(op->getContext());
+    op->setAttr("mgp.vector_width",
+                builder.getI32IntegerAttr(std::max<int64_t>(vec, 1)));
+    int64_t checked = std::min(contigPerThread, self.checkedPerAccess);
+    if (self.checkable && checked > std::max<int64_t>(vec, 1))
+      op->setAttr("mgp.checked_vector_width",
+                  builder.getI32IntegerAttr(checked));
   }
 
 private:
@@ -112,6 +141,10 @@ private:
     SmallVector<int64_t> shape;
     SmallVector<unsigned> order;
     int64_t perAccess = 1;
+    // Elements per access with alignment and masks checked at run time,
+    // and whether the lowering can check them (fp16/bf16 atomic max/min).
+    int64_t checkedPerAccess = 1;
+    bool checkable = false;
   };
   DenseMap<Operation *, Access> info;
   DenseMap<Operation *, int64_t> widest;

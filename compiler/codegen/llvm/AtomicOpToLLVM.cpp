@@ -13,7 +13,11 @@
 // vectors on sm_90 (`.v2/.v4/.v8`, used for consecutive elements of a
 // thread); a lone element runs a compare-and-swap loop on its 16 bits,
 // `max.f16` / `max.bf16` of the value read and the operand swapped in until
-// no other thread got between.
+// no other thread got between. Consecutive elements whose alignment or masks
+// are only known at run time (`mgp.checked_vector_width`, a row length that
+// is not a multiple of 16) check them per group: one vector atom when the
+// group's first address is aligned and every element is in, else the loop
+// for each element that is in.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/SharedScratch.h"
@@ -128,6 +132,19 @@ std::string getHalfMinMaxLoop(AtomicRMWOp op, Type elem) {
          "}";
 }
 
+/// One compare-and-swap loop of a 16-bit float max/min on `pointer`, run
+/// when `predicate` holds; returns the old bits (0 when it does not run).
+Value emitHalfMinMaxLoop(OpBuilder &b, AtomicRMWOp op, Type elem, Value pointer,
+                         Value predicate, Value bits) {
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, op.getLoc(), b.getI16Type(), ValueRange{pointer, predicate, bits},
+      getHalfMinMaxLoop(op, elem), "=h,l,b,h",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  return asmOp.getResult(0);
+}
+
 /// The inline-asm register constraint and the integer type an element
 /// travels in.
 std::pair<char, Type> getRegisterClass(OpBuilder &b, Type elem) {
@@ -170,8 +187,8 @@ Value registerPredicate(OpBuilder &b, Location loc, Value owner,
   Value predicate =
       andPredicates(b, loc, owner, masks.empty() ? Value() : masks[reg]);
   if (!predicate)
-    predicate = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
-                                         b.getBoolAttr(true));
+    predicate =
+        LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
   return predicate;
 }
 
@@ -184,11 +201,14 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
   /// updated by one predicated vector atom (old values 0 where the element's
   /// mask is false): fp32 adds as `atom...add.v<width>.f32`, fp16/bf16
   /// max/min as `atom...max.noftz.v<width>.f16` (sm_90).
+  /// With `checked` (16-bit max/min only), each group's vector atom runs
+  /// only when its first address is aligned to the group and every element
+  /// is in; otherwise each element that is in runs its compare-and-swap loop.
   LogicalResult rewriteVector(OpTy op, ConversionPatternRewriter &rewriter,
                               const std::string &text, Type elem,
                               unsigned width, unsigned regMask, Value owner,
                               ArrayRef<Value> pointers, ArrayRef<Value> values,
-                              ArrayRef<Value> masks) const {
+                              ArrayRef<Value> masks, bool checked) const {
     Location loc = op.getLoc();
     auto [constraint, bitsType] = getRegisterClass(rewriter, elem);
     Type regType = elem.isF32() ? elem : bitsType;
@@ -224,8 +244,27 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
     for (unsigned reg = 0; reg < pointers.size(); reg += width) {
       if (reg & regMask)
         continue; // replicas of lower registers
-      SmallVector<Value> operands{
-          pointers[reg], registerPredicate(rewriter, loc, owner, masks, reg)};
+      Value predicate = registerPredicate(rewriter, loc, owner, masks, reg);
+      if (checked) {
+        // Aligned to the group's bytes, and every element in.
+        Value address = LLVM::PtrToIntOp::create(
+            rewriter, loc, rewriter.getI64Type(), pointers[reg]);
+        int64_t groupBytes = width * elem.getIntOrFloatBitWidth() / 8;
+        Value misaligned = LLVM::AndOp::create(
+            rewriter, loc, address,
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     groupBytes - 1));
+        predicate = LLVM::AndOp::create(
+            rewriter, loc, predicate,
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                 misaligned,
+                                 LLVM::ConstantOp::create(
+                                     rewriter, loc, rewriter.getI64Type(), 0)));
+        for (unsigned i = 1; i < width && !masks.empty(); ++i)
+          predicate =
+              LLVM::AndOp::create(rewriter, loc, predicate, masks[reg + i]);
+      }
+      SmallVector<Value> operands{pointers[reg], predicate};
       for (unsigned i = 0; i < width; ++i)
         operands.push_back(toBits(rewriter, loc, values[reg + i], regType));
       auto asmOp = LLVM::InlineAsmOp::create(
@@ -233,12 +272,29 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
           /*has_side_effects=*/true, /*is_align_stack=*/false,
           LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
           ArrayAttr());
+      Value slow;
+      if (checked)
+        slow = LLVM::XOrOp::create(
+            rewriter, loc, predicate,
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                     rewriter.getBoolAttr(true)));
       for (unsigned i = 0; i < width; ++i) {
         Value v =
             LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i);
+        if constexpr (std::is_same_v<OpTy, AtomicRMWOp>)
+          if (checked) {
+            // This element on its own when the group could not go as one.
+            Value elementPredicate = LLVM::AndOp::create(
+                rewriter, loc, slow,
+                registerPredicate(rewriter, loc, owner, masks, reg + i));
+            Value loopOld = emitHalfMinMaxLoop(
+                rewriter, op, elem, pointers[reg + i], elementPredicate,
+                toBits(rewriter, loc, values[reg + i], regType));
+            v = LLVM::SelectOp::create(rewriter, loc, predicate, v, loopOld);
+          }
         if (v.getType() != values[reg + i].getType())
-          v = LLVM::BitcastOp::create(rewriter, loc,
-                                      values[reg + i].getType(), v);
+          v = LLVM::BitcastOp::create(rewriter, loc, values[reg + i].getType(),
+                                      v);
         old[reg + i] = v;
       }
     }
@@ -304,13 +360,27 @@ struct AtomicOpConversion : TargetConversionPattern<OpTy> {
     unsigned width = 1;
     if constexpr (!isCas)
       if (tensorType && hasVectorAtomicForm(op.getKind(), elem))
-        width = getAccessVectorWidth(op, tensorType,
-                                     elem.getIntOrFloatBitWidth());
+        width =
+            getAccessVectorWidth(op, tensorType, elem.getIntOrFloatBitWidth());
+    // fp16/bf16 max/min on consecutive elements whose alignment or masks
+    // only the run time knows: checked per group.
+    bool checked = false;
+    if constexpr (!isCas)
+      if (auto attr = op->template getAttrOfType<IntegerAttr>(
+              "mgp.checked_vector_width");
+          attr && tensorType && isHalfFloatMinMax(op.getKind(), elem)) {
+        unsigned checkedWidth = getRegisterGroupWidth(
+            tensorType, attr.getInt(), elem.getIntOrFloatBitWidth());
+        if (checkedWidth > width) {
+          width = checkedWidth;
+          checked = true;
+        }
+      }
     if ((regMask & (width - 1)) || atomicNeedsScratch(op))
       width = 1; // a group would hold replicas; replicas share old values
     if (width > 1)
       return rewriteVector(op, rewriter, text, elem, width, regMask, owner,
-                           pointers, values, masks);
+                           pointers, values, masks, checked);
 
     std::string asmText = std::string("mov.b") +
                           std::to_string(elem.getIntOrFloatBitWidth()) +

@@ -154,7 +154,11 @@ int mgp::getNumWarps(Operation *op) {
 unsigned mgp::getAccessVectorWidth(Operation *op, RankedTensorType type,
                                    unsigned memBits) {
   auto attr = op->getAttrOfType<IntegerAttr>("mgp.vector_width");
-  unsigned width = attr ? attr.getInt() : 1;
+  return getRegisterGroupWidth(type, attr ? attr.getInt() : 1, memBits);
+}
+
+unsigned mgp::getRegisterGroupWidth(RankedTensorType type, unsigned width,
+                                    unsigned memBits) {
   unsigned count = getRegisterCount(type);
   while (width > 1 && (width * memBits > 128 || count % width != 0))
     width /= 2;

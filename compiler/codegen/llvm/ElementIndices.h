@@ -67,6 +67,12 @@ int getNumWarps(mlir::Operation *op);
 unsigned getAccessVectorWidth(mlir::Operation *op, mlir::RankedTensorType type,
                               unsigned memBits);
 
+/// `width` (a power of two), or less down to 1, such that every group of
+/// that many registers of `type` is contiguous along one dim and fits 128
+/// bits of `memBits` elements.
+unsigned getRegisterGroupWidth(mlir::RankedTensorType type, unsigned width,
+                               unsigned memBits);
+
 } // namespace mgp
 
 #endif // MGP_CODEGEN_LLVM_ELEMENTINDICES_H
