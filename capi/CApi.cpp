@@ -160,17 +160,17 @@ const char *mgp_status_name(mgp_status status) {
   return "MGP_ERROR_UNKNOWN";
 }
 
-/// mgp_dtype <-> DType (MGP_I1 = 1 ... MGP_FP8E5 = 15 in DType's order,
+/// mgp_dtype <-> DType (MGP_I1 = 1 ... MGP_FP8E4B15 = 16 in DType's order,
 /// compiler/api/DType.h).
 static std::optional<DType> dtypeOfC(int dtype) {
-  if (dtype < MGP_I1 || dtype > MGP_FP8E5)
+  if (dtype < MGP_I1 || dtype > MGP_FP8E4B15)
     return std::nullopt;
   return static_cast<DType>(dtype - MGP_I1);
 }
 static mgp_dtype dtypeOf(DType type) {
   return static_cast<mgp_dtype>(static_cast<int>(type) + MGP_I1);
 }
-static_assert(static_cast<int>(DType::F8E5) + MGP_I1 == MGP_FP8E5,
+static_assert(static_cast<int>(DType::F8E4B15) + MGP_I1 == MGP_FP8E4B15,
               "mgp_dtype follows DType");
 
 const char *mgp_dtype_name(mgp_dtype dtype) {

@@ -26,7 +26,8 @@ const DTypeInfo kDTypes[] = {
     {DType::BF16, "bf16", "bfloat16", 16}, {DType::F32, "fp32", "float32", 32},
     {DType::F64, "fp64", "float64", 64},
     {DType::F8E4NV, "fp8e4nv", "float8e4nv", 8},
-    {DType::F8E5, "fp8e5", "float8e5", 8}};
+    {DType::F8E5, "fp8e5", "float8e5", 8},
+    {DType::F8E4B15, "fp8e4b15", "float8e4b15", 8}};
 
 const DTypeInfo &info(DType type) {
   const DTypeInfo &entry = kDTypes[static_cast<unsigned>(type)];
@@ -72,7 +73,8 @@ bool mgp::isFloatDType(DType type) {
 }
 
 bool mgp::isFp8DType(DType type) {
-  return type == DType::F8E4NV || type == DType::F8E5;
+  return type == DType::F8E4NV || type == DType::F8E5 ||
+         type == DType::F8E4B15;
 }
 
 bool mgp::isUnsignedDType(DType type) {

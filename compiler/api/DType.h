@@ -32,14 +32,16 @@ enum class DType {
   F32,
   F64,
   F8E4NV, ///< fp8e4nv: float8 e4m3fn (OCP E4M3, no infinities)
-  F8E5    ///< fp8e5: float8 e5m2
+  F8E5,   ///< fp8e5: float8 e5m2
+  F8E4B15 ///< fp8e4b15: Triton's float8 e4m3 with exponent bias 15
 };
 
 /// The signature spelling, Triton's AOT one: "i1", "i8" ... "u64", "fp16",
-/// "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5".
+/// "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5", "fp8e4b15".
 llvm::StringRef dtypeName(DType type);
 /// Triton's language spelling (`tl.<name>`): "int1", "int8" ... "uint64",
-/// "float16", "bfloat16", "float32", "float64", "float8e4nv", "float8e5".
+/// "float16", "bfloat16", "float32", "float64", "float8e4nv", "float8e5",
+/// "float8e4b15".
 llvm::StringRef dtypeTritonName(DType type);
 /// The type whose signature spelling is \p name (`fp32`, `i32`, ...).
 std::optional<DType> dtypeFromName(llvm::StringRef name);
@@ -53,7 +55,7 @@ unsigned dtypeBits(DType type);
 unsigned dtypeBytes(DType type);
 /// fp16, bf16, fp32, fp64 and the fp8 types.
 bool isFloatDType(DType type);
-/// fp8e4nv and fp8e5.
+/// fp8e4nv, fp8e5 and fp8e4b15.
 bool isFp8DType(DType type);
 /// u8 ... u64.
 bool isUnsignedDType(DType type);

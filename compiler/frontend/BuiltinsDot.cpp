@@ -201,8 +201,7 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
   // fp8 operands: exactly representable in fp16, whose dot accumulates in
   // fp32 like an fp8 one.
   for (mlir::Value &op : ops)
-    if (llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(
-            getElementType(op.getType())))
+    if (isFp8Type(getElementType(op.getType())))
       op = g.castTo(op, g.builder.getF16Type(), g.loc(call));
   mlir::Type ea = getElementType(ops[0].getType()),
              eb = getElementType(ops[1].getType());
@@ -240,8 +239,7 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
                      "out_dtype=bfloat16 is unsupported. Please use "
                      "out_dtype=float32/float16 and cast with "
                      "`.to(tl.bfloat16)`");
-    if (given.isF16() ||
-        llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(given))
+    if (given.isF16() || isFp8Type(given))
       outType = o.getType();
   }
   mlir::Value acc;

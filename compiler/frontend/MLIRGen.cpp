@@ -380,6 +380,8 @@ static mlir::Type getSignatureType(mlir::MLIRContext &ctx, DType t) {
     return mlir::Float8E4M3FNType::get(&ctx);
   case DType::F8E5:
     return mlir::Float8E5M2Type::get(&ctx);
+  case DType::F8E4B15:
+    return getFp8E4B15Type(&ctx);
   default:
     return mlir::IntegerType::get(&ctx, dtypeBits(t));
   }
@@ -568,6 +570,7 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
   if (Error err = checkFp8ForTarget(sourceMgr, genOptions.computeCapability,
                                     func))
     return std::move(err);
+  eraseFp8E4B15(*mod);
 
   // The IR must verify; if it does not, that is a bug of ours, reported as
   // an error rather than a crash later on.

@@ -87,6 +87,7 @@ Expected<SemaValue> Generator::callDTypeMethod(const SemaValue &dtype,
           .Case("is_fp8", isFp8)
           .Case("is_fp8e4nv", llvm::isa<mlir::Float8E4M3FNType>(t))
           .Case("is_fp8e5", llvm::isa<mlir::Float8E5M2Type>(t))
+          .Case("is_fp8e4b15", isFp8E4B15(t))
           .Case("is_fp16", t.isF16())
           .Case("is_bf16", t.isBF16())
           .Case("is_fp32", t.isF32())

@@ -225,6 +225,10 @@ public:
   /// become floats as unsigned. The result's type is signless.
   mlir::Value castTo(mlir::Value v, mlir::Type type, mlir::Location l,
                      bool fromUnsigned = false);
+  /// Triton's float8e4b15 conversions (MLIRGenFp8E4B15.cpp): `v` to fp16,
+  /// and any float `v` to float8e4b15.
+  mlir::Value castFromFp8E4B15(mlir::Value v, mlir::Location l);
+  mlir::Value castToFp8E4B15(mlir::Value v, mlir::Location l);
   /// `v` as an i1 condition (scalar or block): constants become `true` or
   /// `false`, numbers `!= 0`; anything else is an error at `where`.
   llvm::Expected<mlir::Value> toCondition(const SemaValue &v,

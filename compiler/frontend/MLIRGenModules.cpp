@@ -96,11 +96,6 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
             "NVIDIA backend rejects it too): use float8e4nv or float8e5";
       return std::nullopt;
     }
-    if (name == "float8e4b15") {
-      why = "'float8e4b15' (Triton's pre-Hopper fp8, deprecated from Hopper "
-            "on) is not supported by mgp: use float8e4nv or float8e5";
-      return std::nullopt;
-    }
     why = "unknown builtin '" + name.str() + "' of " + module.str();
     return std::nullopt;
   }

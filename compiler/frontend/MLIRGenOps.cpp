@@ -44,6 +44,8 @@ static mlir::TypedAttr getConstAttr(mlir::Type type, const SemaValue &c) {
 mlir::Value Generator::materialize(const SemaValue &c, mlir::Type type,
                                    mlir::Location l) {
   assert(c.isConstNumber() && type.isIntOrFloat() && "not a number");
+  if (isFp8E4B15(type)) // converted as a value would be
+    return castToFp8E4B15(materialize(c, builder.getF32Type(), l), l);
   return mlir::arith::ConstantOp::create(builder, l, getConstAttr(type, c));
 }
 
@@ -53,6 +55,9 @@ mlir::Value Generator::materializeSplat(const SemaValue &c,
                                         mlir::Location l) {
   if (shape.empty())
     return materialize(c, elementType, l);
+  if (isFp8E4B15(elementType))
+    return castToFp8E4B15(
+        materializeSplat(c, builder.getF32Type(), shape, l), l);
   auto type = mlir::RankedTensorType::get(shape, elementType);
   auto attr = mlir::DenseElementsAttr::get(type, getConstAttr(elementType, c));
   return mlir::arith::ConstantOp::create(builder, l, attr);
@@ -88,7 +93,8 @@ Expected<mlir::Value> Generator::toRuntimeAs(const SemaValue &v,
   return castTo(v.getValue(), type, loc(where), v.isUnsigned());
 }
 
-/// True for the fp8 types.
+/// True for the fp8 types PTX converts (float8e4b15 is integer
+/// arithmetic: MLIRGenFp8E4B15.cpp).
 static bool isFp8(mlir::Type t) {
   return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t);
 }
@@ -118,6 +124,10 @@ mlir::Value Generator::castTo(mlir::Value v, mlir::Type to, mlir::Location l,
         builder, l, withShape(builder.getI64Type(), shape), v);
     return castTo(address, to, l);
   }
+  if (isFp8E4B15(from))
+    return castTo(castFromFp8E4B15(v, l), withSignedness(to, toUnsigned), l);
+  if (isFp8E4B15(to))
+    return castToFp8E4B15(v, l);
   // fp8 converts only to and from f16 (exactly) and f32 (rounding to
   // nearest even, saturating, as Triton's fp_to_fp); other types go through
   // them.

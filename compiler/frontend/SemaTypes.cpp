@@ -105,7 +105,7 @@ mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
       if (divOrMod && isHalf(other))
         return mlir::Float32Type::get(ctx);
       // fp8 arithmetic computes in fp16 (divisions in fp32).
-      if (llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(other))
+      if (isFp8Type(other))
         return divOrMod ? mlir::Type(mlir::Float32Type::get(ctx))
                         : mlir::Type(mlir::Float16Type::get(ctx));
       return other;
@@ -117,9 +117,7 @@ mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
     return mlir::Float32Type::get(ctx);
   // fp8 computes in fp16 (with fp16 or fp8) or fp32 (with bf16, or for
   // division).
-  auto isFp8 = [](mlir::Type t) {
-    return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t);
-  };
+  auto isFp8 = [](mlir::Type t) { return isFp8Type(t); };
   if (isFp8(a) || isFp8(b)) {
     if (divOrMod || a.isBF16() || b.isBF16())
       return mlir::Float32Type::get(ctx);
@@ -206,6 +204,8 @@ std::string mgp::getTypeName(mlir::Type t) {
     return "fp8e4nv";
   if (llvm::isa<mlir::Float8E5M2Type>(t))
     return "fp8e5";
+  if (isFp8E4B15(t))
+    return "fp8e4b15";
   std::string s;
   llvm::raw_string_ostream os(s);
   t.print(os);
@@ -230,12 +230,13 @@ std::string mgp::describeType(mlir::Type type) {
 }
 
 bool mgp::isDTypeName(llvm::StringRef name) {
-  return llvm::is_contained(
-      {"int1",       "bool",    "int8",     "uint8",  "int16",   "uint16",
-       "int32",      "uint32",  "int64",    "uint64", "float16", "fp16",
-       "bfloat16",   "bf16",    "float32",  "fp32",   "float64", "fp64",
-       "float8e4nv", "fp8e4nv", "float8e5", "fp8e5"},
-      name);
+  return llvm::is_contained({"int1",     "bool",   "int8",        "uint8",
+                             "int16",    "uint16", "int32",       "uint32",
+                             "int64",    "uint64", "float16",     "fp16",
+                             "bfloat16", "bf16",   "float32",     "fp32",
+                             "float64",  "fp64",   "float8e4nv",  "fp8e4nv",
+                             "float8e5", "fp8e5",  "float8e4b15", "fp8e4b15"},
+                            name);
 }
 
 bool mgp::isUnsignedDTypeName(llvm::StringRef name) {
@@ -259,5 +260,19 @@ mlir::Type mgp::lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name) {
       .Cases({"float64", "fp64"}, mlir::Float64Type::get(ctx))
       .Cases({"float8e4nv", "fp8e4nv"}, mlir::Float8E4M3FNType::get(ctx))
       .Cases({"float8e5", "fp8e5"}, mlir::Float8E5M2Type::get(ctx))
+      .Cases({"float8e4b15", "fp8e4b15"}, getFp8E4B15Type(ctx))
       .Default(mlir::Type());
+}
+
+mlir::Type mgp::getFp8E4B15Type(mlir::MLIRContext *ctx) {
+  return mlir::Float8E4M3B11FNUZType::get(ctx);
+}
+
+bool mgp::isFp8E4B15(mlir::Type type) {
+  return llvm::isa<mlir::Float8E4M3B11FNUZType>(type);
+}
+
+bool mgp::isFp8Type(mlir::Type type) {
+  return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type,
+                   mlir::Float8E4M3B11FNUZType>(type);
 }

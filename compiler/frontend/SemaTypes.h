@@ -92,6 +92,20 @@ std::string describeShape(llvm::ArrayRef<int64_t> shape);
 /// (`float32`, `int1`, `bfloat16`, `uint8`, ...), or null. Signless: see
 /// isUnsignedDTypeName.
 mlir::Type lookupDTypeName(mlir::MLIRContext *ctx, llvm::StringRef name);
+
+/// The type that stands for Triton's float8e4b15 (e4m3, exponent bias 15, no
+/// infinities or NaN) while a kernel is generated: MLIR has no such float,
+/// so MLIR's f8E4M3B11FNUZ (the same field widths) carries it. Only loads,
+/// stores, moves and bitcasts see it; every conversion is integer
+/// arithmetic on its bits (Generator::castTo), and the finished module
+/// holds i8 in its place (eraseFp8E4B15).
+mlir::Type getFp8E4B15Type(mlir::MLIRContext *ctx);
+bool isFp8E4B15(mlir::Type type);
+/// float8e4nv, float8e5 and float8e4b15.
+bool isFp8Type(mlir::Type type);
+/// Puts i8 in place of float8e4b15 everywhere under `root` (types, constants
+/// with their bits) and drops the bitcasts that become i8 to i8.
+void eraseFp8E4B15(mlir::Operation *root);
 /// True for the unsigned integer dtype names (`uint8` ... `uint64`).
 bool isUnsignedDTypeName(llvm::StringRef name);
 

@@ -93,7 +93,8 @@ typedef enum mgp_dtype {
   MGP_FP32 = 12,
   MGP_FP64 = 13,
   MGP_FP8E4NV = 14, /**< "fp8e4nv": float8 e4m3fn */
-  MGP_FP8E5 = 15    /**< "fp8e5": float8 e5m2 */
+  MGP_FP8E5 = 15,   /**< "fp8e5": float8 e5m2 */
+  MGP_FP8E4B15 = 16 /**< "fp8e4b15": Triton's float8 e4m3, exponent bias 15 */
 } mgp_dtype;
 
 /** The library's version ("0.1.0"), a static string. */

@@ -32,7 +32,7 @@ _DTYPE_SPELLING = {
     "u1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
     "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
     "fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64",
-    "fp8e4nv": "float8e4nv", "fp8e5": "float8e5",
+    "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp8e4b15": "float8e4b15",
 }
 
 

@@ -47,7 +47,7 @@ for _v in list(_CANONICAL.values()):
 # Triton type -> mgp signature type, where they differ or exist at all.
 _MGP_TYPE = {"u1": "i1"}
 _MGP_SUPPORTED = {"i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-                  "fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5"}
+                  "fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5", "fp8e4b15"}
 
 # __cuda_array_interface__ / __array_interface__ typestr -> Triton dtype.
 _TYPESTR = {"b1": "u1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64",

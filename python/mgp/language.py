@@ -45,14 +45,15 @@ class dtype:
         return hash(("mgp.dtype", self.name))
 
     def is_floating(self):
-        return self.name in ("fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5")
+        return self.name in ("fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5", "fp8e4b15")
 
 
 _PUBLIC_NAMES = {"u1": "int1", "i8": "int8", "i16": "int16", "i32": "int32",
                  "i64": "int64", "u8": "uint8", "u16": "uint16",
                  "u32": "uint32", "u64": "uint64", "fp16": "float16",
                  "bf16": "bfloat16", "fp32": "float32", "fp64": "float64",
-                 "fp8e4nv": "float8e4nv", "fp8e5": "float8e5"}
+                 "fp8e4nv": "float8e4nv", "fp8e5": "float8e5",
+                 "fp8e4b15": "float8e4b15"}
 
 int1 = dtype("u1", 1)
 int8 = dtype("i8", 1)
@@ -69,6 +70,7 @@ float32 = dtype("fp32", 4)
 float64 = dtype("fp64", 8)
 float8e4nv = dtype("fp8e4nv", 1)
 float8e5 = dtype("fp8e5", 1)
+float8e4b15 = dtype("fp8e4b15", 1)
 fp16, bf16, fp32, fp64 = float16, bfloat16, float32, float64
 
 

@@ -35,10 +35,12 @@ static std::string entryText(const SignatureParam &param) {
   return one.str();
 }
 
-/// The interpreter's element type of \p type (unsigned types are signless).
+/// The interpreter's element type of \p type (unsigned types are signless;
+/// float8e4b15 is bytes: the front end converts it in integer arithmetic).
 static DType signlessDType(DType type) {
   switch (type) {
   case DType::U8:
+  case DType::F8E4B15:
     return DType::I8;
   case DType::U16:
     return DType::I16;

@@ -6,8 +6,8 @@ import torch.nn.functional as F
 from kernels import matmul as K
 from kernels import matmul_lowp as KL
 
-from .common import (BF16, BLOCK_PTR_SKIP, EXACT, FP8, FP16, INTERP_BF16, TF32, Close, f64, rand,
-                     randint, randn, register)
+from .common import (BF16, BLOCK_PTR_SKIP, EXACT, FP8, FP16, INTERP_BF16, TF32, Close, e4b15_value,
+                     f64, rand, randint, randn, register)
 
 MM16 = Close(1e-2, 2e-2)      # fp16 inputs, fp32 accumulation, fp16 output
 
@@ -158,3 +158,13 @@ def _moe_ref(a, w, ids, weights):
 
 register("matmul.moe_sorted_tokens", KL, "_moe_matmul_kernel", "moe_matmul", _moe_inputs,
          _moe_ref, shapes=[(20, 64, 48, 4, 2), (7, 40, 32, 8, 2)], check=MM16)
+
+
+def _e4b15_codes(g, *shape):
+    return randint(g, 0, 256, *shape, dtype=torch.uint8)
+
+
+register("matmul.e4b15", KL, "_matmul_e4b15_kernel", "matmul_e4b15",
+         lambda g, m, n, k: [_e4b15_codes(g, m, k), _e4b15_codes(g, k, n)],
+         lambda a, b: f64(e4b15_value(a)) @ f64(e4b15_value(b)),
+         shapes=[(64, 64, 64), (70, 50, 100)], check=Close(1e-4, 2e-4))

@@ -4,7 +4,8 @@ import torch
 
 from kernels import quant as K
 
-from .common import FP32, INTERP_FP8_ROUND, Close, f64, randint, randn, register
+from .common import (EXACT, FP32, INTERP_E4B15, INTERP_FP8_ROUND, Close, as_dtype, e4b15_bits,
+                     e4b15_value, f64, randint, randn, register)
 
 ONE_STEP = Close(0.0, 1.0)     # a quantized integer may land one step away (x / scale)
 FP8_E4M3 = Close(0.0625, 1e-3)  # 3 mantissa bits: within one ulp (2^-3 relative) / 2
@@ -99,3 +100,22 @@ def _unpack_ref(packed, scales, group):
 
 register("quant.unpack_int4_join", K, "_unpack_int4_kernel", "unpack_int4", _unpack_inputs,
          _unpack_ref, shapes=[(64, 64, 32), (40, 50, 8)], check=Close(1e-3, 1e-4))
+
+
+def _e4b15_inputs(g, n, dt):
+    # Magnitudes from 1e-6 to past 1.75, and the values that saturate (NaN,
+    # infinities, past fp16's range in fp32).
+    x = randn(g, n, dtype=torch.float64) * torch.exp(randn(g, n, dtype=torch.float64) * 3.0)
+    x[:8] = torch.tensor([float("nan"), -float("nan"), float("inf"), -float("inf"), 1e30, -70000.0,
+                          2.0 ** -18, -(2.0 ** -18)], dtype=torch.float64)
+    return [x.to(as_dtype(dt))]
+
+
+def _e4b15_ref(x):
+    codes = e4b15_bits(x)
+    return codes, e4b15_value(codes).to(x.dtype)
+
+
+register("quant.e4b15_roundtrip", K, "_quant_e4b15_kernel", "quant_e4b15", _e4b15_inputs,
+         _e4b15_ref, shapes=[(5000, "fp32"), (3001, "fp16")], check=[EXACT, EXACT],
+         skip={"triton-interp": INTERP_E4B15})

@@ -251,3 +251,34 @@ def moe_matmul(a, w, topk_ids, topk_weights):
                              TOP_K=top_k, MUL_ROUTED_WEIGHT=True, BLOCK_M=BLOCK_M, BLOCK_N=32,
                              BLOCK_K=32)
     return c.view(T, top_k, N)
+
+
+@triton.jit
+def _matmul_e4b15_kernel(A, B, C, M, N, K, stride_am, stride_bk, stride_cm,
+                         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # float8e4b15 operands (Triton widens them to fp16 for the dot).
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(A + rm[:, None] * stride_am + (k0 + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        b = tl.load(B + (k0 + rk)[:, None] * stride_bk + rn[None, :],
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(C + rm[:, None] * stride_cm + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def matmul_e4b15(a_codes, b_codes):
+    M, K = a_codes.shape
+    N = b_codes.shape[1]
+    c = torch.empty((M, N), dtype=torch.float32, device=a_codes.device)
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    _matmul_e4b15_kernel[grid](triton.reinterpret(a_codes, tl.float8e4b15),
+                               triton.reinterpret(b_codes, tl.float8e4b15), c, M, N, K,
+                               a_codes.stride(0), b_codes.stride(0), c.stride(0),
+                               BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
+    return c

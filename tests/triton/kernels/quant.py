@@ -1,6 +1,7 @@
 """Quantization: int8 per-row and fp8 per-tensor / per-block quantizers, and
 dequantize-then-matmul kernels for int8 weights (per-column scales) and packed
-int4 weights (per-group scales, zero point 8), plus an int4 unpacker."""
+int4 weights (per-group scales, zero point 8), plus an int4 unpacker and
+Triton's pre-Hopper fp8 (float8e4b15) round trip."""
 
 import torch
 import triton
@@ -178,3 +179,23 @@ def unpack_int4(w_packed, scales, group):
     grid = (triton.cdiv(KH, 16), triton.cdiv(N, 32))
     _unpack_int4_kernel[grid](w_packed, scales, out, K, N, GROUP=group, BLOCK_KH=16, BLOCK_N=32)
     return out
+
+
+@triton.jit
+def _quant_e4b15_kernel(X, Q, Y, N, BLOCK: tl.constexpr):
+    # float8e4b15 (exponent bias 15, |x| <= 1.75 after saturation): the codes,
+    # and their values back in the input's type.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(X + offs, mask=mask, other=0.0)
+    q = x.to(tl.float8e4b15)
+    tl.store(Q + offs, q, mask=mask)
+    tl.store(Y + offs, q.to(X.dtype.element_ty), mask=mask)
+
+
+def quant_e4b15(x):
+    q = torch.empty(x.shape, dtype=torch.uint8, device=x.device)
+    y = torch.empty_like(x)
+    _quant_e4b15_kernel[(triton.cdiv(x.numel(), 1024),)](
+        x, triton.reinterpret(q, tl.float8e4b15), y, x.numel(), BLOCK=1024)
+    return q, y

@@ -18,7 +18,7 @@ _TORCH_TYPES = {
 
 # Triton's dtype names (tl.float16.name ...) as signature types.
 _TL_NAMES = {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16", "fp64": "fp64",
-             "fp8e4nv": "fp8e4nv", "fp8e5": "fp8e5", "int8": "i8",
+             "fp8e4nv": "fp8e4nv", "fp8e5": "fp8e5", "fp8e4b15": "fp8e4b15", "int8": "i8",
              "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
              "uint16": "u16", "uint32": "u32", "uint64": "u64", "int1": "i1"}
 
@@ -135,6 +135,9 @@ def make_spec(case, kernel, fn, values, options):
         elif isinstance(value, torch.Tensor):
             params.append(Param(name, "pointer", tensor_type(value),
                                 divisible16=value.data_ptr() % 16 == 0))
+        elif _is_wrapper(value):  # triton.reinterpret(tensor, dtype)
+            params.append(Param(name, "pointer", _TL_NAMES[value.dtype.name],
+                                divisible16=value.data_ptr() % 16 == 0))
         elif isinstance(value, bool):
             params.append(Param(name, "int", "i1"))
         elif isinstance(value, int):
@@ -155,9 +158,15 @@ def make_spec(case, kernel, fn, values, options):
     return Spec(case, kernel, fn, params, int(options["num_warps"]))
 
 
+def _is_wrapper(value):
+    """Triton's TensorWrapper (triton.reinterpret): a tensor seen as another
+    dtype."""
+    return type(value).__name__ == "TensorWrapper" and hasattr(value, "base")
+
+
 def _is_runtime(value):
     import torch
-    return isinstance(value, (torch.Tensor, bool, int, float))
+    return isinstance(value, (torch.Tensor, bool, int, float)) or _is_wrapper(value)
 
 
 def record_specs(cases, all_shapes=True):

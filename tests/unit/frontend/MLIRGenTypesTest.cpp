@@ -163,6 +163,9 @@ TEST_F(SemaTypesTest, Names) {
       lookupDTypeName(&ctx, "float8e5")));
   EXPECT_TRUE(mlir::isa_and_nonnull<mlir::Float8E4M3FNType>(
       lookupDTypeName(&ctx, "float8e4nv")));
-  EXPECT_FALSE(lookupDTypeName(&ctx, "float8e4b15")); // not supported
+  // Triton's float8e4b15 while a kernel is generated (MLIRGenFp8E4B15.cpp).
+  EXPECT_TRUE(isFp8E4B15(lookupDTypeName(&ctx, "float8e4b15")));
+  EXPECT_EQ(getTypeName(lookupDTypeName(&ctx, "fp8e4b15")), "fp8e4b15");
+  EXPECT_FALSE(lookupDTypeName(&ctx, "float8e4b8")); // AMD's
   EXPECT_EQ(getTypeName(lookupDTypeName(&ctx, "float8e4nv")), "fp8e4nv");
 }
