@@ -72,15 +72,22 @@ register("indexing.desc_atomic_max_fp16", K, "_desc_batch_max_kernel", "desc_bat
          lambda x: x.max(dim=0).values,
          shapes=[(6, 37, 40, "fp16"), (3, 64, 64, "bf16"), (9, 5, 104, "fp16")], check=EXACT,
          skip={"triton-interp": _NEEDS_TMA_DRIVER, "triton-compile": _NEEDS_TMA_DRIVER})
-# Rows of 38 fp16 (76 bytes) and 45 bf16 (90 bytes): mgp's vector atoms
-# apply only to the groups that are aligned and whole, the rest run a
-# compare-and-swap loop per element. Triton's TMA reduction needs rows that
-# are a multiple of 16 bytes and computes wrong results here.
+# Rows of 38 fp16 (76 bytes) and 45 bf16 (90 bytes), read from a buffer whose
+# rows are padded with data to the column blocks' end: mgp's vector atoms
+# apply only to the groups that are aligned and whole (the padding must not
+# reach Out), the rest run a compare-and-swap loop per element. Triton's TMA
+# reduction needs rows that are a multiple of 16 bytes and computes wrong
+# results here.
 _NEEDS_TMA_ROWS = ("Triton's descriptor reductions are TMA ones, which need row strides that are a "
                    "multiple of 16 bytes (these are 76 and 90)")
-register("indexing.desc_atomic_max_ragged", K, "_desc_batch_max_kernel", "desc_batch_max",
-         lambda g, b, m, n, dt: [randn(g, b, m, n, dtype=as_dtype(dt))],
-         lambda x: x.max(dim=0).values,
+
+
+def _padded_inputs(g, b, m, n, dt):
+    return [randn(g, b, m, (n + 31) // 32 * 32, dtype=as_dtype(dt)), n]
+
+
+register("indexing.desc_atomic_max_ragged", K, "_desc_padded_max_kernel", "desc_padded_max",
+         _padded_inputs, lambda x, n: x[:, :, :n].max(dim=0).values,
          shapes=[(5, 19, 38, "fp16"), (4, 23, 45, "bf16")], check=EXACT,
          skip={"triton": _NEEDS_TMA_ROWS, "triton-interp": _NEEDS_TMA_DRIVER,
                "triton-compile": _NEEDS_TMA_DRIVER})

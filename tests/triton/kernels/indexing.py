@@ -295,6 +295,37 @@ def _desc_batch_max_kernel(X, Out, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.cons
     out_desc.atomic_max([pid_m * BLOCK_M, pid_n * BLOCK_N], x.to(Out.dtype.element_ty))
 
 
+@triton.jit
+def _desc_padded_max_kernel(X, Out, M, N, stride_xb, stride_xm, BLOCK_M: tl.constexpr,
+                            BLOCK_N: tl.constexpr):
+    # Out[m, n] = max over the batch of X[b, m, n], X's rows padded to
+    # stride_xm >= the column blocks' end: the block reads the padding too, and
+    # only the descriptor's shape keeps it out of Out.
+    b = tl.program_id(0)
+    pid_m = tl.program_id(1)
+    pid_n = tl.program_id(2)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
+    cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    x = tl.load(X + b * stride_xb + rows * stride_xm + cols, mask=rows < M, other=float("-inf"))
+    out_desc = tl.make_tensor_descriptor(Out, shape=[M, N], strides=[N, 1],
+                                         block_shape=[BLOCK_M, BLOCK_N])
+    out_desc.atomic_max([pid_m * BLOCK_M, pid_n * BLOCK_N], x.to(Out.dtype.element_ty))
+
+
+def desc_padded_max(x_padded, n):
+    B, M, _ = x_padded.shape
+    out = torch.full((M, n), float("-inf"), dtype=x_padded.dtype, device=x_padded.device)
+
+    def alloc(size, alignment, stream):
+        return torch.empty(size, dtype=torch.int8, device=x_padded.device)
+
+    triton.set_allocator(alloc)
+    grid = (B, triton.cdiv(M, 16), triton.cdiv(n, 32))
+    _desc_padded_max_kernel[grid](x_padded, out, M, n, x_padded.stride(0), x_padded.stride(1),
+                                  BLOCK_M=16, BLOCK_N=32)
+    return out
+
+
 def desc_batch_max(x):
     B, M, N = x.shape
     out = torch.full((M, N), float("-inf"), dtype=x.dtype, device=x.device)
