@@ -189,6 +189,8 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
   if (!xv)
     return xv.takeError();
   mlir::Value x = *xv;
+  if (isFp8E4B15(getElementType(x.getType()))) // computes in fp16
+    x = castTo(x, builder.getF16Type(), l);
   mlir::Type t = getElementType(x.getType());
   if (name == "abs") {
     if (t.isInteger() && b->get(0).isUnsigned())

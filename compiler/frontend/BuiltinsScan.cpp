@@ -252,6 +252,8 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
   // unsigned ones: the sum rule) or in `dtype`; xor/or need integers.
   llvm::SmallVector<bool> unsignedSrcs;
   for (auto [i, src] : llvm::enumerate(srcs)) {
+    if (isFp8E4B15(getElementType(src.getType()))) // scans it in fp16
+      src = castTo(src, builder.getF16Type(), l);
     mlir::Type elt = getElementType(src.getType());
     bool u = inputs[i].isUnsigned() && elt.isInteger();
     if ((kind == Combine::Xor || kind == Combine::Or) && !elt.isInteger())

@@ -262,6 +262,14 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
   }
   bool withIndices =
       isArg || (!isArg && name != "sum" && b->has(2) && b->get(2).isTruthy());
+  // float8e4b15 is bytes to the passes after the front end: max and min
+  // reduce it in fp32, as Triton's standard.py reduces every type narrower
+  // than 32 bits, the others in fp16 (exact).
+  if (isFp8E4B15(getElementType(src.getType())))
+    src = castTo(src,
+                 name != "sum" && !withIndices ? builder.getF32Type()
+                                               : builder.getF16Type(),
+                 l);
   mlir::Type elt = getElementType(src.getType());
   // Unsigned integers compare (and widen) as unsigned.
   bool u = in.isUnsigned() && elt.isInteger() && !elt.isInteger(1);

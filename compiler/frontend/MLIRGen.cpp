@@ -209,9 +209,9 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
   if (base.isConstNumber() && attr == "dtype") {
     // A number's dtype: the type Triton gives it as a tensor (to_tensor):
     // int1, int32 / uint32 / int64 by value, fp32 or fp64.
-    mlir::Type t =
-        base.isBool()  ? mlir::Type(builder.getI1Type())
-        : base.isInt() ? getIntLiteralType(&context, base.getInt(), true)
+    mlir::Type t = base.isBool() ? mlir::Type(builder.getI1Type())
+                   : base.isInt()
+                       ? getIntLiteralType(&context, base.getInt(), true)
                        : getFloatLiteralType(&context, base.getFloat());
     return SemaValue::getDType(toSignless(t), isUnsignedType(t));
   }
@@ -387,6 +387,50 @@ static mlir::Type getSignatureType(mlir::MLIRContext &ctx, DType t) {
   }
 }
 
+/// The position of `where` in the source buffers (none if it is not there).
+static llvm::SMLoc findSourceLoc(llvm::SourceMgr &sourceMgr,
+                                 mlir::FileLineColLoc where) {
+  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id)
+    if (sourceMgr.getMemoryBuffer(id)->getBufferIdentifier() ==
+        where.getFilename().getValue())
+      return sourceMgr.FindLocForLineAndColumn(id, where.getLine(),
+                                               where.getColumn());
+  return llvm::SMLoc();
+}
+
+/// A located error at the first arith/math operation that computes on
+/// float8e4b15 values (which become bytes: MLIRGenFp8E4B15.cpp) rather than
+/// moving or converting them; the builtins convert them to fp16 first, so
+/// this names what does not.
+static llvm::Error checkFp8E4B15Uses(llvm::SourceMgr &sourceMgr,
+                                     mlir::func::FuncOp func) {
+  auto holds = [](mlir::Type t) {
+    return isFp8E4B15(mlir::getElementTypeOrSelf(t));
+  };
+  mlir::Operation *bad = nullptr;
+  func.walk([&](mlir::Operation *op) {
+    if (bad || llvm::isa<mlir::arith::BitcastOp, mlir::arith::SelectOp,
+                         mlir::arith::ConstantOp>(op))
+      return;
+    llvm::StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect != "arith" && dialect != "math")
+      return;
+    if (llvm::any_of(op->getOperandTypes(), holds) ||
+        llvm::any_of(op->getResultTypes(), holds))
+      bad = op;
+  });
+  if (!bad)
+    return Error::success();
+  llvm::SMLoc at;
+  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(bad->getLoc()))
+    at = findSourceLoc(sourceMgr, file);
+  return makeSourceError(
+      sourceMgr, at,
+      "'" + bad->getName().getStringRef() +
+          "' on float8e4b15 values is not supported: float8e4b15 is stored "
+          "and converted only; convert with .to(tl.float16) first");
+}
+
 /// The first compute capability with fp8 conversions (Ada); Triton's NVIDIA
 /// backend accepts fp8e4nv from there on.
 static constexpr int kFp8E4NVCapability = 89;
@@ -394,8 +438,8 @@ static constexpr int kFp8E4NVCapability = 89;
 /// A located error at the first float8e4nv value of the user's code when
 /// the target has no fp8 conversions (before sm_89), as Triton rejects the
 /// type there.
-static llvm::Error checkFp8ForTarget(llvm::SourceMgr &sourceMgr,
-                                     int capability, mlir::func::FuncOp func) {
+static llvm::Error checkFp8ForTarget(llvm::SourceMgr &sourceMgr, int capability,
+                                     mlir::func::FuncOp func) {
   if (capability == 0 || capability >= kFp8E4NVCapability)
     return Error::success();
   auto holdsE4M3 = [](mlir::Type t) {
@@ -409,8 +453,7 @@ static llvm::Error checkFp8ForTarget(llvm::SourceMgr &sourceMgr,
   std::optional<mlir::FileLineColLoc> where;
   auto consider = [&](mlir::Location l, mlir::Type t) {
     auto file = llvm::dyn_cast<mlir::FileLineColLoc>(l);
-    if (!where && file && file.getFilename() != "<mgp-prelude>" &&
-        holdsE4M3(t))
+    if (!where && file && file.getFilename() != "<mgp-prelude>" && holdsE4M3(t))
       where = file;
   };
   for (mlir::BlockArgument arg : func.getArguments())
@@ -421,14 +464,8 @@ static llvm::Error checkFp8ForTarget(llvm::SourceMgr &sourceMgr,
   });
   if (!where)
     return Error::success(); // the lowering reports what is left
-  llvm::SMLoc at;
-  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id)
-    if (sourceMgr.getMemoryBuffer(id)->getBufferIdentifier() ==
-        where->getFilename().getValue())
-      at = sourceMgr.FindLocForLineAndColumn(id, where->getLine(),
-                                             where->getColumn());
   return makeSourceError(
-      sourceMgr, at,
+      sourceMgr, findSourceLoc(sourceMgr, *where),
       "float8e4nv needs sm_89 or newer (compiling for sm_" +
           llvm::Twine(capability) +
           "): older GPUs have no e4m3 conversions, and Triton rejects the "
@@ -518,9 +555,8 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
                    "constexpr parameter '" + p.name +
                        "' needs a value: give a number, a string or a dtype "
                        "in the signature (got '" +
-                       (sig->isPointer() ? "*" : "") +
-                       dtypeName(sig->type) + "') or -D " + p.name +
-                       "=...",
+                       (sig->isPointer() ? "*" : "") + dtypeName(sig->type) +
+                       "') or -D " + p.name + "=...",
                    p.location.getRange());
     }
     if (role.constant) {
@@ -567,8 +603,10 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
   if (Error err = genBlock(fn->body))
     return std::move(err);
   mlir::func::ReturnOp::create(builder, fnLoc);
-  if (Error err = checkFp8ForTarget(sourceMgr, genOptions.computeCapability,
-                                    func))
+  if (Error err =
+          checkFp8ForTarget(sourceMgr, genOptions.computeCapability, func))
+    return std::move(err);
+  if (Error err = checkFp8E4B15Uses(sourceMgr, func))
     return std::move(err);
   eraseFp8E4B15(*mod);
 

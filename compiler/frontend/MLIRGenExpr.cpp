@@ -132,7 +132,10 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
     if (v->isRuntime() && getElementType(v->getType()).isIntOrFloat()) {
       if (getElementType(v->getType()).isInteger()) // 0 - v, in v's type
         return binaryOp(ast::BinaryOp::Sub, SemaValue::getInt(0), *v, site(e));
-      return runtime(arith::NegFOp::create(builder, l, v->getValue()));
+      mlir::Value x = v->getValue();
+      if (isFp8E4B15(getElementType(x.getType()))) // computes in fp16
+        x = castTo(x, builder.getF16Type(), l);
+      return runtime(arith::NegFOp::create(builder, l, x));
     }
     break;
   case ast::UnaryOp::Invert:

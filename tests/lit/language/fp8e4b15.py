@@ -65,3 +65,34 @@ def add_codes(a_ptr, b_ptr, c_ptr):
 # ADD: arith.addf %{{.*}}, %{{.*}} : tensor<256xf16>
 # ADD: mgp.dot {{.*}} : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
 # ADD-NOT: f8E4M3B11FNUZ
+
+
+# Reductions, scans and one-operand math convert first (max and min to fp32,
+# as Triton reduces every type narrower than 32 bits; the rest to fp16);
+# an operation that would compute on the bytes themselves is a located error.
+# RUN: mgpc %s -k reduce_codes --signature "*fp8e4b15,*fp32" -emit=mlir | FileCheck %s --check-prefix=RED
+# RUN: not mgpc %s -k sort_codes --signature "*fp8e4b15,*fp32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=ERR
+@triton.jit
+def reduce_codes(x_ptr, y_ptr):
+    offs = tl.arange(0, 64)
+    x = tl.load(x_ptr + offs)
+    m = tl.max(x, axis=0)
+    tl.static_assert(m.dtype == tl.float32)
+    s = tl.sum(x, axis=0)
+    tl.static_assert(s.dtype == tl.float16)
+    c = tl.cumsum(-x, axis=0) + tl.abs(x) + tl.exp(x)
+    tl.static_assert(c.dtype == tl.float16)
+    tl.store(y_ptr + offs, c.to(tl.float32) + m + s.to(tl.float32))
+
+# RED-LABEL: func.func @reduce_codes
+# RED: arith.maxnumf {{.*}} : f32
+# RED: arith.negf {{.*}} : tensor<64xf16>
+# RED-NOT: f8E4M3B11FNUZ
+
+
+@triton.jit
+def sort_codes(x_ptr, y_ptr):
+    offs = tl.arange(0, 64)
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, tl.sort(x).to(tl.float32))
+# ERR: fp8e4b15.py:[[@LINE-1]]:28: error: 'arith.cmpf' on float8e4b15 values is not supported: float8e4b15 is stored and converted only; convert with .to(tl.float16) first
