@@ -270,9 +270,27 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
                  name != "sum" && !withIndices ? builder.getF32Type()
                                                : builder.getF16Type(),
                  l);
+  // Triton's standard.py: max and min (argmax and argmin through them)
+  // compare bf16 in fp32, and without indices reduce every type narrower
+  // than 32 bits in fp32 or int32 (signed; unsigned and bool values widen
+  // with zeros): tl.max of fp16 is fp32, of uint8 int32.
+  bool widenedToInt32 = false;
+  if (name != "sum") {
+    mlir::Type t = getElementType(src.getType());
+    if (t.isBF16()) {
+      src = castTo(src, builder.getF32Type(), l);
+    } else if (!withIndices && t.getIntOrFloatBitWidth() < 32) {
+      widenedToInt32 = t.isInteger();
+      src = castTo(src,
+                   t.isInteger() ? mlir::Type(builder.getI32Type())
+                                 : mlir::Type(builder.getF32Type()),
+                   l, in.isUnsigned());
+    }
+  }
   mlir::Type elt = getElementType(src.getType());
   // Unsigned integers compare (and widen) as unsigned.
-  bool u = in.isUnsigned() && elt.isInteger() && !elt.isInteger(1);
+  bool u = in.isUnsigned() && elt.isInteger() && !elt.isInteger(1) &&
+           !widenedToInt32;
   if (name == "sum") {
     mlir::Type acc = elt;
     bool accUnsigned = u;

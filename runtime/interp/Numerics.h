@@ -125,6 +125,7 @@ inline void loadElement(DType kind, const void *addr, double &f,
   case DType::U8:
   case DType::U16:
   case DType::U32:
+  case DType::F8E4B15: // i8 by the time a kernel reaches the interpreter
     break;
   case DType::F16:
   case DType::BF16: {
@@ -180,6 +181,7 @@ inline void storeElement(DType kind, void *addr, double f, int64_t i) {
   case DType::U8:
   case DType::U16:
   case DType::U32:
+  case DType::F8E4B15: // i8 by the time a kernel reaches the interpreter
     break;
   case DType::F16:
   case DType::BF16: {
