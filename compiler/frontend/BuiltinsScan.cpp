@@ -274,6 +274,7 @@ Expected<SemaValue> Generator::genScanBuiltin(llvm::StringRef name,
     } else if (kind == Combine::Add && elt.isInteger() &&
                elt.getIntOrFloatBitWidth() < 32) {
       src = castTo(src, builder.getI32Type(), l, u);
+      u = u || elt.isInteger(1); // bool sums as uint32, as in Triton
     }
     unsignedSrcs.push_back(u);
   }

@@ -301,7 +301,10 @@ Expected<SemaValue> Generator::genReduceBuiltin(llvm::StringRef name,
       acc = *d;
       accUnsigned = b->get(3).isUnsigned();
     } else if (elt.isInteger() && elt.getIntOrFloatBitWidth() < 32) {
-      acc = builder.getI32Type(); // uint8 and uint16 sum as uint32
+      // uint8 and uint16 sum as uint32; so does bool, which Triton counts
+      // among the unsigned types (core.py's UINT_TYPES).
+      acc = builder.getI32Type();
+      accUnsigned = u || elt.isInteger(1);
     }
     src = castTo(src, withSignedness(acc, accUnsigned), l, u);
     elt = acc;
