@@ -1,8 +1,9 @@
 //===- LowerToLLVMIR.cpp - mgp with layouts to an LLVM module -------------===//
 //
 // This file implements mgp::lowerToLLVMIR (compiler/pipeline/Pipeline.h):
-// the mgp-to-llvm pass, then translation of the LLVM and NVVM dialects to an
-// llvm::Module with the NVPTX triple and data layout of the target.
+// the mgp-to-llvm pass, folding and CSE, then translation of the LLVM and
+// NVVM dialects to an llvm::Module with the NVPTX triple and data layout of
+// the target.
 // Linking libdevice and O3 happen in emitPTX.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +17,8 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -61,6 +64,24 @@ mgp::lowerToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   lowering.computeCapability = target.computeCapability();
   pm.addPass(createMgpToLLVM(lowering));
   if (llvm::Error err = runCapturingDiagnostics(module, pm, "lowering to LLVM"))
+    return std::move(err);
+  // The lowering packs every block into an LLVM struct and unpacks it in
+  // each user. Folding those extractvalue-of-insertvalue chains (and erasing
+  // what dies) before translation, as Triton canonicalizes after its own
+  // lowering, gives LLVM a third of the IR on big kernels, which its O3
+  // pipeline would otherwise track field by field (SCCP's struct lattice):
+  // a w8a8 matmul compiles in 0.14 instead of 0.32 s. Folding alone, without
+  // the canonicalization patterns, is most of the gain for a fraction of
+  // their cost; CSE then merges the index arithmetic the ops recompute.
+  GreedyRewriteConfig foldOnly;
+  foldOnly.setUseTopDownTraversal()
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+      .setMaxIterations(2);
+  (void)applyPatternsGreedily(
+      module, FrozenRewritePatternSet(RewritePatternSet(ctx)), foldOnly);
+  PassManager cse(ctx);
+  cse.addPass(createCSEPass());
+  if (llvm::Error err = runCapturingDiagnostics(module, cse, "CSE"))
     return std::move(err);
 
   std::unique_ptr<llvm::Module> llvmModule =
