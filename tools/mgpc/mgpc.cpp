@@ -27,6 +27,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -272,10 +273,19 @@ static std::string printModule(mlir::ModuleOp module) {
 static Expected<std::string> compile(const mgp::KernelOptions &options,
                                      const mgp::Target &target,
                                      StageTimer &timer) {
-  mlir::DialectRegistry registry;
-  mgp::registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  // The context, the module and the LLVM module are left to the process
+  // exit (BuryPointer, as clang's -disable-free, so leak checkers see them
+  // as reachable): freeing them op by op is work the exit does not need,
+  // about 3 % of mgpc's time on the Triton suite's kernels.
+  std::unique_ptr<mlir::MLIRContext> contextOwner = timer.run("context", [] {
+    mlir::DialectRegistry registry;
+    mgp::registerAllDialects(registry);
+    auto context = std::make_unique<mlir::MLIRContext>(registry);
+    context->loadAllAvailableDialects();
+    return context;
+  });
+  mlir::MLIRContext &context = *contextOwner;
+  llvm::BuryPointer(std::move(contextOwner));
   SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
@@ -293,7 +303,8 @@ static Expected<std::string> compile(const mgp::KernelOptions &options,
       });
   if (!module)
     return module.takeError();
-  mlir::ModuleOp op = **module;
+  mlir::ModuleOp op = module->release();
+  llvm::BuryPointer(op.getOperation());
 
   Stage first = Stage::MLIR;
   if (hasLayouts(op)) {
@@ -307,12 +318,15 @@ static Expected<std::string> compile(const mgp::KernelOptions &options,
       [&](StringRef stage, double ms) { timer.record(stage, ms); });
   if (!lowered)
     return lowered.takeError();
+  llvm::Module *llvmModule = lowered->llvmModule.release();
+  llvm::BuryPointer(llvmModule);
+  llvm::BuryPointer(std::move(lowered->llvmContext));
   if (emitKind == Stage::MLIR || emitKind == Stage::MLIRGPU)
     return printModule(op);
   if (emitKind == Stage::LLVM) {
     std::string text;
     raw_string_ostream os(text);
-    lowered->llvmModule->print(os, nullptr);
+    llvmModule->print(os, nullptr);
     return text;
   }
   return std::move(lowered->ptx);
