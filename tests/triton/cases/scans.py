@@ -25,6 +25,18 @@ def _offsets_ref(counts):
 register("scans.exclusive_offsets_int", K, "_exclusive_offsets_kernel", "exclusive_offsets",
          lambda g, n: [randint(g, 0, 1000, n)], _offsets_ref,
          shapes=[(8,), (60,), (256,)], check=EXACT)
+
+
+def _compact_ref(x, threshold):
+    kept = x[x > threshold]
+    out = torch.zeros_like(x)
+    out[:kept.numel()] = kept
+    return out, torch.tensor([kept.numel()], dtype=torch.int32)
+
+
+register("scans.compact_bool_cumsum", K, "_compact_above_kernel", "compact_above",
+         lambda g, n: [randn(g, n), 0.25], _compact_ref,
+         shapes=[(100,), (512,), (7,)], check=EXACT)
 register("scans.running_max_combine", K, "_running_max_kernel", "running_max",
          lambda g, m, n: [randint(g, -10**6, 10**6, m, n)], lambda x: x.cummax(1).values,
          shapes=[(4, 100), (3, 512)], check=EXACT)

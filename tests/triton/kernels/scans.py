@@ -76,6 +76,28 @@ def exclusive_offsets(counts):
 
 
 @triton.jit
+def _compact_above_kernel(X, Out, Count, n, threshold, BLOCK: tl.constexpr):
+    # Stream compaction in one block: the elements above the threshold, in
+    # order, and how many. A count of a mask is uint32 in Triton.
+    idx = tl.arange(0, BLOCK)
+    x = tl.load(X + idx, mask=idx < n, other=float("-inf"))
+    keep = x > threshold
+    slot = tl.cumsum(keep, 0) - 1
+    tl.store(Out + slot, x, mask=keep)
+    count = tl.sum(keep, 0)
+    tl.static_assert(count.dtype == tl.uint32)
+    tl.store(Count, count)
+
+
+def compact_above(x, threshold):
+    n = x.numel()
+    out = torch.zeros_like(x)
+    count = torch.empty(1, dtype=torch.int32, device=x.device)
+    _compact_above_kernel[(1,)](x, out, count, n, threshold, BLOCK=triton.next_power_of_2(n))
+    return out, count
+
+
+@triton.jit
 def _max_combine(a, b):
     return tl.maximum(a, b)
 
