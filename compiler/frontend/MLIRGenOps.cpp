@@ -308,10 +308,11 @@ Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                        getTypeName(tb) + " for operator '" + opName +
                        "' (it needs integer operands)",
                    s.ranges);
-    // As in arithmetic, an integer literal takes the block's type (Triton's
-    // bitwise_op_type_checking_impl types operands like binary arithmetic
-    // first): uint16 << 6 is uint16, int8 & 3 is int8.
-    if (la != lb)
+    // As in arithmetic, a literal of a kind not above the block's takes the
+    // block's type (Triton's bitwise_op_type_checking_impl types operands
+    // like binary arithmetic first): uint16 << 6 is uint16, int8 & 3 is
+    // int8, but a bool block & 3 is int32.
+    if (la != lb && getTypeKind(la ? ta : tb) <= getTypeKind(la ? tb : ta))
       compute = la ? tb : ta;
     else
       compute = promoteIntegers(ta, tb);

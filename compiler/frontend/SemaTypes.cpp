@@ -125,17 +125,17 @@ mlir::Type mgp::computeArithmeticType(mlir::Type a, bool aIsLiteral,
         (isFp8(b) || b.isF16() || b.isInteger()))
       return mlir::Float16Type::get(ctx);
   }
-  for (bool f16 : {true, false}) {
-    auto is = [&](mlir::Type t) { return f16 ? t.isF16() : t.isBF16(); };
-    if (is(a) || is(b)) {
-      if (divOrMod)
-        return mlir::Float32Type::get(ctx);
-      // fp16 with bf16: Triton computes in fp32.
-      if (isHalf(a) && isHalf(b) && a != b)
-        return mlir::Float32Type::get(ctx);
-      return is(a) ? a : b;
-    }
-  }
+  // Triton 3.6's semantic.py, in its order: fp16 with anything narrower
+  // than fp32 (bf16 and integers too) computes in fp16; bf16 stays bf16
+  // only with bf16, and computes in fp32 with anything else (integers).
+  // Divisions and remainders of 16-bit floats compute in fp32.
+  if (a.isF16() || b.isF16())
+    return divOrMod ? mlir::Type(mlir::Float32Type::get(ctx))
+                    : mlir::Type(mlir::Float16Type::get(ctx));
+  if (a.isBF16() && b.isBF16() && !divOrMod)
+    return a;
+  if (a.isBF16() || b.isBF16())
+    return mlir::Float32Type::get(ctx);
   if (!a.isInteger() || !b.isInteger()) {
     why = "unsupported operand types";
     return {};

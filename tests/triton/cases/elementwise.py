@@ -26,6 +26,13 @@ register("elementwise.axpby_bf16", K, "_axpby_kernel", "axpby", _axpby_inputs,
          lambda x, y, a, b: rounded(a * f64(x) + b * f64(y), x.dtype),
          shapes=[(777, "bf16"), (1024, "bf16")], check=BF16)
 
+register("elementwise.bf16_times_int",
+         K, "_bf16_scale_shift_kernel", "bf16_scale_shift",
+         lambda g, n: [randn(g, n, dtype=torch.bfloat16), randint(g, -300, 300, n),
+                       randn(g, n, dtype=torch.bfloat16)],
+         lambda x, k, y: (x.float() * k.float() + y.float()).to(torch.bfloat16),
+         shapes=[(1000,), (4096,)], check=EXACT, skip={"triton-interp": INTERP_BF16_ROUND})
+
 register("elementwise.leaky_relu", K, "_leaky_relu_kernel", "leaky_relu_",
          lambda g, n: [randn(g, n), 0.1],
          lambda x, s: torch.nn.functional.leaky_relu(f64(x), s),

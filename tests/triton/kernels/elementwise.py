@@ -351,3 +351,22 @@ def grid_stride_scale(x, scale):
     grid = (min(4, triton.cdiv(N, 256)),)
     _grid_stride_scale_kernel[grid](x, y, N, scale, BLOCK=256)
     return y
+
+
+@triton.jit
+def _bf16_scale_shift_kernel(X, K, Y, Out, N, BLOCK: tl.constexpr):
+    # bf16 times an int32 block computes in fp32 (Triton's promotion), so the
+    # whole expression rounds to bf16 once, at the store.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(X + offs, mask=mask)
+    k = tl.load(K + offs, mask=mask)
+    y = tl.load(Y + offs, mask=mask)
+    tl.store(Out + offs, x * k + y, mask=mask)
+
+
+def bf16_scale_shift(x, k, y):
+    out = torch.empty_like(x)
+    N = x.numel()
+    _bf16_scale_shift_kernel[(triton.cdiv(N, 256),)](x, k, y, out, N, BLOCK=256)
+    return out

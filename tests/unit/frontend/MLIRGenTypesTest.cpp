@@ -60,7 +60,12 @@ TEST_F(SemaTypesTest, BlockWithBlock) {
   EXPECT_EQ(promote(f16(), false, f32(), false), f32());
   EXPECT_EQ(promote(f64(), false, f32(), false), f64());
   EXPECT_EQ(promote(f16(), false, f16(), false), f16());
-  EXPECT_EQ(promote(f16(), false, bf16(), false), f32());
+  // Triton 3.6: fp16 comes before bf16; bf16 stays bf16 only with bf16.
+  EXPECT_EQ(promote(f16(), false, bf16(), false), f16());
+  EXPECT_EQ(promote(bf16(), false, bf16(), false), bf16());
+  EXPECT_EQ(promote(bf16(), false, i(32), false), f32());
+  EXPECT_EQ(promote(i(8), false, bf16(), false), f32());
+  EXPECT_EQ(promote(f16(), false, i(32), false), f16());
   EXPECT_EQ(promote(i(1), false, i(1), false), i(1));
   EXPECT_EQ(promote(i(1), false, i(32), false), i(32));
 }
