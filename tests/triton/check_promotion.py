@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""mgp's result types of binary operators are Triton's.
+
+Writes one kernel per (left operand, right operand, operator) that loads a
+block of the left type and applies the operator to a block of the right type
+or to an inline Python literal (int, float, bool, an int past 32 bits), and
+prints the result's dtype with tl.static_print. Triton's front end (the
+IR-building step of triton.compile, no GPU) and `mgpc -emit=mlir` each compile
+every kernel; the two dtypes (or "error") are compared. mgp is more lenient
+than Triton in one way only, which is allowed: where Triton rejects a
+combination (bool with // or %, a literal out of the block type's range), mgp
+may give a type. Any other difference is printed and the exit status is 1.
+
+    check_promotion.py --mgpc build/bin/mgpc [-j JOBS] [--ops "+,&"]
+"""
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+DTYPES = ["i1", "i8", "u8", "i16", "i32", "u32", "i64", "fp16", "bf16", "fp32", "fp64"]
+LITERALS = {"int": "3", "float": "2.5", "bool": "True", "int64": "4294967296"}
+OPERATORS = ["+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>", "<", "=="]
+
+
+def write_kernels(path, operators):
+    cases, lines = [], ["import triton", "import triton.language as tl", ""]
+    for left in DTYPES:
+        for right in DTYPES + list(LITERALS):
+            for op in operators:
+                index = len(cases)
+                cases.append((left, right, op))
+                rhs = "b" if right in DTYPES else LITERALS[right]
+                lines += ["@triton.jit", f"def k_{index}(a_ptr, b_ptr):",
+                          "    a = tl.load(a_ptr + tl.arange(0, 16))",
+                          "    b = tl.load(b_ptr + tl.arange(0, 16))",
+                          f"    tl.static_print('R', (a {op} {rhs}).dtype)", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    return cases
+
+
+def signature(case):
+    left, right, _ = case
+    return f"*{left}", f"*{right if right in DTYPES else 'i32'}"
+
+
+def printed_type(text):
+    found = [line[2:].strip() for line in text.splitlines() if line.startswith("R ")]
+    return found[0] if found else None
+
+
+def triton_types(path, cases):
+    import triton
+    from triton._C.libtriton import ir
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import make_backend
+    spec = importlib.util.spec_from_file_location("promotion_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    target = GPUTarget("cuda", 90, 32)
+    backend = make_backend(target)
+    options = backend.parse_options({})
+    results = []
+    for index, case in enumerate(cases):
+        a, b = signature(case)
+        source = triton.compiler.ASTSource(fn=getattr(module, f"k_{index}"),
+                                           signature={"a_ptr": a, "b_ptr": b})
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                context = ir.context()
+                ir.load_dialects(context)
+                backend.load_dialects(context)
+                source.make_ir(target, options, backend.get_codegen_implementation(options),
+                               backend.get_module_map(), context)
+            results.append(printed_type(out.getvalue()) or "error")
+        except Exception:
+            results.append("error")
+    return results
+
+
+def mgp_types(mgpc, path, cases, jobs):
+    def one(index):
+        a, b = signature(cases[index])
+        result = subprocess.run([mgpc, path, "-k", f"k_{index}", "--signature", f"{a},{b}",
+                                 "-emit=mlir", "-o", os.devnull], capture_output=True, text=True,
+                                env=dict(os.environ, MGP_CACHE="off"))
+        found = printed_type(result.stdout + result.stderr)
+        return found if found and result.returncode == 0 else "error"
+    with ThreadPoolExecutor(jobs) as pool:
+        return list(pool.map(one, range(len(cases))))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mgpc", required=True)
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--ops", default=",".join(OPERATORS))
+    args = parser.parse_args()
+    try:
+        import triton  # noqa: F401
+    except ImportError:
+        print("check_promotion.py: needs triton (pip install triton)")
+        return 2
+    os.environ.pop("TRITON_INTERPRET", None)
+    with tempfile.TemporaryDirectory(prefix="mgp-promotion-") as tmp:
+        path = os.path.join(tmp, "promotion_kernels.py")
+        cases = write_kernels(path, args.ops.split(","))
+        theirs = triton_types(path, cases)
+        ours = mgp_types(args.mgpc, path, cases, args.jobs)
+    same = lenient = 0
+    wrong = []
+    for case, t, m in zip(cases, theirs, ours):
+        if t == m:
+            same += 1
+        elif t == "error":
+            lenient += 1
+        else:
+            wrong.append(f"  a: {case[0]} {case[2]} b: {case[1]}: Triton {t}, mgp {m}")
+    print(f"{len(cases)} combinations: {same} give Triton's result, {lenient} that Triton "
+          f"rejects compile in mgp, {len(wrong)} differ")
+    print("\n".join(wrong))
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
