@@ -266,14 +266,20 @@ def _desc_add_rows_kernel(X, Bias, Y, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.c
         y_desc.store([pid * BLOCK_M, j * BLOCK_N], x + bias[None, :])
 
 
+def _use_torch_allocator(device):
+    # Descriptors made in the kernel need global scratch memory from the
+    # host: Triton asks the allocator set here for it.
+    def alloc(size, alignment, stream):
+        return torch.empty(size, dtype=torch.int8, device=device)
+
+    triton.set_allocator(alloc)
+
+
 def desc_add_rows(x, bias):
     M, N = x.shape
     y = torch.empty_like(x)
 
-    def alloc(size, alignment, stream):
-        return torch.empty(size, dtype=torch.int8, device=x.device)
-
-    triton.set_allocator(alloc)
+    _use_torch_allocator(x.device)
     _desc_add_rows_kernel[(triton.cdiv(M, 16),)](x, bias, y, M, N, BLOCK_M=16, BLOCK_N=32)
     return y
 
@@ -316,10 +322,7 @@ def desc_padded_max(x_padded, n):
     B, M, _ = x_padded.shape
     out = torch.full((M, n), float("-inf"), dtype=x_padded.dtype, device=x_padded.device)
 
-    def alloc(size, alignment, stream):
-        return torch.empty(size, dtype=torch.int8, device=x_padded.device)
-
-    triton.set_allocator(alloc)
+    _use_torch_allocator(x_padded.device)
     grid = (B, triton.cdiv(M, 16), triton.cdiv(n, 32))
     _desc_padded_max_kernel[grid](x_padded, out, M, n, x_padded.stride(0), x_padded.stride(1),
                                   BLOCK_M=16, BLOCK_N=32)
@@ -330,10 +333,7 @@ def desc_batch_max(x):
     B, M, N = x.shape
     out = torch.full((M, N), float("-inf"), dtype=x.dtype, device=x.device)
 
-    def alloc(size, alignment, stream):
-        return torch.empty(size, dtype=torch.int8, device=x.device)
-
-    triton.set_allocator(alloc)
+    _use_torch_allocator(x.device)
     grid = (B, triton.cdiv(M, 16), triton.cdiv(N, 32))
     _desc_batch_max_kernel[grid](x, out, M, N, BLOCK_M=16, BLOCK_N=32)
     return out
