@@ -12,6 +12,10 @@ specialization with mgpc's first error line, a summary per kernel, and exits
 1 if any fails.
 
     check_mgpc.py --mgpc PATH [--ptxas PATH] [--arch sm_90a] [-k REGEX] [-j JOBS]
+                  [--keep DIR]
+
+--keep DIR leaves the PTX in DIR as INDEX-KERNEL.ptx (the same names for the
+same suite), so that two compilers' output can be compared file by file.
 """
 
 import argparse
@@ -46,7 +50,7 @@ def first_error(text):
 
 
 def compile_spec(index, spec, args, tmp):
-    ptx = os.path.join(tmp, f"{index}.ptx")
+    ptx = os.path.join(args.keep or tmp, f"{index}-{spec.fn_name}.ptx")
     command = spec.mgpc_command(args.mgpc, ptx, arch=args.arch)
     command[2:2] = ["-I", os.path.join(HERE, "kernels")] if args.include else []
     start = time.time()
@@ -76,6 +80,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=120)
     parser.add_argument("--include", choices=["auto", "yes", "no"], default="auto",
                         help="pass -I <kernels folder> (auto: when mgpc --help lists -I)")
+    parser.add_argument("--keep", metavar="DIR", help="write the PTX files to DIR")
     parser.add_argument("-v", "--verbose", action="store_true", help="full mgpc output")
     parser.add_argument("--xfail", help="a file of kernels known not to compile yet, one "
                         "`file:kernel  reason` per line: they are counted and listed, a "
@@ -91,6 +96,8 @@ def main():
         if args.include == "no":
             print("mgpc --help lists no -I: kernels are compiled without a search path")
     args.include = args.include == "yes"
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     sys.path.insert(0, HERE)
     os.environ.pop("TRITON_INTERPRET", None)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
