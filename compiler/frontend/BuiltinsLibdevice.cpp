@@ -133,7 +133,9 @@ Expected<SemaValue> Generator::genLibdeviceCall(llvm::StringRef name,
       std::string why;
       common = computeArithmeticType(common, false,
                                      getElementType(values[i].getType()),
-                                     args.args[i].isConstNumber(), false, why);
+                                     args.args[i].isConstNumber() &&
+                                         !args.args[i].isHeld(),
+                                     false, why);
       if (!common)
         break;
     }

@@ -60,8 +60,7 @@ OpSite Generator::site(const ast::Expr &e) {
 // Names
 //===----------------------------------------------------------------------===//
 
-/// True if `annotation` spells `constexpr` (`tl.constexpr`, `constexpr`).
-static bool isConstexprAnnotation(const ast::Expr *annotation) {
+bool mgp::detail::isConstexprAnnotation(const ast::Expr *annotation) {
   if (!annotation)
     return false;
   if (auto *n = llvm::dyn_cast<ast::NameExpr>(annotation))
@@ -206,6 +205,13 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
               .getPointeeType(),
           base.getElements()[0].isUnsigned());
   }
+  if (base.isHeld() && (attr == "dtype" || attr == "type"))
+    return SemaValue::getDType(base.getType(), base.isUnsigned());
+  if (base.isHeld() && (attr == "to" || isBuiltinName(attr)))
+    // A 0-d tensor's methods (`s.to(tl.float16)`): on the runtime scalar.
+    return SemaValue::getMethod(
+        runtime(materialize(base, base.getType(), loc(e)), base.isUnsigned()),
+        attr);
   if (base.isConstNumber() && attr == "dtype") {
     // A number's dtype: the type Triton gives it as a tensor (to_tensor):
     // int1, int32 / uint32 / int64 by value, fp32 or fp64.
@@ -329,6 +335,7 @@ Expected<SemaValue> Generator::callFunction(const ast::FunctionDef &fn,
                                 "' is not a compile-time constant");
       }
       frame().constexprParams.insert(p.name);
+      bound[i] = bound[i]->asLiteral();
     }
     frame().vars[p.name] = *bound[i];
   }

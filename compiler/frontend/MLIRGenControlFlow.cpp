@@ -22,6 +22,8 @@ using llvm::Expected;
 /// The runtime type a constant number takes by default.
 mlir::Type mgp::detail::getDefaultType(mlir::MLIRContext *ctx,
                                        const SemaValue &c) {
+  if (c.isHeld())
+    return c.getType();
   if (c.isBool())
     return mlir::IntegerType::get(ctx, 1);
   if (c.isInt())

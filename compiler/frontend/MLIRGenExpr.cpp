@@ -125,6 +125,11 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
     }
     break;
   case ast::UnaryOp::Neg:
+    if (v->isHeld() && v->isFloat())
+      return SemaValue::getHeld(SemaValue::getFloat(-v->getFloat()),
+                                v->getType());
+    if (v->isHeld()) // 0 - v in v's type (wraps)
+      return binaryOp(ast::BinaryOp::Sub, SemaValue::getInt(0), *v, site(e));
     if (v->isInt() || v->isBool())
       return SemaValue::getInt(-v->getInt());
     if (v->isFloat())
@@ -139,6 +144,12 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
     }
     break;
   case ast::UnaryOp::Invert:
+    if (v->isHeld() && v->isBool()) // i1: all ones is 1
+      return SemaValue::getHeld(SemaValue::getBool(!v->getBool()),
+                                v->getType());
+    if (v->isHeld() && v->isInt())
+      return binaryOp(ast::BinaryOp::BitXor, *v, SemaValue::getInt(-1),
+                      site(e));
     if (v->isInt() || v->isBool())
       return SemaValue::getInt(~v->getInt());
     if (v->isRuntime() && getElementType(v->getType()).isInteger()) {

@@ -211,7 +211,8 @@ public:
   /// A tensor constant filled with `c`.
   mlir::Value materializeSplat(const SemaValue &c, mlir::Type elementType,
                                llvm::ArrayRef<int64_t> shape, mlir::Location l);
-  /// `v` as a runtime value: constexpr numbers take their literal type.
+  /// `v` as a runtime value: constexpr numbers take their literal type (a
+  /// held number its own).
   llvm::Expected<mlir::Value> toRuntime(const SemaValue &v,
                                         const ast::Expr &where);
   /// `v` as a runtime value of element type `type` (constants are made in
@@ -255,6 +256,15 @@ public:
   /// literal's type (ui32 for 2^31..2^32-1), a runtime value's element type
   /// with its signedness (SemaTypes.h); null for anything else.
   mlir::Type getSemanticElementType(const SemaValue &v);
+  /// What Triton makes of a value assigned to a local: a Python number (a
+  /// literal) becomes a 0-d tensor of its default type (int32, uint32 or
+  /// int64; fp32 or fp64; i1), element by element in a tuple; anything else
+  /// stays as it is. mgp keeps the number known (SemaValue::getHeld).
+  SemaValue holdAsTensor(const SemaValue &v);
+  /// `r`, the scalar result of an operation on held numbers, folded back to
+  /// a held number (its ops erased) where MLIR's folders compute it, with
+  /// the result type's semantics (int32 wraps and truncates, fp32 rounds).
+  SemaValue foldHeld(SemaValue r);
 
   //===--- Padded blocks (MLIRGenPadding.cpp) -----------------------------===//
   /// The logical shape of `v`: recorded, derived from its operands, or (if
@@ -491,8 +501,11 @@ void collectNamesOf(llvm::ArrayRef<const ast::Stmt *> stmts,
 /// of a block of logical shape `shape`.
 llvm::SmallVector<int64_t> padShape(llvm::ArrayRef<int64_t> shape);
 
-/// The runtime type a constant number takes by default (i32/i64, f32, i1).
+/// The runtime type a constant number takes by default (i32/i64, f32, i1;
+/// a held number: its type).
 mlir::Type getDefaultType(mlir::MLIRContext *ctx, const SemaValue &c);
+/// True if `annotation` spells `constexpr` (`tl.constexpr`, `constexpr`).
+bool isConstexprAnnotation(const ast::Expr *annotation);
 /// `v` as a runtime value of exactly `type` at the builder's insertion point
 /// (constants are materialized, splatted to `type`'s shape), or null.
 mlir::Value coerceTo(Generator &g, const SemaValue &v, mlir::Type type,

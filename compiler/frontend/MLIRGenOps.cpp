@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <cmath>
 
@@ -65,6 +67,8 @@ mlir::Value Generator::materializeSplat(const SemaValue &c,
 
 /// The type a compile-time number takes when it becomes a runtime value.
 static mlir::Type getLiteralType(mlir::MLIRContext *ctx, const SemaValue &c) {
+  if (c.isHeld())
+    return c.getType();
   if (c.isBool())
     return mlir::IntegerType::get(ctx, 1);
   if (c.isInt())
@@ -273,6 +277,8 @@ Error Generator::broadcastAll(llvm::MutableArrayRef<mlir::Value> values,
 //===----------------------------------------------------------------------===//
 
 mlir::Type Generator::getSemanticElementType(const SemaValue &v) {
+  if (v.isHeld())
+    return withSignedness(v.getType(), v.isUnsigned());
   if (v.isInt())
     return getIntLiteralType(&context, v.getInt(), /*allowUnsigned=*/true);
   if (v.isConstNumber())
@@ -282,12 +288,80 @@ mlir::Type Generator::getSemanticElementType(const SemaValue &v) {
   return {};
 }
 
+SemaValue Generator::holdAsTensor(const SemaValue &v) {
+  if (v.isTuple()) {
+    std::vector<SemaValue> elts;
+    for (const SemaValue &e : v.getElements())
+      elts.push_back(holdAsTensor(e));
+    return SemaValue::getTuple(std::move(elts));
+  }
+  if (!v.isConstNumber() || v.isHeld())
+    return v;
+  mlir::Type t = getSemanticElementType(v); // i1, i32, ui32, i64, f32, f64
+  return SemaValue::getHeld(v, toSignless(t), isUnsignedType(t));
+}
+
+/// The constant `v` computes to, or null: `v` itself, or an operation whose
+/// operands do (a few levels deep: a conversion before the operation).
+static mlir::Attribute foldToAttr(mlir::Value v, int depth = 0) {
+  mlir::Attribute attr;
+  if (mlir::matchPattern(v, mlir::m_Constant(&attr)))
+    return attr;
+  mlir::Operation *op = v.getDefiningOp();
+  if (!op || depth > 3 || op->getNumResults() != 1 || op->getNumRegions())
+    return {};
+  llvm::SmallVector<mlir::Attribute> operands;
+  for (mlir::Value o : op->getOperands()) {
+    operands.push_back(foldToAttr(o, depth + 1));
+    if (!operands.back())
+      return {};
+  }
+  llvm::SmallVector<mlir::OpFoldResult> results;
+  if (mlir::failed(op->fold(operands, results)) || results.size() != 1)
+    return {};
+  if (auto a = llvm::dyn_cast_if_present<mlir::Attribute>(results[0]))
+    return a;
+  // An identity (x + 0 is x): the constant of that operand.
+  auto same = llvm::dyn_cast_if_present<mlir::Value>(results[0]);
+  return same && same != v ? foldToAttr(same, depth + 1) : mlir::Attribute();
+}
+
+/// Erases `v`'s operation and the operations only it used.
+static void eraseDead(mlir::Value v) {
+  mlir::Operation *op = v.getDefiningOp();
+  if (!op || !mlir::isOpTriviallyDead(op))
+    return;
+  llvm::SmallVector<mlir::Value> operands(op->getOperands());
+  op->erase();
+  for (mlir::Value o : operands)
+    eraseDead(o);
+}
+
+SemaValue Generator::foldHeld(SemaValue r) {
+  if (!r.isRuntime() || !r.getType().isIntOrFloat())
+    return r;
+  mlir::Attribute attr = foldToAttr(r.getValue());
+  SemaValue n;
+  if (auto i = llvm::dyn_cast_if_present<mlir::IntegerAttr>(attr))
+    n = i.getType().isInteger(1) ? SemaValue::getBool(!i.getValue().isZero())
+        : r.isUnsigned()         ? SemaValue::getInt(static_cast<int64_t>(
+                                       i.getValue().getZExtValue()))
+                                 : SemaValue::getInt(i.getValue().getSExtValue());
+  else if (auto f = llvm::dyn_cast_if_present<mlir::FloatAttr>(attr))
+    n = SemaValue::getFloat(f.getValueAsDouble());
+  else
+    return r;
+  mlir::Type t = r.getType();
+  eraseDead(r.getValue());
+  return SemaValue::getHeld(n, t, r.isUnsigned());
+}
+
 Error Generator::promoteOperands(const SemaValue &lhs, const SemaValue &rhs,
                                  PromoteMode mode, llvm::StringRef opName,
                                  mlir::Value &a, mlir::Value &b,
                                  const OpSite &s, bool *isUnsigned) {
   auto typeOf = [&](const SemaValue &v, mlir::Type &t, bool &lit) -> bool {
-    lit = v.isConstNumber();
+    lit = v.isConstNumber() && !v.isHeld();
     t = getSemanticElementType(v);
     return t && t.isIntOrFloat();
   };
@@ -349,7 +423,11 @@ static bool isPointerValue(const SemaValue &v) {
 Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
                                         const SemaValue &rhs, const OpSite &s) {
   llvm::StringRef opName = ast::spell(op);
-  if (lhs.isConstNumber() && rhs.isConstNumber()) {
+  // Numbers held as Triton's 0-d tensors compute in their types (below,
+  // folded back to a number); literals and `**` fold as Python does.
+  bool held = lhs.isHeld() || rhs.isHeld();
+  if (lhs.isConstNumber() && rhs.isConstNumber() &&
+      (!held || op == BinaryOp::Pow)) {
     std::string why;
     if (auto v = foldBinary(op, lhs, rhs, why))
       return *v;
@@ -394,7 +472,9 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
                    s.ranges);
     mlir::Value p = ptr.getValue();
     mlir::Value o = off.isConstNumber()
-                        ? materialize(off, getLiteralType(&context, off), l)
+                        ? materialize(off, getLiteralType(&context,
+                                                          off.asLiteral()),
+                                      l)
                         : off.getValue();
     if (op == BinaryOp::Sub) {
       mlir::Value zero =
@@ -478,7 +558,7 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   case BinaryOp::RShift: {
     // Triton: the shifted value's own signedness picks the shift (an int32
     // shifted by a uint64 is an arithmetic shift in uint64).
-    const SemaValue &shifted = lhs.isRuntime() ? lhs : rhs;
+    const SemaValue &shifted = lhs.isRuntime() || lhs.isHeld() ? lhs : rhs;
     bool logical = shifted.isUnsigned() || getElementType(shifted.getType())
                                                .isInteger(1);
     r = logical ? arith::ShRUIOp::create(builder, l, a, b).getResult()
@@ -489,6 +569,8 @@ Expected<SemaValue> Generator::binaryOp(BinaryOp op, const SemaValue &lhs,
   case BinaryOp::MatMul:
     llvm_unreachable("handled above");
   }
+  if (lhs.isConstNumber() && rhs.isConstNumber())
+    return foldHeld(runtime(r, u));
   return runtime(r, u);
 }
 
@@ -520,7 +602,9 @@ Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
     }
     return error(s.loc, "'in' is only supported on constant tuples", s.ranges);
   }
-  if (lhs.isConstexpr() && rhs.isConstexpr()) {
+  bool held = (lhs.isHeld() || rhs.isHeld()) && lhs.isConstNumber() &&
+              rhs.isConstNumber();
+  if (lhs.isConstexpr() && rhs.isConstexpr() && !held) {
     if (lhs.isConstNumber() && rhs.isConstNumber()) {
       double x = lhs.getAsDouble(), y = rhs.getAsDouble();
       bool bothInt = !lhs.isFloat() && !rhs.isFloat();
@@ -608,5 +692,7 @@ Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
     }
     r = arith::CmpFOp::create(builder, s.mlirLoc, p, a, b);
   }
+  if (lhs.isConstNumber() && rhs.isConstNumber())
+    return foldHeld(runtime(r));
   return runtime(r);
 }

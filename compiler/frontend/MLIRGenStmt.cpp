@@ -191,8 +191,9 @@ Error Generator::genStmt(const ast::Stmt &s) {
     Expected<SemaValue> v = genExpr(a.getValue());
     if (!v)
       return v.takeError();
+    SemaValue held = holdAsTensor(*v);
     for (const ast::ExprPtr &t : a.getTargets())
-      if (Error err = assignTarget(*t, *v))
+      if (Error err = assignTarget(*t, held))
         return err;
     return Error::success();
   }
@@ -214,7 +215,7 @@ Error Generator::genStmt(const ast::Stmt &s) {
     Expected<SemaValue> r = binaryOp(a.getOp(), *cur, *rhs, site);
     if (!r)
       return r.takeError();
-    return assignName(name->getName(), *r, *name);
+    return assignName(name->getName(), holdAsTensor(*r), *name);
   }
   case ast::Stmt::Kind::AnnAssign: {
     auto &a = llvm::cast<ast::AnnAssignStmt>(s);
@@ -223,7 +224,11 @@ Error Generator::genStmt(const ast::Stmt &s) {
     Expected<SemaValue> v = genExpr(*a.getValue());
     if (!v)
       return v.takeError();
-    return assignTarget(a.getTarget(), *v);
+    // `x: tl.constexpr = 0.5` keeps a literal; any other annotation is an
+    // ordinary assignment.
+    if (isConstexprAnnotation(&a.getAnnotation()))
+      return assignTarget(a.getTarget(), v->asLiteral());
+    return assignTarget(a.getTarget(), holdAsTensor(*v));
   }
   case ast::Stmt::Kind::Expr: {
     Expected<SemaValue> v = genExpr(llvm::cast<ast::ExprStmt>(s).getValue());

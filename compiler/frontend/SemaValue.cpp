@@ -15,6 +15,8 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -77,6 +79,33 @@ SemaValue SemaValue::getRuntime(mlir::Value v) {
   r.kind = Kind::Runtime;
   r.value = v;
   r.type = v.getType();
+  return r;
+}
+
+SemaValue SemaValue::getHeld(const SemaValue &number, mlir::Type type,
+                             bool isUnsigned) {
+  assert(number.isConstNumber() && type.isIntOrFloat() && "not a number");
+  SemaValue r = number;
+  r.type = type;
+  r.unsignedInt = isUnsigned && !type.isInteger(1);
+  if (type.isInteger(1)) {
+    r.kind = Kind::Bool;
+    r.intValue = number.isTruthy() ? 1 : 0;
+  } else if (auto ft = llvm::dyn_cast<mlir::FloatType>(type)) {
+    // The value the type holds (round to nearest even).
+    llvm::APFloat f(number.getAsDouble());
+    bool lost = false;
+    f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    r.kind = Kind::Float;
+    r.floatValue = f.convertToDouble();
+  } else {
+    r.kind = Kind::Int;
+    r.intValue = number.isFloat() ? static_cast<int64_t>(number.getFloat())
+                                  : number.getInt();
+  }
   return r;
 }
 
@@ -197,13 +226,21 @@ bool SemaValue::constEquals(const SemaValue &o) const {
 std::string SemaValue::describe() const {
   switch (kind) {
   case Kind::Int:
+    if (type)
+      return "scalar " + describeType(withSignedness(type, unsignedInt)) +
+             " " + (unsignedInt ? std::to_string(uint64_t(intValue))
+                                : std::to_string(intValue));
     return "constexpr int " + std::to_string(intValue);
   case Kind::Float: {
     std::ostringstream os;
     os << floatValue;
+    if (type)
+      return "scalar " + describeType(type) + " " + os.str();
     return "constexpr float " + os.str();
   }
   case Kind::Bool:
+    if (type)
+      return intValue ? "scalar i1 True" : "scalar i1 False";
     return intValue ? "constexpr True" : "constexpr False";
   case Kind::None:
     return "None";

@@ -68,6 +68,12 @@ public:
   static SemaValue getCompound(llvm::StringRef tag,
                                std::vector<SemaValue> elts);
   static SemaValue getRuntime(mlir::Value v);
+  /// A number held as Triton holds a Python number assigned to a local
+  /// (`s = 0.5`): a 0-d tensor of type \p type (signless; \p isUnsigned for
+  /// uint32/uint64). It stays a compile-time number to mgp, but promotes
+  /// and computes as a value of its type, not as a literal.
+  static SemaValue getHeld(const SemaValue &number, mlir::Type type,
+                           bool isUnsigned = false);
   /// A runtime block whose logical shape `logicalShape` differs from its
   /// padded MLIR shape (see MLIRGenPadding.cpp).
   static SemaValue getRuntime(mlir::Value v,
@@ -94,6 +100,17 @@ public:
   bool isRuntime() const { return kind == Kind::Runtime; }
   /// Int, Float or Bool: a compile-time number.
   bool isConstNumber() const { return isInt() || isFloat() || isBool(); }
+  /// A compile-time number with a type (getHeld); a literal has none.
+  bool isHeld() const { return isConstNumber() && type; }
+  /// The same number as a literal (no type).
+  SemaValue asLiteral() const {
+    SemaValue r = *this;
+    if (isConstNumber()) {
+      r.type = {};
+      r.unsignedInt = false;
+    }
+    return r;
+  }
   /// True if the whole value is known at compile time (tuples: every element).
   bool isConstexpr() const;
   /// True for a runtime value whose type is a ranked tensor.
@@ -108,7 +125,8 @@ public:
   bool isTruthy() const;
   llvm::StringRef getName() const { return text; }
   llvm::StringRef getString() const { return text; }
-  /// The MLIR type (of a runtime value: padded to powers of two).
+  /// The MLIR type (of a runtime value: padded to powers of two; of a held
+  /// number: its type; null for a literal).
   mlir::Type getType() const { return type; }
   /// The type the program sees: getType() with the logical shape of a
   /// padded block (used for `.shape`, `len` and messages).

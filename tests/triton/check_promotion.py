@@ -2,16 +2,20 @@
 """mgp's result types of binary operators are Triton's.
 
 Writes one kernel per (left operand, right operand, operator) that loads a
-block of the left type and applies the operator to a block of the right type
-or to an inline Python literal (int, float, bool, an int past 32 bits), and
-prints the result's dtype with tl.static_print. Triton's front end (the
+block of the left type and applies the operator to a block of the right type,
+to an inline Python literal (int, float, bool, an int past 32 or 31 bits) or
+to a local assigned such a number (`s = 2.5`: Triton holds it as a 0-d
+tensor), and one per pair of locals or local and literal; each prints the
+result's dtype with tl.static_print. Triton's front end (the
 IR-building step of triton.compile, no GPU) and `mgpc -emit=mlir` each compile
 every kernel; the two dtypes (or "error") are compared. mgp is more lenient
 than Triton in one way only, which is allowed: where Triton rejects a
 combination (bool with // or %, a literal out of the block type's range), mgp
 may give a type. Any other difference is printed and the exit status is 1.
 
-    check_promotion.py --mgpc build/bin/mgpc [-j JOBS] [--ops "+,&"]
+    check_promotion.py --mgpc build/bin/mgpc [-j JOBS] [--ops "+,&"] [-v]
+
+-v also lists the combinations Triton rejects and mgp compiles.
 """
 
 import argparse
@@ -25,22 +29,32 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 DTYPES = ["i1", "i8", "u8", "i16", "i32", "u32", "i64", "fp16", "bf16", "fp32", "fp64"]
-LITERALS = {"int": "3", "float": "2.5", "bool": "True", "int64": "4294967296"}
+LITERALS = {"int": "3", "float": "2.5", "bool": "True", "int64": "4294967296",
+            "uint32": "3000000000"}
+LOCALS = {f"local {kind}": value for kind, value in LITERALS.items()}
+LOCALS["local fp64"] = "1e-300"  # below fp32's range: an fp64 scalar
 OPERATORS = ["+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>", "<", "=="]
 
 
 def write_kernels(path, operators):
     cases, lines = [], ["import triton", "import triton.language as tl", ""]
-    for left in DTYPES:
-        for right in DTYPES + list(LITERALS):
-            for op in operators:
-                index = len(cases)
-                cases.append((left, right, op))
-                rhs = "b" if right in DTYPES else LITERALS[right]
-                lines += ["@triton.jit", f"def k_{index}(a_ptr, b_ptr):",
-                          "    a = tl.load(a_ptr + tl.arange(0, 16))",
-                          "    b = tl.load(b_ptr + tl.arange(0, 16))",
-                          f"    tl.static_print('R', (a {op} {rhs}).dtype)", ""]
+    pairs = [(left, right) for left in DTYPES for right in DTYPES + list(LITERALS) + list(LOCALS)]
+    pairs += [(left, right) for left in LOCALS for right in list(LITERALS) + list(LOCALS)]
+    for left, right in pairs:
+        for op in operators:
+            index = len(cases)
+            cases.append((left, right, op))
+            lines += ["@triton.jit", f"def k_{index}(a_ptr, b_ptr):"]
+            if left in DTYPES:
+                lines.append("    a = tl.load(a_ptr + tl.arange(0, 16))")
+            else:
+                lines.append(f"    a = {LOCALS[left]}")
+            if right in DTYPES:
+                lines.append("    b = tl.load(b_ptr + tl.arange(0, 16))")
+            elif right in LOCALS:
+                lines.append(f"    b = {LOCALS[right]}")
+            rhs = LITERALS[right] if right in LITERALS else "b"
+            lines += [f"    tl.static_print('R', (a {op} {rhs}).dtype)", ""]
     with open(path, "w") as f:
         f.write("\n".join(lines))
     return cases
@@ -48,7 +62,7 @@ def write_kernels(path, operators):
 
 def signature(case):
     left, right, _ = case
-    return f"*{left}", f"*{right if right in DTYPES else 'i32'}"
+    return f"*{left if left in DTYPES else 'i32'}", f"*{right if right in DTYPES else 'i32'}"
 
 
 def printed_type(text):
@@ -103,6 +117,7 @@ def main():
     parser.add_argument("--mgpc", required=True)
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--ops", default=",".join(OPERATORS))
+    parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     try:
         import triton  # noqa: F401
@@ -122,6 +137,8 @@ def main():
             same += 1
         elif t == "error":
             lenient += 1
+            if args.verbose:
+                print(f"  lenient: a: {case[0]} {case[2]} b: {case[1]}: mgp {m}")
         else:
             wrong.append(f"  a: {case[0]} {case[2]} b: {case[1]}: Triton {t}, mgp {m}")
     print(f"{len(cases)} combinations: {same} give Triton's result, {lenient} that Triton "

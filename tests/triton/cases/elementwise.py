@@ -33,6 +33,14 @@ register("elementwise.bf16_times_int",
          lambda x, k, y: (x.float() * k.float() + y.float()).to(torch.bfloat16),
          shapes=[(1000,), (4096,)], check=EXACT, skip={"triton-interp": INTERP_BF16_ROUND})
 
+register("elementwise.local_constants",
+         K, "_local_constants_kernel", "local_constants",
+         lambda g, n: [randn(g, n, dtype=torch.float16, scale=4.0),
+                       randint(g, -128, 128, n, dtype=torch.int8)],
+         lambda x, q: ((x.float() * torch.tensor(0.1, dtype=torch.float32)).half(),
+                       (q.int() + 3) * 3 - 3),
+         shapes=[(1000,), (4096,)], check=EXACT)
+
 register("elementwise.leaky_relu", K, "_leaky_relu_kernel", "leaky_relu_",
          lambda g, n: [randn(g, n), 0.1],
          lambda x, s: torch.nn.functional.leaky_relu(f64(x), s),

@@ -365,6 +365,32 @@ def _bf16_scale_shift_kernel(X, K, Y, Out, N, BLOCK: tl.constexpr):
     tl.store(Out + offs, x * k + y, mask=mask)
 
 
+@triton.jit
+def _local_constants_kernel(X, Q, Out, OutQ, N, BLOCK: tl.constexpr):
+    # Numbers assigned to locals are fp32 / int32 scalars: x * scale computes
+    # in fp32 and rounds to fp16 once, at the store; q += step makes q int32
+    # (no int8 wrap), and lo // 2 is int32 division (-3, not Python's -4).
+    scale = 0.1
+    step = 3
+    lo = -7
+    half = lo // 2
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(X + offs, mask=mask)
+    q = tl.load(Q + offs, mask=mask)
+    q += step
+    tl.store(Out + offs, x * scale, mask=mask)
+    tl.store(OutQ + offs, q * step + half, mask=mask)
+
+
+def local_constants(x, q):
+    out = torch.empty_like(x)
+    out_q = torch.empty(q.shape, dtype=torch.int32, device=q.device)
+    N = x.numel()
+    _local_constants_kernel[(triton.cdiv(N, 512),)](x, q, out, out_q, N, BLOCK=512)
+    return out, out_q
+
+
 def bf16_scale_shift(x, k, y):
     out = torch.empty_like(x)
     N = x.numel()
