@@ -46,7 +46,8 @@ enum class Group {
 static Group getGroup(llvm::StringRef name) {
   return llvm::StringSwitch<Group>(name)
       .Cases({"program_id", "num_programs", "arange", "zeros", "full",
-              "zeros_like", "full_like", "where", "cdiv", "multiple_of",
+              "zeros_like", "full_like", "where", "cdiv", "triton.cdiv",
+              "multiple_of",
               "max_contiguous", "cast", "to"},
              Group::Creation)
       .Cases({"load", "store"}, Group::Memory)
@@ -113,6 +114,12 @@ static Expected<SemaValue> genPyMinMax(Generator &g, bool isMin, CallArgs &args,
   if (args.args.size() < 2)
     return g.error(call, name + "() needs at least two values (use tl." + name +
                              "(x, axis) to reduce a block)");
+  // Triton's builtin_min/max: of literals, Python's (a literal); with a
+  // runtime value or a number held as a 0-d tensor, minimum/maximum in turn.
+  if (llvm::all_of(args.args, [](const SemaValue &v) {
+        return v.isConstNumber() && !v.isHeld();
+      }))
+    return g.genPythonBuiltin(name, args, call);
   SemaValue acc = args.args[0];
   for (size_t i = 1; i < args.args.size(); ++i) {
     CallArgs pair;

@@ -196,8 +196,8 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
       return std::move(err);
     return runtime(mlir::arith::SelectOp::create(builder, l, cond, x, y), u);
   }
-  if (name == "cdiv") {
-    Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "div"}, 2);
+  if (name == "cdiv" || name == "triton.cdiv") {
+    Expected<BoundArgs> b = bindArgs("cdiv", args, call, {"x", "div"}, 2);
     if (!b)
       return b.takeError();
     OpSite s = site(call);
@@ -210,7 +210,13 @@ Expected<SemaValue> Generator::genCreationBuiltin(llvm::StringRef name,
         binaryOp(ast::BinaryOp::Sub, *sum, SemaValue::getInt(1), s);
     if (!dec)
       return dec.takeError();
-    return binaryOp(ast::BinaryOp::FloorDiv, *dec, b->get(1), s);
+    Expected<SemaValue> q =
+        binaryOp(ast::BinaryOp::FloorDiv, *dec, b->get(1), s);
+    // tl.cdiv is a @jit function of Triton's: a number it returns is a 0-d
+    // tensor (int32); triton.cdiv is Python's, a constant.
+    if (!q || name == "triton.cdiv")
+      return q;
+    return holdAsTensor(*q);
   }
   if (name == "cast" || name == "to") {
     Expected<BoundArgs> b =

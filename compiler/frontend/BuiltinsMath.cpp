@@ -118,12 +118,9 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
         bindArgs(name, args, call, {"x", "y", "propagate_nan"}, 2);
     if (!b)
       return b.takeError();
+    // Numbers are 0-d tensors here, as in Triton (to_tensor): the result of
+    // two constants is one of their promoted type (folded below).
     const SemaValue &x = b->get(0), &y = b->get(1);
-    if (x.isConstNumber() && y.isConstNumber()) {
-      bool takeX = name == "maximum" ? x.getAsDouble() >= y.getAsDouble()
-                                     : x.getAsDouble() <= y.getAsDouble();
-      return takeX ? x : y;
-    }
     mlir::Value a, c;
     bool u = false;
     if (Error err = promoteOperands(x, y, PromoteMode::Arith, name, a, c,
@@ -154,6 +151,8 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
     else
       r = isMax ? arith::MaxNumFOp::create(builder, l, a, c).getResult()
                 : arith::MinNumFOp::create(builder, l, a, c).getResult();
+    if (x.isConstNumber() && y.isConstNumber())
+      return foldHeld(runtime(r, u));
     return runtime(r, u);
   }
   if (name == "fma") {

@@ -63,8 +63,9 @@ static std::optional<SemaValue> getMember(mlir::MLIRContext *ctx,
   if (module == kTritonModule) {
     if (name == "language")
       return SemaValue::getModule(kLanguageModule);
-    if (llvm::is_contained({"jit", "cdiv", "constexpr", "next_power_of_2"},
-                           name))
+    if (name == "cdiv") // Python's, not tl.cdiv
+      return SemaValue::getBuiltin("triton.cdiv");
+    if (llvm::is_contained({"jit", "constexpr", "next_power_of_2"}, name))
       return SemaValue::getBuiltin(name);
     why = "'triton." + name.str() + "' is not supported in kernels";
     return std::nullopt;

@@ -262,7 +262,9 @@ Error Generator::genStmt(const ast::Stmt &s) {
       Expected<SemaValue> e = genExpr(*r.getValue());
       if (!e)
         return e.takeError();
-      v = *e;
+      // Numbers a helper returns are 0-d tensors, as in Triton
+      // (visit_Return's decay).
+      v = holdAsTensor(*e);
       if (frames.size() == 1 && !v.isNone())
         return error(*r.getValue(), "a kernel cannot return a value");
     }

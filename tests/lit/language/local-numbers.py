@@ -4,7 +4,9 @@
 # literal: `x_f16 * s` computes in fp32 and `x_i8 * k` in int32, and
 # arithmetic between such locals has the type's semantics (`lo // 2` is C
 # division in int32). A literal written inline or a `tl.constexpr` local
-# does not take part. The same static asserts compile with triton.compile.
+# does not take part. So is a number a @jit helper returns (tl.cdiv's too,
+# and tl.minimum of two numbers); Python's min of literals and triton.cdiv
+# stay literals. The same static asserts compile with triton.compile.
 # RUN: mgpc %s -k local_numbers --signature "*fp16,*i8,*i32" -emit=mlir | FileCheck %s
 import triton
 import triton.language as tl
@@ -14,6 +16,11 @@ import triton.language as tl
 def _times_local(x, c):
     d = c  # a constexpr argument assigned to a local is a tensor again
     return x * d
+
+
+@triton.jit
+def _eps():
+    return 1e-6  # returned: a 0-d fp32 tensor
 
 
 @triton.jit
@@ -45,6 +52,12 @@ def local_numbers(h_ptr, c_ptr, i_ptr):
     tl.static_assert((c + flag).dtype == tl.int8)
     tl.static_assert(_times_local(h, 0.5).dtype == tl.float32)
     tl.static_assert(_times_local(h, 2).dtype == tl.float16)
+    tl.static_assert((h + _eps()).dtype == tl.float32)
+    tl.static_assert((c * tl.cdiv(7, 2)).dtype == tl.int32)
+    tl.static_assert((c * triton.cdiv(7, 2)).dtype == tl.int8)
+    tl.static_assert((c * tl.minimum(2, 3)).dtype == tl.int32)
+    tl.static_assert((c * min(2, 3)).dtype == tl.int8)
+    tl.static_assert((c * min(k, 5)).dtype == tl.int32)
     c2 = c
     c2 += k
     tl.static_assert(c2.dtype == tl.int32)
