@@ -118,9 +118,18 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
         bindArgs(name, args, call, {"x", "y", "propagate_nan"}, 2);
     if (!b)
       return b.takeError();
-    // Numbers are 0-d tensors here, as in Triton (to_tensor): the result of
-    // two constants is one of their promoted type (folded below).
-    const SemaValue &x = b->get(0), &y = b->get(1);
+    // As Triton's core.maximum/minimum: numbers become 0-d tensors first
+    // (to_tensor: `tl.maximum(x_i8, 1)` is int32, `tl.minimum(x_f16, 0.5)`
+    // fp32; two constants fold below to one of their promoted type), and
+    // bf16 operands compute in fp32 (_promote_bfloat16_to_float32: the
+    // result is fp32; a store of it rounds back exactly).
+    auto operand = [&](const SemaValue &v) {
+      SemaValue t = holdAsTensor(v);
+      if (t.isRuntime() && getElementType(t.getType()).isBF16())
+        return runtime(castTo(t.getValue(), builder.getF32Type(), l));
+      return t;
+    };
+    SemaValue x = operand(b->get(0)), y = operand(b->get(1));
     mlir::Value a, c;
     bool u = false;
     if (Error err = promoteOperands(x, y, PromoteMode::Arith, name, a, c,

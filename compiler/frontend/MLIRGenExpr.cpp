@@ -135,8 +135,13 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
     if (v->isFloat())
       return SemaValue::getFloat(-v->getFloat());
     if (v->isRuntime() && getElementType(v->getType()).isIntOrFloat()) {
-      if (getElementType(v->getType()).isInteger()) // 0 - v, in v's type
-        return binaryOp(ast::BinaryOp::Sub, SemaValue::getInt(0), *v, site(e));
+      if (getElementType(v->getType()).isInteger()) { // 0 - v, in v's type
+        mlir::Value zero = materializeSplat(SemaValue::getInt(0),
+                                            getElementType(v->getType()),
+                                            getShapeOf(v->getType()), l);
+        return runtime(arith::SubIOp::create(builder, l, zero, v->getValue()),
+                       v->isUnsigned());
+      }
       mlir::Value x = v->getValue();
       if (isFp8E4B15(getElementType(x.getType()))) // computes in fp16
         x = castTo(x, builder.getF16Type(), l);

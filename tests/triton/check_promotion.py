@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""mgp's result types of binary operators are Triton's.
+"""mgp's result types of binary operators and builtins are Triton's.
 
 Writes one kernel per (left operand, right operand, operator) that loads a
 block of the left type and applies the operator to a block of the right type,
 to an inline Python literal (int, float, bool, an int past 32 or 31 bits) or
 to a local assigned such a number (`s = 2.5`: Triton holds it as a 0-d
-tensor), and one per pair of locals or local and literal; each prints the
-result's dtype with tl.static_print. Triton's front end (the
-IR-building step of triton.compile, no GPU) and `mgpc -emit=mlir` each compile
-every kernel; the two dtypes (or "error") are compared. mgp is more lenient
-than Triton in one way only, which is allowed: where Triton rejects a
-combination (bool with // or %, a literal out of the block type's range), mgp
-may give a type. Any other difference is printed and the exit status is 1.
+tensor), and one per pair of locals or local and literal; then one per
+(dtype, unary operator or builtin: -a, tl.exp(a), tl.sum(a, 0),
+tl.maximum(a, 1), ...). Each prints the result's dtype with tl.static_print.
+Triton's front end (the IR-building step of triton.compile, no GPU) and
+`mgpc -emit=mlir` each compile every kernel; the two dtypes (or "error") are
+compared. mgp is more lenient than Triton in one way only, which is allowed:
+where Triton rejects a combination (bool with // or %, a literal out of the
+block type's range, a float-only builtin of an integer block), mgp may give a
+type. Any other difference is printed and the exit status is 1.
 
-    check_promotion.py --mgpc build/bin/mgpc [-j JOBS] [--ops "+,&"] [-v]
+    check_promotion.py --mgpc build/bin/mgpc [-j JOBS] [--ops "+,&"]
+                       [--no-builtins] [-v]
 
 -v also lists the combinations Triton rejects and mgp compiles.
 """
@@ -34,10 +37,30 @@ LITERALS = {"int": "3", "float": "2.5", "bool": "True", "int64": "4294967296",
 LOCALS = {f"local {kind}": value for kind, value in LITERALS.items()}
 LOCALS["local fp64"] = "1e-300"  # below fp32's range: an fp64 scalar
 OPERATORS = ["+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>", "<", "=="]
+# Unary operators and builtins applied to a block `a` of each dtype (the
+# second table). tl.fdiv of f16/bf16 is left out: Triton's front end types it
+# f16/bf16, but its backend cannot lower it (sm_90); mgp divides in f32.
+BUILTINS = [
+    "-a", "~a", "tl.abs(a)", "tl.exp(a)", "tl.exp2(a)", "tl.log(a)", "tl.sqrt(a)", "tl.rsqrt(a)",
+    "tl.sin(a)", "tl.floor(a)", "tl.ceil(a)", "tl.erf(a)", "tl.sigmoid(a)", "tl.div_rn(a, a)",
+    "tl.sqrt_rn(a)", "tl.math.log1p(a)", "tl.sum(a, 0)", "tl.max(a, 0)", "tl.min(a, 0)",
+    "tl.argmax(a, 0)", "tl.max(a, 0, return_indices=True)[1]", "tl.xor_sum(a, 0)",
+    "tl.reduce_or(a, 0)", "tl.sum(a, 0, dtype=tl.float32)", "tl.cumsum(a, 0)", "tl.cumprod(a, 0)",
+    "tl.sort(a)", "tl.flip(a)", "tl.softmax(a)", "tl.where(a > 0, a, 1)", "tl.where(a > 0, a, 1.5)",
+    "tl.maximum(a, 1)", "tl.minimum(a, 1.5)", "tl.maximum(a, a)", "max(a, 2)", "tl.fma(a, a, a)",
+    "tl.clamp(a, 0, 1)", "tl.clamp(a, 0.0, 1.0)", "tl.umulhi(a, a)", "a.to(tl.float32)",
+    "tl.histogram(a, 4)", "tl.interleave(a, a)", "tl.join(a, a)", "tl.ravel(a)",
+    "tl.gather(a, tl.arange(0, 16), 0)"]
 
 
-def write_kernels(path, operators):
+def write_kernels(path, operators, builtins):
     cases, lines = [], ["import triton", "import triton.language as tl", ""]
+    for left in DTYPES:
+        for expr in builtins:
+            cases.append((left, "builtin", expr))
+            lines += ["@triton.jit", f"def k_{len(cases) - 1}(a_ptr, b_ptr):",
+                      "    a = tl.load(a_ptr + tl.arange(0, 16))",
+                      f"    tl.static_print('R', ({expr}).dtype)", ""]
     pairs = [(left, right) for left in DTYPES for right in DTYPES + list(LITERALS) + list(LOCALS)]
     pairs += [(left, right) for left in LOCALS for right in list(LITERALS) + list(LOCALS)]
     for left, right in pairs:
@@ -82,22 +105,37 @@ def triton_types(path, cases):
     backend = make_backend(target)
     options = backend.parse_options({})
     results = []
-    for index, case in enumerate(cases):
-        a, b = signature(case)
-        source = triton.compiler.ASTSource(fn=getattr(module, f"k_{index}"),
-                                           signature={"a_ptr": a, "b_ptr": b})
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                context = ir.context()
-                ir.load_dialects(context)
-                backend.load_dialects(context)
-                source.make_ir(target, options, backend.get_codegen_implementation(options),
-                               backend.get_module_map(), context)
-            results.append(printed_type(out.getvalue()) or "error")
-        except Exception:
-            results.append("error")
+    # Triton's MLIR verifier prints the kernels it rejects on file
+    # descriptor 2 (not sys.stderr): silence it while its front end runs.
+    saved_stderr = os.dup(2)
+    with open(os.devnull, "w") as devnull:
+        os.dup2(devnull.fileno(), 2)
+    try:
+        for index, case in enumerate(cases):
+            results.append(triton_type(triton, ir, module, target, backend, options,
+                                       index, case))
+    finally:
+        os.dup2(saved_stderr, 2)
+        os.close(saved_stderr)
     return results
+
+
+def triton_type(triton, ir, module, target, backend, options, index, case):
+    """The dtype kernel k_INDEX prints under Triton's front end, or "error"."""
+    a, b = signature(case)
+    source = triton.compiler.ASTSource(fn=getattr(module, f"k_{index}"),
+                                       signature={"a_ptr": a, "b_ptr": b})
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            context = ir.context()
+            ir.load_dialects(context)
+            backend.load_dialects(context)
+            source.make_ir(target, options, backend.get_codegen_implementation(options),
+                           backend.get_module_map(), context)
+        return printed_type(out.getvalue()) or "error"
+    except Exception:
+        return "error"
 
 
 def mgp_types(mgpc, path, cases, jobs):
@@ -117,6 +155,8 @@ def main():
     parser.add_argument("--mgpc", required=True)
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--ops", default=",".join(OPERATORS))
+    parser.add_argument("--no-builtins", dest="builtins", action="store_false",
+                        help="only the binary operators")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     try:
@@ -127,7 +167,8 @@ def main():
     os.environ.pop("TRITON_INTERPRET", None)
     with tempfile.TemporaryDirectory(prefix="mgp-promotion-") as tmp:
         path = os.path.join(tmp, "promotion_kernels.py")
-        cases = write_kernels(path, args.ops.split(","))
+        cases = write_kernels(path, [op for op in args.ops.split(",") if op],
+                              BUILTINS if args.builtins else [])
         theirs = triton_types(path, cases)
         ours = mgp_types(args.mgpc, path, cases, args.jobs)
     same = lenient = 0
@@ -140,7 +181,8 @@ def main():
             if args.verbose:
                 print(f"  lenient: a: {case[0]} {case[2]} b: {case[1]}: mgp {m}")
         else:
-            wrong.append(f"  a: {case[0]} {case[2]} b: {case[1]}: Triton {t}, mgp {m}")
+            wrong.append(f"  a: {case[0]} {case[2]} b: {case[1]}: Triton {t}, mgp {m}"
+                         if case[1] != "builtin" else f"  a: {case[0]}: {case[2]}: Triton {t}, mgp {m}")
     print(f"{len(cases)} combinations: {same} give Triton's result, {lenient} that Triton "
           f"rejects compile in mgp, {len(wrong)} differ")
     print("\n".join(wrong))

@@ -2,8 +2,10 @@
 # for sm_90: arithmetic stays in the 16-bit type where Triton keeps it
 # (`x * y + x` fuses to fma.rn.f16/bf16), `/` and `%` compute in f32,
 # exp/sqrt/log go through f32 (ex2.approx.f32 ...) and round back, where,
-# maximum/minimum, sum and max reductions across lanes, and every
-# conversion to and from f16/bf16 rounds to nearest even (cvt.rn).
+# maximum/minimum (bf16 compares in f32, as Triton, so the bf16 variant's
+# exp runs on an f32 value: ex2.approx.f32 without ftz; the max folds back
+# to max.bf16), sum and max reductions across lanes, and every conversion
+# to and from f16/bf16 rounds to nearest even (cvt.rn).
 # REQUIRES: ptxas
 # RUN: mgpc %s -k ops --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,1024" -o %t.f16.ptx
 # RUN: %ptxas -arch=sm_90 %t.f16.ptx -o %t.f16.cubin
@@ -26,7 +28,8 @@
 # BF16-DAG: max.bf16
 # BF16-DAG: cvt.f32.bf16
 # BF16-DAG: cvt.rn.bf16.f32
-# OPS-DAG: ex2.approx.ftz.f32
+# F16-DAG: ex2.approx.ftz.f32
+# BF16-DAG: ex2.approx.f32
 # OPS-DAG: sqrt.approx.f32
 # OPS-DAG: div.full.f32
 # OPS-DAG: shfl.sync.bfly.b32
