@@ -217,15 +217,18 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
   // accumulates in accType (fp32, fp64 or int32) and converts to out_dtype
   // (an fp16 out_dtype rounds once at the end, where Triton's tensor cores
   // accumulate in fp16). As in Triton, integer operands give int32, fp32 and
-  // bf16 ones fp32 and fp64 ones fp64 whatever out_dtype says (any integer,
-  // any float but bf16, fp64 for fp64).
+  // bf16 ones fp32 and fp64 ones fp64 whatever out_dtype says (any integer
+  // for integer operands; any dtype but bf16 for fp32, bf16 and fp64 ones;
+  // a float for fp16 and fp8 ones).
   mlir::Type outType = accType;
   if (b->has(6) && !b->get(6).isNone()) {
     const SemaValue &o = b->get(6);
+    bool outIsResult = given.isF16() || isFp8Type(given);
     bool ok = o.isDType() &&
               (accType.isInteger() ? o.getType().isInteger() &&
                                          !o.getType().isInteger(1)
-                                   : llvm::isa<mlir::FloatType>(o.getType()));
+               : outIsResult ? llvm::isa<mlir::FloatType>(o.getType())
+                             : o.getType().isIntOrFloat());
     if (!ok)
       return g.error(b->expr(6),
                      "out_dtype must be " +
@@ -239,7 +242,7 @@ static Expected<SemaValue> genDot2D(Generator &g, CallArgs &args,
                      "out_dtype=bfloat16 is unsupported. Please use "
                      "out_dtype=float32/float16 and cast with "
                      "`.to(tl.bfloat16)`");
-    if (given.isF16() || isFp8Type(given))
+    if (outIsResult)
       outType = o.getType();
   }
   mlir::Value acc;
