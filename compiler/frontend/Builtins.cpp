@@ -61,7 +61,8 @@ static Group getGroup(llvm::StringRef name) {
              Group::Shape)
       .Cases({"sum", "max", "min", "argmax", "argmin"}, Group::Reduce)
       .Cases({"static_assert", "range", "static_range", "float", "int", "bool",
-              "len", "constexpr", "jit", "isinstance", "tuple", "getattr"},
+              "len", "constexpr", "jit", "isinstance", "tuple", "getattr",
+              "hasattr"},
              Group::Python)
       .Cases({"atomic_add", "atomic_max", "atomic_min", "atomic_and",
               "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas"},
@@ -93,7 +94,8 @@ bool Generator::isBuiltinName(llvm::StringRef name) {
     return true;
   return getGroup(name) != Group::None && name != "float" && name != "int" &&
          name != "bool" && name != "len" && name != "print" &&
-         name != "isinstance" && name != "tuple" && name != "getattr";
+         name != "isinstance" && name != "tuple" && name != "getattr" &&
+         name != "hasattr";
 }
 
 /// Python's `min(a, b, ...)` / `max(...)`: on constants Python's; otherwise
@@ -157,7 +159,7 @@ static bool keepsElements(llvm::StringRef name) {
   return llvm::is_contained({"reshape", "view", "trans", "permute",
                              "expand_dims", "broadcast_to", "broadcast",
                              "join", "split", "interleave", "flip", "sort",
-                             "ravel", "gather"},
+                             "ravel", "gather", "cat"},
                             name);
 }
 
@@ -398,21 +400,30 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
       return SemaValue::getFloat(std::fabs(v.getFloat()));
     return SemaValue::getInt(v.getInt() < 0 ? -v.getInt() : v.getInt());
   }
-  if (name == "getattr") {
+  if (name == "getattr" || name == "hasattr") {
     // getattr(value, "name"[, default]) with a constant name: `value.name`
-    // (Triton's tests pick builtins so: getattr(tl, op)).
+    // (Triton's tests pick builtins so: getattr(tl, op)); hasattr(value,
+    // "name"): whether that succeeds (`if hasattr(tl, "fast_expf")`).
+    bool has = name == "hasattr";
     Expected<BoundArgs> b =
-        bindArgs(name, args, call, {"object", "name", "default"}, 2);
+        has ? bindArgs(name, args, call, {"object", "name"}, 2)
+            : bindArgs(name, args, call, {"object", "name", "default"}, 2);
     if (!b)
       return b.takeError();
     if (!b->get(1).isString())
-      return error(b->expr(1), "getattr() needs a constant string name, got " +
+      return error(b->expr(1), name + "() needs a constant string name, got " +
                                    b->get(1).describe());
     ast::AttributeExpr attr(
         call.getLocation(),
         std::make_unique<ast::NameExpr>(b->expr(0).getLocation(), "getattr"),
         b->get(1).getString().str(), b->expr(1).getLocation());
     Expected<SemaValue> v = getAttribute(b->get(0), attr);
+    if (has) {
+      bool found = static_cast<bool>(v);
+      if (!found)
+        llvm::consumeError(v.takeError());
+      return SemaValue::getBool(found);
+    }
     if (v || !b->has(2))
       return v;
     llvm::consumeError(v.takeError());

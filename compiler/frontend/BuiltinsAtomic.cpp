@@ -127,7 +127,8 @@ Expected<SemaValue> Generator::genAtomicBuiltin(llvm::StringRef name,
                          "must have power-of-two dimensions, got " +
                              describeShape(getLogicalShape(ptr)));
     return runtime(AtomicCASOp::create(builder, l, cmp.getType(), ptr, cmp, val,
-                                       *sem, *scope));
+                                       *sem, *scope),
+                   u);
   }
   mlir::Value val, mask;
   if (Error err = broadcastValue(*this, b->get(1), b->expr(1), elt, ptr, val))

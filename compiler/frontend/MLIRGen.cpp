@@ -85,7 +85,7 @@ static bool isConstAnnotation(const ast::Expr *annotation) {
 static bool isPythonBuiltin(llvm::StringRef name) {
   return llvm::is_contained({"range", "float", "int", "bool", "min", "max",
                              "abs", "len", "print", "isinstance", "tuple",
-                             "getattr"},
+                             "getattr", "hasattr"},
                             name);
 }
 

@@ -50,7 +50,11 @@ BUILTINS = [
     "tl.maximum(a, 1)", "tl.minimum(a, 1.5)", "tl.maximum(a, a)", "max(a, 2)", "tl.fma(a, a, a)",
     "tl.clamp(a, 0, 1)", "tl.clamp(a, 0.0, 1.0)", "tl.umulhi(a, a)", "a.to(tl.float32)",
     "tl.histogram(a, 4)", "tl.interleave(a, a)", "tl.join(a, a)", "tl.ravel(a)",
-    "tl.gather(a, tl.arange(0, 16), 0)"]
+    "tl.gather(a, tl.arange(0, 16), 0)", "tl.cat(a, a, can_reorder=True)", "tl.reshape(a, (4, 4))",
+    "tl.sum(a, keep_dims=True)", "tl.cumsum(a, 0, reverse=True)", "tl.where(a > 0, 1.0, 2)",
+    "a.to(tl.int1)", "tl.atomic_add(a_ptr + tl.arange(0, 16), 1)",
+    "tl.atomic_max(a_ptr + tl.arange(0, 16), a)", "tl.atomic_cas(a_ptr + tl.arange(0, 16), a, a)",
+    "tl.load(a_ptr + tl.arange(0, 16), mask=a > 0, other=1.5)"]
 
 
 def write_kernels(path, operators, builtins):
