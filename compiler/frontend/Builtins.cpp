@@ -159,7 +159,7 @@ static bool keepsElements(llvm::StringRef name) {
   return llvm::is_contained({"reshape", "view", "trans", "permute",
                              "expand_dims", "broadcast_to", "broadcast",
                              "join", "split", "interleave", "flip", "sort",
-                             "ravel", "gather", "cat"},
+                             "ravel", "gather", "cat", "topk", "bitonic_merge"},
                             name);
 }
 

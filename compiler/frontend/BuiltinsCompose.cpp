@@ -170,9 +170,11 @@ static mlir::Value reshape(Generator &g, mlir::Value v,
 /// Triton's bitonic sort on the hypercube `h` ([2] * n, element i at the
 /// bits of its flattened index): compare-and-swap along index bit `bit`,
 /// each element meeting its partner (an xor with the pair's xor-sum); `flip`
-/// (an i1 block of h's shape) reverses the order where set.
+/// (an i1 block of h's shape) reverses the order where set; `isUnsigned`
+/// integers compare as unsigned.
 static mlir::Value compareAndSwap(Generator &g, mlir::Value h, mlir::Value flip,
-                                  unsigned bit, mlir::Location l) {
+                                  unsigned bit, bool isUnsigned,
+                                  mlir::Location l) {
   llvm::ArrayRef<int64_t> shape = getShapeOf(h.getType());
   unsigned axis = shape.size() - 1 - bit;
   mlir::Type elt = getElementType(h.getType());
@@ -188,8 +190,9 @@ static mlir::Value compareAndSwap(Generator &g, mlir::Value h, mlir::Value flip,
                                     y);
   else
     greater = arith::CmpIOp::create(g.builder, l,
-                                    elt.isInteger(1) ? arith::CmpIPredicate::ugt
-                                                     : arith::CmpIPredicate::sgt,
+                                    elt.isInteger(1) || isUnsigned
+                                        ? arith::CmpIPredicate::ugt
+                                        : arith::CmpIPredicate::sgt,
                                     h, y);
   mlir::Value isRight = arith::CmpIOp::create(
       g.builder, l, arith::CmpIPredicate::eq, makeIota(g, shape, axis, l),
@@ -204,7 +207,7 @@ static mlir::Value compareAndSwap(Generator &g, mlir::Value h, mlir::Value flip,
 /// One bitonic merge of `stage` compare-and-swap rounds; `order` 0 ascending,
 /// 1 descending, 2 alternating with index bit `stage`.
 static mlir::Value bitonicMerge(Generator &g, mlir::Value h, unsigned stage,
-                                int order, mlir::Location l) {
+                                int order, bool isUnsigned, mlir::Location l) {
   llvm::ArrayRef<int64_t> shape = getShapeOf(h.getType());
   mlir::Value flip;
   if (order == 2)
@@ -217,7 +220,7 @@ static mlir::Value bitonicMerge(Generator &g, mlir::Value h, unsigned stage,
     flip = g.materializeSplat(SemaValue::getBool(order == 1),
                               g.builder.getI1Type(), shape, l);
   for (unsigned i = 0; i < stage; ++i)
-    h = compareAndSwap(g, h, flip, stage - 1 - i, l);
+    h = compareAndSwap(g, h, flip, stage - 1 - i, isUnsigned, l);
   return h;
 }
 
@@ -226,7 +229,8 @@ static mlir::Value bitonicMerge(Generator &g, mlir::Value h, unsigned stage,
 /// sorted order: a bitonic sort of log2(k) stages, then for each further
 /// stage the halves reduced by max (descending) or min and merged again.
 static mlir::Value bitonicSort(Generator &g, mlir::Value x, int64_t k,
-                               bool descending, mlir::Location l) {
+                               bool descending, bool isUnsigned,
+                               mlir::Location l) {
   llvm::SmallVector<int64_t> shape(getShapeOf(x.getType()));
   unsigned logN = llvm::Log2_64(shape.back());
   unsigned logK = llvm::Log2_64(k);
@@ -237,7 +241,7 @@ static mlir::Value bitonicSort(Generator &g, mlir::Value x, int64_t k,
     return x;
   mlir::Value h = reshape(g, x, llvm::SmallVector<int64_t>(dims, 2), l);
   for (unsigned i = 1; i <= logK; ++i)
-    h = bitonicMerge(g, h, i, i < logN ? 2 : int(descending), l);
+    h = bitonicMerge(g, h, i, i < logN ? 2 : int(descending), isUnsigned, l);
   mlir::Type elt = getElementType(x.getType());
   bool isFloat = llvm::isa<mlir::FloatType>(elt);
   for (unsigned i = logK + 1; i <= logN; ++i) {
@@ -246,10 +250,14 @@ static mlir::Value bitonicSort(Generator &g, mlir::Value x, int64_t k,
     if (isFloat)
       h = descending ? reduceInt<arith::MaxNumFOp>(g, h, axis, false, l)
                      : reduceInt<arith::MinNumFOp>(g, h, axis, false, l);
+    else if (isUnsigned)
+      h = descending ? reduceInt<arith::MaxUIOp>(g, h, axis, false, l)
+                     : reduceInt<arith::MinUIOp>(g, h, axis, false, l);
     else
       h = descending ? reduceInt<arith::MaxSIOp>(g, h, axis, false, l)
                      : reduceInt<arith::MinSIOp>(g, h, axis, false, l);
-    h = bitonicMerge(g, h, logK, i < logN ? 2 : int(descending), l);
+    h = bitonicMerge(g, h, logK, i < logN ? 2 : int(descending), isUnsigned,
+                     l);
   }
   shape.back() = k;
   return reshape(g, h, shape, l);
@@ -422,10 +430,12 @@ Expected<SemaValue> Generator::genComposedBuiltin(llvm::StringRef name,
                             .getNumElements()),
           2);
       mlir::Value h = reshape(*this, *v, cube, l);
-      h = bitonicMerge(*this, h, llvm::Log2_64(shape.back()), descending, l);
+      h = bitonicMerge(*this, h, llvm::Log2_64(shape.back()), descending,
+                       b->get(0).isUnsigned(), l);
       return runtime(reshape(*this, h, shape, l));
     }
-    return runtime(bitonicSort(*this, *v, k, descending, l));
+    return runtime(
+        bitonicSort(*this, *v, k, descending, b->get(0).isUnsigned(), l));
   }
   if (name == "ravel") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "can_reorder"}, 1);

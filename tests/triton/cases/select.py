@@ -33,6 +33,10 @@ register("select.sort_rows", K, "_sort_rows_kernel", "sort_rows",
          lambda g, m, n, desc: [randn(g, m, n), desc],
          lambda x, desc: torch.sort(x, 1, descending=desc).values,
          shapes=[(4, 100, True), (3, 64, False), (2, 5, False)], check=EXACT)
+register("select.sort_uint8", K, "_sort_bytes_kernel", "sort_bytes",
+         lambda g, m, n, desc: [randint(g, 0, 256, m, n, dtype=torch.uint8), desc],
+         lambda x, desc: torch.sort(x, 1, descending=desc).values,
+         shapes=[(4, 100, False), (3, 64, True), (2, 5, False)], check=EXACT)
 register("select.expert_counts", K, "_expert_counts_kernel", "expert_counts",
          lambda g, n, e: [randint(g, 0, e, n), e],
          lambda ids, e: torch.bincount(ids.long(), minlength=e).int(),

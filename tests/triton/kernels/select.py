@@ -100,6 +100,24 @@ def _sort_rows_kernel(X, Y, N, stride, DESCENDING: tl.constexpr, BLOCK: tl.const
     tl.store(Y + row * stride + cols, tl.sort(x, descending=DESCENDING), mask=cols < N)
 
 
+@triton.jit
+def _sort_bytes_kernel(X, Y, N, stride, DESCENDING: tl.constexpr, BLOCK: tl.constexpr):
+    # uint8 keys sort as unsigned: 200 comes after 100; padding takes the
+    # extreme of the order (0 or 255), so it sorts past every real key.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(X + row * stride + cols, mask=cols < N, other=0 if DESCENDING else 255)
+    tl.store(Y + row * stride + cols, tl.sort(x, descending=DESCENDING), mask=cols < N)
+
+
+def sort_bytes(x, descending):
+    M, N = x.shape
+    y = torch.empty_like(x)
+    _sort_bytes_kernel[(M,)](x, y, N, x.stride(0), DESCENDING=descending,
+                             BLOCK=triton.next_power_of_2(N))
+    return y
+
+
 def sort_rows(x, descending):
     M, N = x.shape
     y = torch.empty_like(x)
