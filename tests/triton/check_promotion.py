@@ -97,49 +97,58 @@ def printed_type(text):
     return found[0] if found else None
 
 
-def triton_types(path, cases):
+def load_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def triton_printed_types(path, signatures, keep_printed=False):
+    """What each kernel k_I of the file at `path` prints with
+    tl.static_print('R', ...) under Triton's front end (the IR-building step of
+    triton.compile for sm_90, no GPU) with signature signatures[I], or "error"
+    where Triton rejects it (with `keep_printed`, what it printed before a
+    later rejection, such as its verifier's, still counts)."""
     import triton
     from triton._C.libtriton import ir
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import make_backend
-    spec = importlib.util.spec_from_file_location("promotion_kernels", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(path, "printed_type_kernels")
     target = GPUTarget("cuda", 90, 32)
     backend = make_backend(target)
     options = backend.parse_options({})
-    results = []
+
+    def one(index, signature):
+        source = triton.compiler.ASTSource(fn=getattr(module, f"k_{index}"),
+                                           signature=signature)
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                context = ir.context()
+                ir.load_dialects(context)
+                backend.load_dialects(context)
+                source.make_ir(target, options, backend.get_codegen_implementation(options),
+                               backend.get_module_map(), context)
+            return printed_type(out.getvalue()) or "error"
+        except Exception:
+            return (keep_printed and printed_type(out.getvalue())) or "error"
+
     # Triton's MLIR verifier prints the kernels it rejects on file
     # descriptor 2 (not sys.stderr): silence it while its front end runs.
     saved_stderr = os.dup(2)
     with open(os.devnull, "w") as devnull:
         os.dup2(devnull.fileno(), 2)
     try:
-        for index, case in enumerate(cases):
-            results.append(triton_type(triton, ir, module, target, backend, options,
-                                       index, case))
+        return [one(index, signature) for index, signature in enumerate(signatures)]
     finally:
         os.dup2(saved_stderr, 2)
         os.close(saved_stderr)
-    return results
 
 
-def triton_type(triton, ir, module, target, backend, options, index, case):
-    """The dtype kernel k_INDEX prints under Triton's front end, or "error"."""
-    a, b = signature(case)
-    source = triton.compiler.ASTSource(fn=getattr(module, f"k_{index}"),
-                                       signature={"a_ptr": a, "b_ptr": b})
-    out = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            context = ir.context()
-            ir.load_dialects(context)
-            backend.load_dialects(context)
-            source.make_ir(target, options, backend.get_codegen_implementation(options),
-                           backend.get_module_map(), context)
-        return printed_type(out.getvalue()) or "error"
-    except Exception:
-        return "error"
+def triton_types(path, cases):
+    return triton_printed_types(path, [dict(zip(("a_ptr", "b_ptr"), signature(case)))
+                                       for case in cases])
 
 
 def mgp_types(mgpc, path, cases, jobs):

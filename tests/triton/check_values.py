@@ -19,14 +19,13 @@ reason; MAY_DIFFER the float sums, whose last bit depends on the order.
 """
 
 import argparse
-import contextlib
-import importlib.util
-import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+from check_promotion import load_module, triton_printed_types
 
 DTYPES = ["i8", "u8", "i16", "i32", "u32", "i64", "fp16", "fp32", "fp64"]
 BLOCK = [
@@ -77,49 +76,12 @@ def write_kernels(path):
     return cases
 
 
-def load_module(path):
-    spec = importlib.util.spec_from_file_location("value_kernels", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def result_types(path, cases):
     """Each kernel's result dtype by Triton's front end (None: rejected)."""
-    import triton
-    from triton._C.libtriton import ir
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler.compiler import make_backend
-    module = load_module(path)
-    target = GPUTarget("cuda", 90, 32)
-    backend = make_backend(target)
-    options = backend.parse_options({})
-    types = []
-    saved = os.dup(2)  # Triton's verifier prints rejected kernels on fd 2
-    with open(os.devnull, "w") as devnull:
-        os.dup2(devnull.fileno(), 2)
-    try:
-        for index, (dtype, _, _) in enumerate(cases):
-            source = triton.compiler.ASTSource(
-                fn=getattr(module, f"k_{index}"),
-                signature={"a_ptr": f"*{dtype}", "b_ptr": f"*{dtype}", "o_ptr": "*fp64"})
-            out = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                    context = ir.context()
-                    ir.load_dialects(context)
-                    backend.load_dialects(context)
-                    source.make_ir(target, options, backend.get_codegen_implementation(options),
-                                   backend.get_module_map(), context)
-            except Exception:
-                pass
-            found = [line[2:].strip() for line in out.getvalue().splitlines()
-                     if line.startswith("R ")]
-            types.append(found[0] if found else None)
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-    return types
+    types = triton_printed_types(path, [{"a_ptr": f"*{dtype}", "b_ptr": f"*{dtype}",
+                                          "o_ptr": "*fp64"} for dtype, _, _ in cases],
+                                 keep_printed=True)
+    return [None if t == "error" else t for t in types]
 
 
 def run_side(side, path, cases_path, out_path):
@@ -131,7 +93,7 @@ def run_side(side, path, cases_path, out_path):
         "u32": torch.uint32, "i64": torch.int64, "fp16": torch.float16, "fp32": torch.float32,
         "fp64": torch.float64, "int1": torch.bool, "int8": torch.int8, "uint8": torch.uint8,
         "int16": torch.int16, "int32": torch.int32, "uint32": torch.uint32, "int64": torch.int64}
-    module = load_module(path)
+    module = load_module(path, "value_kernels")
     if side == "mgp":
         import mgp
     with open(cases_path) as f:
