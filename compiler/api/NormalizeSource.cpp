@@ -1,12 +1,14 @@
 //===- NormalizeSource.cpp - the text a kernel's cache key covers ---------===//
 //
 // This file implements normalizeKernelSource: the file is cut into top-level
-// chunks by indentation; the kernel's chunk and, transitively, every chunk
-// whose name it mentions are kept (kernel first, the rest by name), with
-// trailing whitespace stripped and line endings as "\n". An edit elsewhere in
-// the file leaves the text unchanged; an edit to a helper or a constant the
-// kernel uses changes it. Mentions are whole words, so a name in a comment
-// also counts: that can only make the key change more often, never less.
+// chunks by indentation; the kernel's chunks and, transitively, every chunk
+// whose name they mention are kept (kernel first, the rest by name), with
+// the imports and guarded definitions, trailing whitespace stripped and line
+// endings as "\n". An edit elsewhere in the file leaves the text unchanged;
+// an edit to the kernel, a helper or a constant it uses changes it. Mentions
+// are whole words, so a name in a comment also counts: that can only make the
+// key change more often, never less. A kernel the cut cannot name keys on
+// the whole file.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/api/NormalizeSource.h"
@@ -29,16 +31,46 @@ struct Chunk {
 
 static bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
-/// The name a chunk defines: `def NAME(` (after decorators) or `NAME =` /
-/// `NAME: T =`; empty otherwise.
+/// Whether \p line starts with keyword \p word as a whole word.
+static bool startsWithWord(llvm::StringRef line, llvm::StringRef word) {
+  return line.starts_with(word) &&
+         (line.size() == word.size() || !isIdentChar(line[word.size()]));
+}
+
+/// Whether \p line starts a statement at the top level: column 0, not blank,
+/// not a comment, not a closing bracket (a decorator's or a call's) and not
+/// a clause of the compound statement above it (`else:`, `except ...:`).
+static bool isTopLevelLine(llvm::StringRef line) {
+  if (line.empty() || llvm::isSpace(line[0]) || line.starts_with("#") ||
+      line.starts_with(")") || line.starts_with("]") || line.starts_with("}"))
+    return false;
+  for (llvm::StringRef clause : {"else", "elif", "except", "finally"})
+    if (startsWithWord(line, clause))
+      return false;
+  return true;
+}
+
+/// Whether \p line starts with a keyword that opens a compound statement.
+static bool isCompoundStatement(llvm::StringRef line) {
+  for (llvm::StringRef word : {"try", "if", "with", "for", "while", "async"})
+    if (startsWithWord(line, word))
+      return true;
+  return false;
+}
+
+/// The name a chunk defines: `def NAME(` or `class NAME` (after decorators,
+/// whose arguments may span lines) or `NAME =` / `NAME: T =`; empty
+/// otherwise.
 static std::string chunkName(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n');
   for (llvm::StringRef line : lines) {
-    if (line.starts_with("@") || line.trim().empty() || line.starts_with("#"))
+    if (!isTopLevelLine(line) || line.starts_with("@"))
       continue;
+    if (isCompoundStatement(line))
+      return "";
     llvm::StringRef rest = line;
-    if (rest.consume_front("def ")) {
+    if (rest.consume_front("def ") || rest.consume_front("class ")) {
       rest = rest.ltrim();
       return rest.take_while(isIdentChar).str();
     }
@@ -50,6 +82,13 @@ static std::string chunkName(llvm::StringRef text) {
     return "";
   }
   return "";
+}
+
+/// Whether an unnamed chunk is a compound statement that may bind names the
+/// kernel uses (`try: from m import tanh ...`, `if X: def helper ...`); the
+/// script guard `if __name__ == ...` holds host code only.
+static bool mayBindNames(llvm::StringRef text) {
+  return isCompoundStatement(text) && !text.starts_with("if __name__");
 }
 
 /// Splits \p source into top-level chunks, each line right-trimmed.
@@ -67,9 +106,7 @@ static std::vector<Chunk> splitChunks(llvm::StringRef source) {
   source.split(lines, '\n');
   for (llvm::StringRef line : lines) {
     line = line.rtrim(); // also drops the '\r' of "\r\n"
-    bool topLevel = !line.empty() && !llvm::isSpace(line[0]) &&
-                    !line.starts_with("#") && !line.starts_with(")") &&
-                    !line.starts_with("]") && !line.starts_with("}");
+    bool topLevel = isTopLevelLine(line);
     if (topLevel && !pendingDecorator)
       flush();
     if (topLevel)
@@ -99,17 +136,25 @@ static void collectWords(llvm::StringRef text, llvm::StringSet<> &words) {
 std::string mgp::normalizeKernelSource(llvm::StringRef source,
                                        llvm::StringRef kernelName) {
   std::vector<Chunk> chunks = splitChunks(source);
-  // The last definition of a name wins, as in Python.
-  llvm::StringMap<const Chunk *> byName;
+  // Every chunk of a name, in file order: `f = triton.jit(f)` rebinds the
+  // `def f` above it, and both make the kernel.
+  llvm::StringMap<llvm::SmallVector<const Chunk *, 1>> byName;
   for (const Chunk &chunk : chunks)
     if (!chunk.name.empty())
-      byName[chunk.name] = &chunk;
+      byName[chunk.name].push_back(&chunk);
   auto kernel = byName.find(kernelName);
-  if (kernel == byName.end())
-    return "";
+  if (kernel == byName.end()) {
+    // No chunk is named for the kernel (a form the cut does not know): the
+    // whole file, so that no edit can leave the key unchanged.
+    std::string text;
+    for (const Chunk &chunk : chunks)
+      text += (text.empty() ? "" : "\n\n") + chunk.text;
+    return text;
+  }
 
   llvm::StringSet<> included{kernelName};
-  llvm::SmallVector<const Chunk *> work{kernel->second};
+  llvm::SmallVector<const Chunk *> work(kernel->second.begin(),
+                                        kernel->second.end());
   std::vector<const Chunk *> callees;
   while (!work.empty()) {
     const Chunk *chunk = work.pop_back_val();
@@ -119,19 +164,28 @@ std::string mgp::normalizeKernelSource(llvm::StringRef source,
       auto it = byName.find(word.getKey());
       if (it == byName.end() || !included.insert(word.getKey()).second)
         continue;
-      callees.push_back(it->second);
-      work.push_back(it->second);
+      for (const Chunk *named : it->second) {
+        callees.push_back(named);
+        work.push_back(named);
+      }
     }
   }
-  std::sort(callees.begin(), callees.end(),
-            [](const Chunk *a, const Chunk *b) { return a->name < b->name; });
+  // By name; a name's chunks stay in file order.
+  std::stable_sort(
+      callees.begin(), callees.end(),
+      [](const Chunk *a, const Chunk *b) { return a->name < b->name; });
   // Imports bind the builtins' aliases (`tl`): all of them, in file order, so
-  // the text compiles on its own.
-  for (const Chunk &chunk : chunks)
-    if (llvm::StringRef(chunk.text).starts_with("import ") ||
-        llvm::StringRef(chunk.text).starts_with("from "))
+  // the text compiles on its own; so do compound statements that may bind a
+  // name (a guarded import).
+  for (const Chunk &chunk : chunks) {
+    llvm::StringRef text = chunk.text;
+    if (text.starts_with("import ") || text.starts_with("from ") ||
+        (chunk.name.empty() && mayBindNames(text)))
       callees.push_back(&chunk);
-  std::string text = kernel->second->text;
+  }
+  std::string text;
+  for (const Chunk *chunk : kernel->second)
+    text += (text.empty() ? "" : "\n\n") + chunk->text;
   for (const Chunk *chunk : callees)
     text += "\n\n" + chunk->text;
   return text;

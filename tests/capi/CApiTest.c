@@ -502,6 +502,66 @@ static void testCompileOnlyPTX(void) {
   mgp_context_destroy(context);
 }
 
+/* The PTX of kernel "k" of \p source for *fp32,1024 at sm_90, or NULL; the
+   caller frees it. */
+static char *compileK(const char *source) {
+  mgp_compile_options options;
+  memset(&options, 0, sizeof(options));
+  options.arch = "sm_90";
+  mgp_kernel kernel = NULL;
+  CHECK_STATUS(mgp_kernel_compile(NULL, source, "edited.py", "k", "*fp32,1024",
+                                  &options, &kernel),
+               MGP_SUCCESS);
+  const char *ptx = NULL;
+  char *copy = NULL;
+  if (kernel && mgp_kernel_ptx(kernel, &ptx) == MGP_SUCCESS) {
+    copy = malloc(strlen(ptx) + 1);
+    strcpy(copy, ptx);
+  }
+  mgp_kernel_destroy(kernel);
+  return copy;
+}
+
+/* An edited kernel is compiled again, never answered by the memory or disk
+   cache with the old code: a kernel rebound as `k = triton.jit(k)` and one
+   under a decorator whose arguments span lines. The scale is 3.0 (PTX
+   0f40400000), then 5.0 (0f40A00000). */
+static void testEditedKernelRecompiles(void) {
+  static const char *const forms[] = {
+      "import triton\nimport triton.language as tl\n\n"
+      "def k(X, B: tl.constexpr):\n"
+      "    offs = tl.arange(0, B)\n"
+      "    tl.store(X + offs, tl.load(X + offs) * SCALE)\n\n"
+      "k = triton.jit(k)\n",
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.autotune(\n"
+      "    configs=[triton.Config({}, num_warps=w) for w in (2, 4)],\n"
+      "    key=[],\n"
+      ")\n"
+      "@triton.jit\n"
+      "def k(X, B: tl.constexpr):\n"
+      "    offs = tl.arange(0, B)\n"
+      "    tl.store(X + offs, tl.load(X + offs) * SCALE)\n"};
+  for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); ++i) {
+    const char *at = strstr(forms[i], "SCALE");
+    char *three = malloc(strlen(forms[i]) + 1);
+    char *five = malloc(strlen(forms[i]) + 1);
+    size_t head = (size_t)(at - forms[i]);
+    sprintf(three, "%.*s3.0%s", (int)head, forms[i], at + 5);
+    sprintf(five, "%.*s5.0%s", (int)head, forms[i], at + 5);
+    char *first = compileK(three);
+    char *second = compileK(five);
+    if (first && second) {
+      CHECK_CONTAINS(first, "0f40400000");
+      CHECK_CONTAINS(second, "0f40A00000");
+    }
+    free(first);
+    free(second);
+    free(three);
+    free(five);
+  }
+}
+
 /* Without a GPU, a GPU context is MGP_ERROR_NO_DEVICE with the driver's
    reason; with one, the context says what it is. */
 static void testGpuContext(void) {
@@ -546,6 +606,7 @@ int main(int argc, char **argv) {
       {"helper-constant-scalars", testHelperConstantAndScalars},
       {"launch-errors", testLaunchErrors},
       {"compile-only-ptx", testCompileOnlyPTX},
+      {"edited-kernel-recompiles", testEditedKernelRecompiles},
       {"gpu-context", testGpuContext},
   };
   int status = runTests(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);

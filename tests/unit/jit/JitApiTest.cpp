@@ -370,7 +370,54 @@ TEST(NormalizeSource, KernelHelpersConstantsAndImports) {
   helper.replace(helper.find("x * SCALE"), 9, "x + SCALE");
   EXPECT_NE(normalizeKernelSource(helper, "k"),
             normalizeKernelSource(source, "k"));
-  EXPECT_EQ(normalizeKernelSource(source, "missing"), "");
+  // No chunk named for the kernel: the whole file.
+  EXPECT_EQ(normalizeKernelSource("x = 1\n\ny = 2\n", "missing"),
+            "x = 1\n\ny = 2");
+}
+
+/// Whether replacing \p from with \p to in \p source changes the text the
+/// cache key of kernel \p name covers.
+static bool editChangesKey(const std::string &source, llvm::StringRef name,
+                           const std::string &from, const std::string &to) {
+  std::string edited = source;
+  size_t at = edited.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  edited.replace(at, from.size(), to);
+  return normalizeKernelSource(edited, name) !=
+         normalizeKernelSource(source, name);
+}
+
+TEST(NormalizeSource, EveryEditToTheKernelChangesTheKey) {
+  // `k = triton.jit(k)` rebinds the def above it: both are the kernel.
+  const char *rebound = "import triton\n"
+                        "def k(X, Y):\n    tl.store(Y, tl.load(X) * 2)\n\n"
+                        "k = triton.jit(k)\n\n"
+                        "def host():\n    pass\n";
+  EXPECT_TRUE(editChangesKey(rebound, "k", "* 2", "* 3"));
+  EXPECT_FALSE(editChangesKey(rebound, "k", "pass", "return 1"));
+  // A decorator whose arguments span lines: the def below it is the chunk's
+  // name.
+  const char *autotuned =
+      "@triton.autotune(\n"
+      "    configs=[triton.Config({'B': b}) for b in (64, 128)],\n"
+      "    key=['N'],\n"
+      ")\n"
+      "@triton.jit\n"
+      "def k(X, N, B: tl.constexpr):\n    tl.store(X, tl.abs(tl.load(X)))\n\n"
+      "def host():\n    pass\n";
+  EXPECT_TRUE(editChangesKey(autotuned, "k", "tl.abs(", "tl.exp("));
+  EXPECT_TRUE(editChangesKey(autotuned, "k", "(64, 128)", "(64, 256)"));
+  EXPECT_FALSE(editChangesKey(autotuned, "k", "pass", "return 1"));
+  // A guarded import binds a name the kernel uses; the script guard holds
+  // host code only.
+  const char *guarded =
+      "try:\n    from triton.language.extra.libdevice import tanh\n"
+      "except ImportError:\n    from triton.language.math import tanh\n\n"
+      "@triton.jit\n"
+      "def k(X):\n    tl.store(X, tanh(tl.load(X)))\n\n"
+      "if __name__ == '__main__':\n    print(1)\n";
+  EXPECT_TRUE(editChangesKey(guarded, "k", "extra.libdevice", "math"));
+  EXPECT_FALSE(editChangesKey(guarded, "k", "print(1)", "print(2)"));
 }
 
 } // namespace
