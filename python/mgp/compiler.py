@@ -4,7 +4,7 @@
 import ctypes
 import inspect
 
-from . import _lib, _types, runtime
+from . import _lib, _source, _types, runtime
 
 _PRECISIONS = {"tf32", "ieee"}
 
@@ -111,13 +111,16 @@ class CompiledKernel:
 
 
 def _signature_text(fn_params, signature, constexprs):
-    """A signature string from Triton's ASTSource style: a dict name -> type
-    ("*fp32", "i32", "constexpr") plus a dict of constexpr values (by name
-    or (index,)); or a string as it is."""
+    """(signature string, baked) from Triton's ASTSource style: a dict name ->
+    type ("*fp32", "i32", "constexpr") plus a dict of constexpr values (by
+    name or (index,)); or a string as it is. Numbers go into the signature;
+    other constexprs (dtypes, strings, None, jit functions) are returned in
+    ``baked`` (name -> value), to be baked into the kernel's text as the JIT
+    does."""
     if isinstance(signature, str):
-        return signature
+        return signature, {}
     constexprs = constexprs or {}
-    entries = []
+    entries, baked = [], {}
     for index, name in enumerate(fn_params):
         kind = signature.get(name, "constexpr")
         value = constexprs.get(name, constexprs.get((index,), inspect.Parameter.empty))
@@ -125,10 +128,13 @@ def _signature_text(fn_params, signature, constexprs):
             if value is inspect.Parameter.empty:
                 raise TypeError(f"mgp.compile: constexpr '{name}' needs a value "
                                 "in constexprs")
-            entries.append(_types.signature_entry(("constexpr", value), name))
+            if _types.is_number(value):
+                entries.append(_types.signature_entry(("constexpr", value), name))
+            else:
+                baked[name] = _types.constexpr_value(value)
         else:
             entries.append(kind.replace("*k", "*"))
-    return ",".join(entries)
+    return ",".join(entries), baked
 
 
 def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
@@ -137,7 +143,9 @@ def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
     function) for ``signature`` to PTX, without launching anything.
 
     ``signature``: mgp's AOT syntax ("*fp32:16,*fp32,i32,1024"), or a dict
-    name -> type with ``constexprs`` (Triton's ASTSource). ``arch``: the
+    name -> type with ``constexprs`` (Triton's ASTSource): numbers, and
+    dtypes, strings, None or jit functions, which are baked into the kernel's
+    text as a launch bakes them. ``arch``: the
     target ("sm_90"); default: the GPU's when there is one, else "sm_90".
     Returns a CompiledKernel; ``.asm["ptx"]`` is the PTX."""
     from .jit import jit
@@ -148,6 +156,16 @@ def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
     if arch is None and not runtime.interpreting():
         arch = runtime.context(runtime.current_device()).arch
     options.arch = (arch or "sm_90").encode()
-    text = _signature_text(kernel.arg_names, signature, constexprs)
-    return CompiledKernel.compile(None, kernel.source(), kernel._file,
-                                  kernel.__name__, text, options)
+    text, baked = _signature_text(kernel.arg_names, signature, constexprs)
+    if baked:
+        try:
+            source, name = kernel.source_and_name(baked)
+        except _source.Unspellable as e:
+            param = next(k for k, v in baked.items() if _source.is_unspellable(v))
+            raise TypeError(f"mgp.compile: constexpr '{param}': {e} is not "
+                            "supported by mgp (constexpr values are numbers, "
+                            "strings, None, dtypes, jit functions and tuples of "
+                            "these)") from None
+    else:
+        source, name = kernel.source(), kernel.__name__
+    return CompiledKernel.compile(None, source, kernel._file, name, text, options)

@@ -308,6 +308,33 @@ class AheadOfTime(unittest.TestCase):
         self.assertEqual(by_dict.signature, "*fp32,*fp32,*fp32,i32,256")
         self.assertIn(".target sm_80", by_dict.ptx)
 
+    def test_compile_bakes_constexprs_that_are_not_numbers(self):
+        # None, a string and a dtype, as Triton's ASTSource takes them: baked
+        # into the kernel's text, as a launch bakes them.
+        types = {"x_ptr": "*fp32", "out_ptr": "*fp16", "n": "i32"}
+        relu = mgp.compile(K.bias_act_kernel, types, arch="sm_90",
+                           constexprs={"b_ptr": None, "ACTIVATION": "relu",
+                                       "OUT_DTYPE": mgp.float16, "BLOCK": 256})
+        square = mgp.compile(K.bias_act_kernel, dict(types, out_ptr="*fp32"), arch="sm_90",
+                             constexprs={"b_ptr": None, "ACTIVATION": "square",
+                                         "OUT_DTYPE": mgp.float32, "BLOCK": 256})
+        self.assertEqual(relu.signature, "*fp32,*fp16,i32,256")
+        # The relu kernel takes the max and stores fp16; the square kernel
+        # multiplies and stores fp32; neither has a bias parameter.
+        self.assertIn("max.f32", relu.ptx)
+        self.assertIn("cvt.rn.f16.f32", relu.ptx)
+        self.assertNotIn("mul.f32", relu.ptx)
+        self.assertIn("mul.f32", square.ptx)
+        self.assertNotIn("max.f32", square.ptx)
+        self.assertNotIn("cvt.rn.f16.f32", square.ptx)
+        for ptx in (relu.ptx, square.ptx):
+            self.assertIn("_param_2", ptx)
+            self.assertNotIn("_param_3", ptx)
+        with self.assertRaisesRegex(TypeError, "constexpr 'BLOCK' needs a value"):
+            mgp.compile(K.bias_act_kernel, types, arch="sm_90",
+                        constexprs={"b_ptr": None, "ACTIVATION": "relu",
+                                    "OUT_DTYPE": mgp.float16})
+
     def test_host_helpers(self):
         self.assertEqual(mgp.cdiv(1000, 256), 4)
         self.assertEqual(mgp.next_power_of_2(781), 1024)
