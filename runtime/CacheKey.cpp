@@ -8,11 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/CacheKey.h"
 
+#include "compiler/api/ModuleSearch.h"
 #include "compiler/api/NormalizeSource.h"
 #include "compiler/api/Version.h"
 #include "compiler/pipeline/CompilerHash.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
 
 #include <cstring>
@@ -60,6 +62,18 @@ std::string mgp::computeCacheKey(const KernelRequest &request,
   // The kernel and every function and constant it names, so that an edit
   // elsewhere in the file keeps the key.
   h.text('C', normalizeKernelSource(request.source, request.kernelName));
+  // The module files its imports may load (`from .utils import f`), whole:
+  // an edit to an imported helper changes the key.
+  std::vector<std::string> modules =
+      findImportedModuleFiles(request.source, request.fileName, {});
+  h.number('I', modules.size());
+  for (const std::string &file : modules) {
+    h.text('i', file);
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+    h.number('r', static_cast<bool>(text));
+    h.text('m', text ? (*text)->getBuffer() : llvm::StringRef());
+  }
   h.number('T', request.signature.params.size());
   for (const SignatureParam &param : request.signature.params) {
     h.number('k', static_cast<uint64_t>(param.kind));

@@ -7,12 +7,8 @@
 // rest of the compilation. Only the syntax half: Sema decides what a name
 // means.
 //
-// Search order for `a.b.c` (absolute): each folder of `searchPaths` (mgpc's
-// -I, in order), then the importing file's folder and its ancestors (so the
-// root of a package is found from a file inside it). In each folder
-// `a/b/c.py`, then `a/b/c/__init__.py`. A relative import (`.utils`,
-// `..ops.utils`) starts from the importing file's folder, one level up per
-// extra dot, and is only looked up there.
+// The search order is compiler/api/ModuleSearch.h's (shared with the cache
+// key, which covers the files the search finds).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_COMPILER_FRONTEND_MODULELOADER_H

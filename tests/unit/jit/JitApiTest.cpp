@@ -10,11 +10,13 @@
 // covers.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/api/ModuleSearch.h"
 #include "compiler/api/NormalizeSource.h"
 #include "runtime/interp/Interpreter.h"
 #include "runtime/jit/Jit.h"
 #include "runtime/jit/KernelCompiler.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -296,6 +298,106 @@ TEST(KernelCompiler, PtxThroughTheCacheWithoutAGpu) {
             std::string::npos)
       << log1;
   EXPECT_NE(log2.find("from the disk cache"), std::string::npos) << log2;
+  llvm::sys::fs::remove_directories(dir);
+}
+
+/// Writes \p text to \p dir / \p name (folders made as needed).
+static void writeFile(llvm::StringRef dir, llvm::StringRef name,
+                      llvm::StringRef text) {
+  llvm::SmallString<128> path(dir);
+  llvm::sys::path::append(path, name);
+  ASSERT_FALSE(
+      llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)));
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  out << text;
+}
+
+/// A helper imported from a sibling module, edited between two processes'
+/// caches on one directory: the second compiles again and gets the new
+/// helper, never the first's PTX from the disk cache. Scale 3.0 is PTX
+/// 0f40400000, 5.0 is 0f40A00000.
+TEST(KernelCompiler, AnEditedHelperModuleIsCompiledAgain) {
+  llvm::SmallString<128> dir, cacheDir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-jit-src", dir));
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-jit-test", cacheDir));
+  const std::string kernel =
+      "import triton\nimport triton.language as tl\n"
+      "from .ops.scale import scaled\n\n"
+      "@triton.jit\n"
+      "def k(X, B: tl.constexpr):\n"
+      "    offs = tl.arange(0, B)\n"
+      "    tl.store(X + offs, scaled(tl.load(X + offs)))\n";
+  writeFile(dir, "kernel.py", kernel);
+  writeFile(dir, "ops/__init__.py", "");
+  // The helper's module takes its factor from a third module.
+  writeFile(dir, "ops/scale.py",
+            "import triton\nfrom .factor import FACTOR\n\n"
+            "@triton.jit\ndef scaled(x):\n    return x * FACTOR\n");
+  llvm::SmallString<128> file(dir);
+  llvm::sys::path::append(file, "kernel.py");
+  KernelRequest request;
+  request.source = kernel;
+  request.fileName = file.str().str();
+  request.kernelName = "k";
+  request.signature = std::move(*parseSignature("*fp32,1024"));
+  request.target = *Target::parse("sm_90");
+  CacheConfig config{cacheDir.str().str(), true, true};
+  std::string log;
+  llvm::raw_string_ostream os(log);
+  for (const char *factor : {"3.0", "5.0"}) {
+    writeFile(dir, "ops/factor.py", std::string("FACTOR = ") + factor + "\n");
+    KernelCache cache(config, os); // a new process on the same directory
+    CacheSource source;
+    auto compiled = getCompiledKernel(request, cache, &source);
+    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+    EXPECT_EQ(source, CacheSource::Compiled) << factor;
+    EXPECT_NE((*compiled)->ptx.find(llvm::StringRef(factor) == "3.0"
+                                        ? "0f40400000"
+                                        : "0f40A00000"),
+              std::string::npos)
+        << factor;
+  }
+  // Unchanged files: the disk cache answers.
+  KernelCache cache(config, os);
+  CacheSource source;
+  ASSERT_TRUE(bool(getCompiledKernel(request, cache, &source)));
+  EXPECT_EQ(source, CacheSource::Disk);
+  llvm::sys::fs::remove_directories(dir);
+  llvm::sys::fs::remove_directories(cacheDir);
+}
+
+TEST(ModuleSearch, ImportedModuleFilesTransitively) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mgp-imports", dir));
+  writeFile(dir, "pkg/__init__.py", "");
+  writeFile(dir, "pkg/utils.py", "from . import consts\n");
+  writeFile(dir, "pkg/consts.py", "N = 1\n");
+  writeFile(dir, "pkg/kernels/main.py", "");
+  writeFile(dir, "pkg/kernels/act.py", "import pkg.utils as u\n");
+  writeFile(dir, "pkg/kernels/unused.py", "");
+  const char *source =
+      "import triton\nimport triton.language as tl\n"
+      "from triton.language.extra import libdevice\n"
+      "from .act import (\n    gelu,  # a comment\n    silu,\n)\n"
+      "from .. import utils\n"
+      "import math, os\n";
+  llvm::SmallString<128> file(dir);
+  llvm::sys::path::append(file, "pkg/kernels/main.py");
+  std::vector<std::string> found = findImportedModuleFiles(source, file, {});
+  std::vector<std::string> names;
+  for (const std::string &path : found)
+    names.push_back(path.substr(dir.size() + 1));
+  // The file's own imports in order (act.py; `from .. import utils` finds
+  // pkg/utils.py), then theirs: utils.py's `from . import consts` finds
+  // consts.py, act.py's `import pkg.utils` the utils.py already found.
+  // triton, math and os are no files here.
+  EXPECT_EQ(llvm::join(names, " "),
+            "pkg/kernels/act.py pkg/utils.py pkg/consts.py")
+      << llvm::join(names, " ");
+  // A file that is not on disk has no folder to look in for relative imports.
+  EXPECT_TRUE(findImportedModuleFiles(source, "<jit>", {}).empty());
   llvm::sys::fs::remove_directories(dir);
 }
 
