@@ -96,12 +96,14 @@ bench-report:
 	python3 tools/bench_report.py $(BENCH_JSON) --plot $(BENCH_PLOT)
 
 # bench/compile_time.py: source-to-cubin compile time of every kernel of the
-# Triton suite (tests/triton), mgpc + ptxas against triton.compile with an
-# empty cache, on this machine (no GPU needed; needs triton and ptxas).
+# Triton suite (tests/triton): mgpc + ptxas, and mgp's JIT in process (C API +
+# nvJitLink), against triton.compile with an empty cache, on this machine (no
+# GPU needed; needs triton, ptxas and libnvJitLink of the CUDA toolkit).
 BENCH_COMPILE_ARGS ?=
 .PHONY: bench-compile
 bench-compile: build
-	python3 bench/compile_time.py --mgpc $(BUILD)/bin/mgpc $(BENCH_COMPILE_ARGS)
+	python3 bench/compile_time.py --mgpc $(BUILD)/bin/mgpc --jit \
+	  --mgp-library $(BUILD)/lib/libmgp.so $(BENCH_COMPILE_ARGS)
 
 # ResNet18 timing: median ms per batch of 128 at 224x224 after warm-up, images/s
 # and per-kernel GPU times (on the GPU; elsewhere the interpreter at batch 1).

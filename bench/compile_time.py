@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
-"""Compile time of the Triton kernel suite: mgp (mgpc + ptxas) against Triton.
+"""Compile time of the Triton kernel suite: mgp (mgpc + ptxas, and mgp's JIT in
+process) against Triton.
 
 For each kernel of tests/triton (its first specialization, the one its host
 code launches first: suite/specialize.py), one after another on this machine:
-  mgp     the wall time of the `mgpc FILE -k KERNEL --signature SIG -D ...
+  mgpc    the wall time of the `mgpc FILE -k KERNEL --signature SIG -D ...
           --num-warps W --arch ARCH -o K.ptx` process (no kernel cache:
           MGP_CACHE=off) plus `ptxas -arch=ARCH K.ptx`, i.e. source to cubin
+  mgp JIT with --jit: what a Python program that launches the kernel waits
+          for in a warm process, source to cubin: the kernel's text through
+          mgp's C API (`mgp_kernel_compile`, as `mgp.jit` and `mgp.compile`
+          call it; a numbered comment line in the kernel's text, so that no
+          run is answered by the in-memory kernel cache) and its PTX
+          through nvJitLink, the toolkit's in-process PTX compiler (the same
+          ptxas as the driver's JIT that mgp's runtime calls on a GPU machine;
+          this machine may have no driver)
   Triton  `triton.compile(ASTSource, target=GPUTarget("cuda", 90, 32),
           options={"num_warps": W})` in this process with an empty Triton
           cache (a fresh TRITON_CACHE_DIR per compile): source to cubin,
@@ -13,13 +22,18 @@ code launches first: suite/specialize.py), one after another on this machine:
           (one untimed compile warms Triton up first)
 The best of --repeat runs of each is kept. Prints a markdown table (ms per
 kernel, Triton / mgp: above 1, mgp compiles faster), the medians and the
-geometric mean of the ratio; --out writes it to a file. No GPU is needed.
+geometric means of the ratios; --out writes it to a file. No GPU is needed.
 
     bench/compile_time.py --mgpc build/bin/mgpc [--ptxas ptxas] [-k REGEX]
+                          [--jit --mgp-library build/lib/libmgp.so
+                           --nvjitlink libnvJitLink.so]
                           [--repeat 3] [--out compile-time.md]
 """
 
 import argparse
+import ctypes
+import ctypes.util
+import itertools
 import datetime
 import math
 import os
@@ -54,6 +68,116 @@ def time_mgp(spec, args, tmp):
     return seconds, ""
 
 
+class NvJitLink:
+    """PTX to cubin in this process (nvJitLink's C API through ctypes)."""
+
+    INPUT_PTX = 2
+
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        for name in ("nvJitLinkCreate", "nvJitLinkAddData", "nvJitLinkComplete",
+                     "nvJitLinkGetLinkedCubinSize", "nvJitLinkGetLinkedCubin",
+                     "nvJitLinkGetErrorLogSize", "nvJitLinkGetErrorLog",
+                     "nvJitLinkDestroy"):
+            getattr(self.lib, name).restype = ctypes.c_int
+
+    def cubin(self, ptx, arch):
+        """The cubin of PTX text ``ptx`` for ``arch``, or raises RuntimeError
+        with nvJitLink's error log."""
+        handle = ctypes.c_void_p()
+        options = (ctypes.c_char_p * 1)(f"-arch={arch}".encode())
+        self._check(self.lib.nvJitLinkCreate(ctypes.byref(handle), 1, options), None)
+        try:
+            data = ptx.encode()
+            self._check(self.lib.nvJitLinkAddData(handle, self.INPUT_PTX, data,
+                                                  ctypes.c_size_t(len(data)), b"k.ptx"), handle)
+            self._check(self.lib.nvJitLinkComplete(handle), handle)
+            size = ctypes.c_size_t()
+            self._check(self.lib.nvJitLinkGetLinkedCubinSize(handle, ctypes.byref(size)), handle)
+            image = ctypes.create_string_buffer(size.value)
+            self._check(self.lib.nvJitLinkGetLinkedCubin(handle, image), handle)
+            return image.raw
+        finally:
+            self.lib.nvJitLinkDestroy(ctypes.byref(handle))
+
+    def _check(self, result, handle):
+        if result == 0:
+            return
+        log = ""
+        if handle is not None:
+            size = ctypes.c_size_t()
+            if self.lib.nvJitLinkGetErrorLogSize(handle, ctypes.byref(size)) == 0 and size.value:
+                text = ctypes.create_string_buffer(size.value)
+                self.lib.nvJitLinkGetErrorLog(handle, text)
+                log = text.value.decode(errors="replace").strip()
+        raise RuntimeError(f"nvJitLink error {result}" + (f": {log}" if log else ""))
+
+
+def find_nvjitlink():
+    """libnvJitLink from the CUDA toolkit (CUDA_HOME, /usr/local/cuda) or the
+    loader's search path, or None."""
+    for root in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if root:
+            for name in ("libnvJitLink.so", "libnvJitLink.so.13", "libnvJitLink.so.12"):
+                path = os.path.join(root, "lib64", name)
+                if os.path.exists(path):
+                    return path
+    return ctypes.util.find_library("nvJitLink")
+
+
+_SERIAL = itertools.count()
+
+
+def jit_request(spec):
+    """(text, kernel name, signature) mgp's JIT compiles for this
+    specialization: numbers in the signature, other constexprs baked into
+    the text (mgp.jit's source_and_name)."""
+    import mgp
+    kernel = mgp.jit(spec.fn.fn)
+    kernel = getattr(kernel, "base_fn", kernel)
+    baked = {}
+    for p in spec.params:  # what mgpc_signature leaves to -D: bools too
+        if p.kind == "constexpr" and (isinstance(p.value, bool) or
+                                      not isinstance(p.value, (int, float))):
+            baked[p.name] = p.value
+    signature = spec.mgpc_signature()
+    text, name = kernel.source_and_name(baked) if baked else (kernel.source(), kernel.__name__)
+    return text, kernel._file, name, signature
+
+
+def unique_text(text, name):
+    """``text`` with a numbered comment line after the first line of kernel
+    ``name``'s def: the same kernel, but a new cache key (the key covers the
+    kernel's own text, runtime/CacheKey.h), so no run is a memory-cache hit."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith(f"def {name}("):
+            lines.insert(index + 1, f"# compile_time.py run {next(_SERIAL)}")
+            return "\n".join(lines)
+    raise ValueError(f"no 'def {name}(' in the kernel's text")
+
+
+def time_mgp_jit(spec, args, nvjitlink):
+    """Seconds from source to cubin through mgp's C API and nvJitLink in this
+    process, or an error."""
+    import mgp
+    try:
+        text, file_name, name, signature = jit_request(spec)
+        text = unique_text(text, name)
+    except Exception as error:
+        return None, f"mgp JIT: {type(error).__name__}: {error}"
+    options = mgp.compiler.compile_options({"num_warps": spec.num_warps})
+    options.arch = args.arch.encode()
+    text = unique_text(text, name)
+    start = time.perf_counter()
+    try:
+        kernel = mgp.CompiledKernel.compile(None, text, file_name, name, signature, options)
+        nvjitlink.cubin(kernel.ptx, args.arch)
+    except Exception as error:
+        return None, f"mgp JIT: {str(error).strip().splitlines()[0]}"
+    return time.perf_counter() - start, ""
+
+
 def time_triton(spec, cache_root):
     """Seconds from source to cubin through triton.compile with an empty
     cache, or an error."""
@@ -82,6 +206,10 @@ def best(fn, repeat):
     return min(times), ""
 
 
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mgpc", required=True)
@@ -89,6 +217,12 @@ def main():
     parser.add_argument("--arch", default="sm_90a")
     parser.add_argument("-k", "--filter", default="")
     parser.add_argument("--repeat", type=int, default=3, help="runs per kernel and side (best kept)")
+    parser.add_argument("--jit", action="store_true",
+                        help="also time mgp's JIT in this process (C API + nvJitLink)")
+    parser.add_argument("--mgp-library", help="libmgp.so for --jit (default: MGP_LIBRARY "
+                        "or the installed package's)")
+    parser.add_argument("--nvjitlink", help="libnvJitLink.so for --jit (default: the CUDA "
+                        "toolkit's)")
     parser.add_argument("--out", help="also write the markdown here")
     args = parser.parse_args()
     for tool in (args.mgpc, args.ptxas):
@@ -100,6 +234,18 @@ def main():
     except ImportError:
         print("compile_time.py: needs triton (pip install triton)")
         return 2
+    nvjitlink = None
+    if args.jit:
+        path = args.nvjitlink or find_nvjitlink()
+        if not path:
+            print("compile_time.py: --jit needs libnvJitLink (the CUDA toolkit's; --nvjitlink PATH)")
+            return 2
+        nvjitlink = NvJitLink(path)
+        if args.mgp_library:
+            os.environ["MGP_LIBRARY"] = os.path.abspath(args.mgp_library)
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        os.environ["MGP_CACHE"] = "off"
+        import mgp  # noqa: F401  (loads libmgp before the first timed compile)
     sys.path.insert(0, SUITE)
     os.environ.pop("TRITON_INTERPRET", None)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -112,36 +258,64 @@ def main():
         if (spec.file, spec.fn_name) not in seen:
             seen.add((spec.file, spec.fn_name))
             first.append(spec)
-    rows, mgp_times, triton_times, ratios = [], [], [], []
+    rows = []
+    times = {"mgpc": [], "jit": [], "triton": []}
+    ratios = {"mgpc": [], "jit": []}
     with tempfile.TemporaryDirectory(prefix="mgp-compile-time-") as tmp:
         time_triton(first[0], tmp)  # Triton's one-time initialisation, untimed
+        if nvjitlink:
+            time_mgp_jit(first[0], args, nvjitlink)  # the same for mgp's library
         for spec in first:
             name = f"{os.path.relpath(spec.file, SUITE)}:{spec.fn_name}"
-            mgp, mgp_error = best(lambda: time_mgp(spec, args, tmp), args.repeat)
-            tri, tri_error = best(lambda: time_triton(spec, tmp), args.repeat)
-            ratio = tri / mgp if mgp and tri else None
-            if mgp:
-                mgp_times.append(mgp)
-            if tri:
-                triton_times.append(tri)
-            if ratio:
-                ratios.append(ratio)
-            note = "; ".join(e for e in (mgp_error, tri_error) if e)
-            rows.append(f"| {name} | w{spec.num_warps} | "
-                        f"{f'{mgp * 1e3:.0f}' if mgp else '-'} | "
-                        f"{f'{tri * 1e3:.0f}' if tri else '-'} | "
-                        f"{f'{ratio:.2f}' if ratio else '-'} | {note} |")
+            measured, notes = {}, []
+            sides = [("mgpc", lambda: time_mgp(spec, args, tmp))]
+            if nvjitlink:
+                sides.append(("jit", lambda: time_mgp_jit(spec, args, nvjitlink)))
+            sides.append(("triton", lambda: time_triton(spec, tmp)))
+            for side, fn in sides:
+                measured[side], error = best(fn, args.repeat)
+                if measured[side]:
+                    times[side].append(measured[side])
+                if error:
+                    notes.append(error)
+            cells = [name, f"w{spec.num_warps}"]
+            cells += [f"{measured[side] * 1e3:.0f}" if measured[side] else "-"
+                      for side, _ in sides]
+            for side in ("mgpc", "jit"):
+                if side not in measured:
+                    continue
+                ratio = measured["triton"] / measured[side] \
+                    if measured[side] and measured["triton"] else None
+                if ratio:
+                    ratios[side].append(ratio)
+                cells.append(f"{ratio:.2f}" if ratio else "-")
+            cells.append("; ".join(notes))
+            rows.append("| " + " | ".join(cells) + " |")
             print(rows[-1], flush=True)
-    geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float("nan")
+    triton_version = __import__("triton").__version__
+    header = ["kernel", "warps", "mgpc ms"] + (["mgp JIT ms"] if nvjitlink else []) + \
+        ["Triton ms", "Triton/mgpc"] + (["Triton/JIT"] if nvjitlink else []) + ["note"]
+    jit_text = ("; mgp JIT: mgp_kernel_compile in process (MGP_CACHE=off, no in-memory hit) + "
+                "nvJitLink" if nvjitlink else "")
     text = [f"Compile time, source to cubin, {len(first)} kernels of tests/triton (first specialization "
-            f"each), best of {args.repeat}, {datetime.date.today()}; mgp: mgpc process + ptxas "
-            f"-arch={args.arch}; Triton {__import__('triton').__version__}: triton.compile in process, "
-            f"empty cache, its ptxas included. Ratio = Triton / mgp (above 1: mgp compiles faster).",
-            "", "| kernel | warps | mgp ms | Triton ms | Triton/mgp | note |", "|---|---|---|---|---|---|"]
+            f"each), best of {args.repeat}, {datetime.date.today()}; mgpc: mgpc process + ptxas "
+            f"-arch={args.arch}{jit_text}; Triton {triton_version}: triton.compile in process, "
+            "empty cache, its ptxas included. Ratio = Triton / mgp (above 1: mgp compiles faster).",
+            "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     text += rows
-    text += ["", f"Median mgp {statistics.median(mgp_times) * 1e3:.0f} ms, Triton "
-             f"{statistics.median(triton_times) * 1e3:.0f} ms; geometric mean of Triton/mgp over "
-             f"{len(ratios)} kernels timed on both sides: **{geomean:.2f}**."]
+    summary = [f"Median mgpc {statistics.median(times['mgpc']) * 1e3:.0f} ms"]
+    if nvjitlink:
+        summary.append(f"mgp JIT {statistics.median(times['jit']) * 1e3:.0f} ms")
+    summary.append(f"Triton {statistics.median(times['triton']) * 1e3:.0f} ms")
+    means = [f"Triton/mgpc **{geometric_mean(ratios['mgpc']):.2f}** over "
+             f"{len(ratios['mgpc'])} kernels timed on both sides"]
+    if nvjitlink:
+        means.append(f"Triton/JIT **{geometric_mean(ratios['jit']):.2f}** over "
+                     f"{len(ratios['jit'])}")
+        at_2x = sum(r >= 2 for r in ratios["jit"])
+        means.append(f"{at_2x} kernels at least 2x faster in the JIT, "
+                     f"{sum(r >= 2 for r in ratios['mgpc'])} as mgpc + ptxas")
+    text += ["", ", ".join(summary) + "; geometric means: " + "; ".join(means) + "."]
     for case, shape, error in errors:
         text.append(f"(not recorded: {case} {shape}: {error})")
     print("\n".join(text[-1 - len(errors):]))
