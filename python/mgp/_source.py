@@ -12,6 +12,13 @@ included). Otherwise the file is extended:
   as Triton's tests do) gets that text appended, which shadows the file's
   definition as a later ``def`` does in Python.
 
+Module-level constants that are ``tl.constexpr`` objects or dtypes (Triton's
+kernels may read only such globals) take their values from the running
+module, as Triton's code generator reads them: ``FLAG =
+tl.constexpr(os.environ.get("X") == "1")`` becomes ``FLAG = True`` in the
+text (the statement's other lines left blank, so positions in errors stay
+right), which mgp could not evaluate from the text alone.
+
 Constexpr arguments that mgp's signatures cannot carry (strings, ``None``,
 dtypes, ``@jit`` functions, tuples of these) are baked into a wrapper kernel
 appended to the text: ``_mgp_spec_k(x, n)`` calls ``k(x, n, MODE="relu")``,
@@ -65,6 +72,13 @@ def read_file(path):
         return None
 
 
+def _source_file(fn):
+    try:
+        return inspect.getsourcefile(fn)
+    except TypeError:
+        return None
+
+
 def is_top_level(fn):
     return "<locals>" not in getattr(fn, "__qualname__", "<locals>")
 
@@ -113,9 +127,10 @@ class SourceBuilder:
     """Assembles the text of one kernel: the file, then appended
     definitions (each helper and constant once)."""
 
-    def __init__(self, file_name):
+    def __init__(self, file_name, module_globals=None):
         self.file_name = file_name
         self.file_text = read_file(file_name)
+        self.module_globals = module_globals
         self.parts = []
         self.defined = set()
 
@@ -129,6 +144,10 @@ class SourceBuilder:
         except SyntaxError:
             pass
         base = prune(self.file_text, roots) if self.file_text is not None else ""
+        if self.module_globals is not None and base:
+            base, uses_tl = bake_globals(base, self.module_globals)
+            if uses_tl and not appended:
+                appended = _IMPORT
         return base + "\n\n" + appended if appended else base
 
     def _in_file(self, fn):
@@ -211,7 +230,7 @@ def _analyse(text):
     except (SyntaxError, ValueError):
         _analyses[text] = None
         return None
-    defs, base = {}, set()
+    defs, base, assigns = {}, set(), []
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     for node in tree.body:
         if isinstance(node, kinds):
@@ -220,10 +239,62 @@ def _analyse(text):
                 (first, node.end_lineno, _names(node)))
         else:  # imports, constants and other statements stay
             base |= _names(node)
+            target = _assigned_name(node)
+            if target is not None:
+                assigns.append((target, node.lineno, node.end_lineno))
     if len(_analyses) > 64:
         _analyses.clear()
-    found = _analyses[text] = (text.splitlines(keepends=True), defs, base)
+    found = _analyses[text] = (text.splitlines(keepends=True), defs, base, assigns)
     return found
+
+
+def _assigned_name(node):
+    """NAME of a top-level ``NAME = value`` / ``NAME: T = value`` on lines of
+    its own, else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        target = node.target
+    else:
+        return None
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _constexpr_global(value):
+    """Whether a module global is one a Triton kernel reads as a compile-time
+    value: a ``tl.constexpr`` object or a dtype."""
+    if type(value).__name__ == "constexpr" and hasattr(value, "value"):
+        return True
+    from ._types import canonical_dtype
+    try:
+        return canonical_dtype(value) in _DTYPE_SPELLING
+    except (KeyError, TypeError):
+        return False
+
+
+def bake_globals(text, module_globals):
+    """(``text`` with each top-level ``NAME = ...`` whose running value in
+    ``module_globals`` is a constexpr or a dtype replaced by ``NAME = <that
+    value>``, whether the replacement names mgp's triton.language alias)."""
+    analysis = _analyse(text)
+    if analysis is None:
+        return text, False
+    lines, _, _, assigns = analysis
+    lines, uses_tl = list(lines), False
+    for name, first, last in assigns:
+        value = module_globals.get(name)
+        if value is None or not _constexpr_global(value):
+            continue
+        helpers = {}
+        try:
+            spelled = spell(value, helpers)
+        except Unspellable:
+            continue
+        if helpers:  # a constexpr holding a jit function: left to the text
+            continue
+        uses_tl |= spelled.startswith(_TL + ".")
+        lines[first - 1:last] = [f"{name} = {spelled}\n"] + ["\n"] * (last - first)
+    return "".join(lines), uses_tl
 
 
 def prune(text, roots):
@@ -235,7 +306,7 @@ def prune(text, roots):
     analysis = _analyse(text)
     if analysis is None:
         return text
-    lines, defs, base = analysis
+    lines, defs, base, _ = analysis
     keep, todo = set(), set(roots) | base
     while todo:
         name = todo.pop()
@@ -257,7 +328,10 @@ def kernel_text(fn, file_name, src=None, params=None, baked=None, extra=None,
     """(source text, kernel name) mgp compiles for kernel ``fn`` (with
     Triton's replaced ``src``, then ``extra``, a kernel ``name`` that calls
     it, and a wrapper for the ``baked`` constexprs, name -> value)."""
-    builder = SourceBuilder(file_name)
+    function = underlying_function(fn)
+    same_file = function is not None and _source_file(function) == file_name
+    builder = SourceBuilder(file_name,
+                            function.__globals__ if same_file else None)
     if builder.file_text is None and src is None:
         src = def_text(fn)
     builder.add_function(fn, decorate=True, src=src)

@@ -7,6 +7,18 @@ import mgp.language as tl
 EPS_SCALE = 1.0  # a module constant the layer norm reads
 
 
+def _host_setting(name):
+    """Host code a kernel's constants are computed with (as real kernels read
+    environment variables or the device's capability at import)."""
+    return {"scale": 3.0, "half": True}[name]
+
+
+# Constexpr globals whose values only the running module knows.
+HOST_SCALE = tl.constexpr(_host_setting("scale"))
+HOST_HALF = tl.constexpr(_host_setting("half"))
+HOST_DTYPE = tl.float16 if _host_setting("half") else tl.float32
+
+
 @mgp.jit
 def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: mgp.constexpr):
     offs = mgp.program_id(0) * BLOCK + mgp.arange(0, BLOCK)
@@ -145,6 +157,17 @@ def bias_act_kernel(x_ptr, b_ptr, out_ptr, n, ACTIVATION: tl.constexpr,
     elif ACTIVATION == "square":
         x = x * x
     tl.store(out_ptr + offs, x.to(OUT_DTYPE), mask=mask)
+
+
+@mgp.jit
+def host_constants_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # Reads constants computed by host code at import (HOST_*).
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask) * HOST_SCALE
+    if HOST_HALF:
+        x = x + 0.5
+    tl.store(out_ptr + offs, x.to(HOST_DTYPE), mask=mask)
 
 
 if __name__ == "__main__":

@@ -219,6 +219,28 @@ class ConstexprKinds(unittest.TestCase):
                                 OUT_DTYPE=mgp.float32, BLOCK=256)
         np.testing.assert_array_equal(same, x + b)
 
+    def test_constexpr_globals_take_the_running_values(self):
+        # HOST_SCALE = tl.constexpr(_host_setting("scale")) and the others are
+        # computed by host code, which the kernel's text alone cannot run:
+        # the launch uses their values in the running module, as Triton does.
+        rng = np.random.default_rng(12)
+        n = 700
+        x = rng.standard_normal(n).astype(np.float32)
+        out = np.full(n, np.nan, np.float16)
+        K.host_constants_kernel[(mgp.cdiv(n, 256),)](x, out, n, BLOCK=256)
+        np.testing.assert_array_equal(out, (x * np.float32(3.0) + np.float32(0.5))
+                                      .astype(np.float16))
+        # The compiled text holds the values; the file's lines stay in place.
+        text = K.host_constants_kernel.source()
+        lines = text.splitlines()
+        self.assertIn("HOST_SCALE = 3.0", lines)
+        self.assertIn("HOST_HALF = True", lines)
+        self.assertIn("HOST_DTYPE = _mgp_tl.float16", lines)
+        with open(K.__file__) as f:
+            original = f.read().splitlines()
+        row = original.index("HOST_SCALE = tl.constexpr(_host_setting(\"scale\"))")
+        self.assertEqual(lines[row], "HOST_SCALE = 3.0")
+
 
 class Tuning(unittest.TestCase):
     def setUp(self):
