@@ -16,6 +16,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <map>
+
 namespace mgp {
 #define GEN_PASS_DEF_MGPASSIGNLAYOUTS
 #include "compiler/codegen/gpu/Passes.h.inc"
@@ -41,7 +43,7 @@ public:
     Block &entry = func.getBody().front();
     for (BlockArgument arg : entry.getArguments())
       if (auto type = dyn_cast<RankedTensorType>(arg.getType()))
-        arg.setType(withEncoding(type, defaultEncoding(type.getRank())));
+        arg.setType(withEncoding(type, defaultEncoding(type.getShape())));
     for (Block &block : func.getBody())
       processBlock(block);
     SmallVector<Type> results;
@@ -80,7 +82,7 @@ private:
           getDefaultBlockedEncoding(context, shape, numWarps, threadsPerWarp);
   }
 
-  Attribute defaultEncoding(unsigned rank) {
+  Attribute rankDefault(unsigned rank) {
     Attribute &encoding = defaults[rank];
     if (!encoding) {
       SmallVector<int64_t> shape(rank, 1);
@@ -88,6 +90,28 @@ private:
           getDefaultBlockedEncoding(context, shape, numWarps, threadsPerWarp);
     }
     return encoding;
+  }
+
+  /// The default encoding for a tensor of `shape`: its rank's, unless that
+  /// spreads the lanes of a warp past one of the tensor's dimensions of more
+  /// than one element (a `[16, 32, 2]` join under the default of a `[16, 32,
+  /// 32]` tensor would hold each element in 16 lanes); then the default built
+  /// for the shape itself. Dimensions of one element are broadcast operands
+  /// and keep the rank's default.
+  Attribute defaultEncoding(ArrayRef<int64_t> shape) {
+    Attribute encoding = rankDefault(shape.size());
+    auto blocked = cast<BlockedEncodingAttr>(encoding);
+    bool spreadsLanes = false;
+    for (auto [size, lanes, perThread] :
+         llvm::zip(shape, blocked.getThreadsPerWarp(),
+                   blocked.getSizePerThread()))
+      spreadsLanes |= size > 1 && int64_t(lanes) * perThread > size;
+    if (!spreadsLanes)
+      return encoding;
+    Attribute &own = shapeDefaults[SmallVector<int64_t>(shape)];
+    if (!own)
+      own = getDefaultBlockedEncoding(context, shape, numWarps, threadsPerWarp);
+    return own;
   }
 
   /// `value` in `encoding`, converted before `user` when needed.
@@ -144,11 +168,11 @@ private:
     }
     if (isa<ReshapeOp>(op)) {
       auto type = cast<RankedTensorType>(op->getOperand(0).getType());
-      convertOperand(op, 0, defaultEncoding(type.getRank()));
+      convertOperand(op, 0, defaultEncoding(type.getShape()));
       return setResultEncoding(
           op->getResult(0),
           defaultEncoding(
-              cast<RankedTensorType>(op->getResult(0).getType()).getRank()));
+              cast<RankedTensorType>(op->getResult(0).getType()).getShape()));
     }
     processElementwise(op);
   }
@@ -173,7 +197,7 @@ private:
         continue;
       Attribute resultEncoding = encoding;
       if (!resultEncoding || isSliceOfOtherRank(resultEncoding, type.getRank()))
-        resultEncoding = defaultEncoding(type.getRank());
+        resultEncoding = defaultEncoding(type.getShape());
       setResultEncoding(result, resultEncoding);
     }
   }
@@ -190,7 +214,7 @@ private:
     auto type = dyn_cast<RankedTensorType>(constant.getType());
     if (!type)
       return;
-    auto newType = withEncoding(type, defaultEncoding(type.getRank()));
+    auto newType = withEncoding(type, defaultEncoding(type.getShape()));
     auto dense = cast<DenseElementsAttr>(constant.getValue());
     Attribute value =
         dense.isSplat()
@@ -369,7 +393,7 @@ private:
     if (slice && slice.getDim() == unsigned(expand.getAxis())) {
       parent = slice.getParent();
     } else {
-      parent = defaultEncoding(srcType.getRank() + 1);
+      parent = defaultEncoding(expand.getResult().getType().getShape());
       convertOperand(expand, 0,
                      SliceEncodingAttr::get(context, expand.getAxis(), parent));
     }
@@ -381,7 +405,7 @@ private:
     auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
     auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
     if (!blocked) {
-      blocked = cast<BlockedEncodingAttr>(defaultEncoding(srcType.getRank()));
+      blocked = cast<BlockedEncodingAttr>(defaultEncoding(srcType.getShape()));
       convertOperand(trans, 0, blocked);
     }
     setResultEncoding(trans.getResult(),
@@ -456,6 +480,7 @@ private:
   int computeCapability;
   bool wgmma;
   DenseMap<unsigned, Attribute> defaults;
+  std::map<SmallVector<int64_t>, Attribute> shapeDefaults;
 };
 
 /// Layouts distribute power-of-two extents only (MLIRGen pads other block

@@ -143,3 +143,29 @@ func.func @while_loop(%n: i32) -> tensor<128xi32> {
   }
   return %res : tensor<128xi32>
 }
+
+// -----
+
+// A source whose shape the rank's default (built for the 16x32x32 tensor)
+// would spread lanes past: the 2 of a join's 16x32x2 would take all 32 lanes,
+// each element held 16 times. It gets the default of its own shape instead
+// (2 lanes on the 2, 16 on the 32); a broadcast operand's 1 keeps the rank's.
+// CHECK-DAG: #[[BIG:.*]] = #mgp.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
+// CHECK-DAG: #[[PAIR:.*]] = #mgp.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 16, 2], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>
+// CHECK: func.func @pairs
+// CHECK: arith.constant dense<1> : tensor<16x32x2xi32, #[[PAIR]]>
+// CHECK: arith.constant dense<2> : tensor<16x32x1xi32, #[[BIG]]>
+// CHECK: arith.constant dense<3> : tensor<16x32x32xi32, #[[BIG]]>
+func.func @pairs(%p: !mgp.ptr<i32>) {
+  %pair = arith.constant dense<1> : tensor<16x32x2xi32>
+  %one = arith.constant dense<2> : tensor<16x32x1xi32>
+  %big = arith.constant dense<3> : tensor<16x32x32xi32>
+  %s = arith.addi %pair, %pair : tensor<16x32x2xi32>
+  %b = mgp.broadcast %one : tensor<16x32x1xi32> -> tensor<16x32x32xi32>
+  %t = arith.addi %b, %big : tensor<16x32x32xi32>
+  %ps = mgp.splat %p : !mgp.ptr<i32> -> tensor<16x32x2x!mgp.ptr<i32>>
+  mgp.store %ps, %s : tensor<16x32x2x!mgp.ptr<i32>>
+  %pb = mgp.splat %p : !mgp.ptr<i32> -> tensor<16x32x32x!mgp.ptr<i32>>
+  mgp.store %pb, %t : tensor<16x32x32x!mgp.ptr<i32>>
+  return
+}
