@@ -28,6 +28,7 @@ which mgp inlines, so those parameters become compile-time constants.
 import ast
 import inspect
 import re
+import sys
 import textwrap
 
 _DEF = re.compile(r"^def\s+\w+\s*\(", re.MULTILINE)
@@ -262,14 +263,16 @@ def _assigned_name(node):
 
 def _constexpr_global(value):
     """Whether a module global is one a Triton kernel reads as a compile-time
-    value: a ``tl.constexpr`` object or a dtype."""
+    value: a ``tl.constexpr`` object or a ``tl.dtype`` (Triton's or mgp's; not
+    a string, a torch or a NumPy dtype, which kernels cannot read)."""
     if type(value).__name__ == "constexpr" and hasattr(value, "value"):
         return True
-    from ._types import canonical_dtype
-    try:
-        return canonical_dtype(value) in _DTYPE_SPELLING
-    except (KeyError, TypeError):
-        return False
+    from . import language
+    if isinstance(value, language.dtype):
+        return True
+    triton_language = sys.modules.get("triton.language")
+    return triton_language is not None and isinstance(
+        value, getattr(triton_language, "dtype", ()))
 
 
 def bake_globals(text, module_globals):

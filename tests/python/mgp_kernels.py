@@ -17,6 +17,7 @@ def _host_setting(name):
 HOST_SCALE = tl.constexpr(_host_setting("scale"))
 HOST_HALF = tl.constexpr(_host_setting("half"))
 HOST_DTYPE = tl.float16 if _host_setting("half") else tl.float32
+HOST_LABEL = "float16"  # a plain string, not a kernel constant: left as written
 
 
 @mgp.jit

@@ -236,6 +236,8 @@ class ConstexprKinds(unittest.TestCase):
         self.assertIn("HOST_SCALE = 3.0", lines)
         self.assertIn("HOST_HALF = True", lines)
         self.assertIn("HOST_DTYPE = _mgp_tl.float16", lines)
+        self.assertIn('HOST_LABEL = "float16"  # a plain string, not a kernel constant: '
+                      'left as written', lines)
         with open(K.__file__) as f:
             original = f.read().splitlines()
         row = original.index("HOST_SCALE = tl.constexpr(_host_setting(\"scale\"))")
