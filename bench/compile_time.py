@@ -129,19 +129,23 @@ _SERIAL = itertools.count()
 
 
 def jit_request(spec):
-    """(text, kernel name, signature) mgp's JIT compiles for this
-    specialization: numbers in the signature, other constexprs baked into
-    the text (mgp.jit's source_and_name)."""
+    """(text, file, kernel name, signature) mgp's JIT compiles for this
+    specialization, split as mgp.compile splits it (numbers in the
+    signature, other constexprs baked into the text)."""
     import mgp
+    from mgp.compiler import _signature_text
     kernel = mgp.jit(spec.fn.fn)
     kernel = getattr(kernel, "base_fn", kernel)
-    baked = {}
-    for p in spec.params:  # what mgpc_signature leaves to -D: bools too
-        if p.kind == "constexpr" and (isinstance(p.value, bool) or
-                                      not isinstance(p.value, (int, float))):
-            baked[p.name] = p.value
-    signature = spec.mgpc_signature()
-    text, name = kernel.source_and_name(baked) if baked else (kernel.source(), kernel.__name__)
+    types, constexprs = {}, {}
+    for p in spec.params:
+        if p.kind == "constexpr":
+            constexprs[p.name] = p.value
+        else:
+            types[p.name] = ("*" if p.kind == "pointer" else "") + p.type + \
+                (":16" if p.divisible16 and p.kind != "float" else "")
+    signature, baked = _signature_text(kernel.arg_names, types, constexprs)
+    text, name = kernel.baked_source(baked, lambda param: f"constexpr '{param}'") \
+        if baked else (kernel.source(), kernel.__name__)
     return text, kernel._file, name, signature
 
 

@@ -153,7 +153,7 @@ class SourceBuilder:
 
     def _in_file(self, fn):
         return (self.file_text is not None and is_top_level(fn)
-                and inspect.getsourcefile(fn) == self.file_name)
+                and _source_file(fn) == self.file_name)
 
     def add_function(self, obj, decorate, src=None):
         """Appends the definition of ``obj`` (a jit object or function) with

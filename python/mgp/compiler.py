@@ -4,7 +4,7 @@
 import ctypes
 import inspect
 
-from . import _lib, _source, _types, runtime
+from . import _lib, _types, runtime
 
 _PRECISIONS = {"tf32", "ieee"}
 
@@ -158,14 +158,8 @@ def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
     options.arch = (arch or "sm_90").encode()
     text, baked = _signature_text(kernel.arg_names, signature, constexprs)
     if baked:
-        try:
-            source, name = kernel.source_and_name(baked)
-        except _source.Unspellable as e:
-            param = next(k for k, v in baked.items() if _source.is_unspellable(v))
-            raise TypeError(f"mgp.compile: constexpr '{param}': {e} is not "
-                            "supported by mgp (constexpr values are numbers, "
-                            "strings, None, dtypes, jit functions and tuples of "
-                            "these)") from None
+        source, name = kernel.baked_source(
+            baked, lambda param: f"mgp.compile: constexpr '{param}'")
     else:
         source, name = kernel.source(), kernel.__name__
     return CompiledKernel.compile(None, source, kernel._file, name, text, options)

@@ -301,17 +301,22 @@ class JITFunction:
     def _compile_signature(self, signature, options, device, baked=None):
         opts = compile_options(options)
         ctx = runtime.context(device)
+        text, name = self.baked_source(
+            baked, lambda param: f"kernel '{self.__name__}', argument '{param}'")
+        return CompiledKernel.compile(ctx, text, self._file, name, signature,
+                                      opts)
+
+    def baked_source(self, baked, where):
+        """source_and_name(baked), or a TypeError naming the parameter whose
+        value has no spelling (``where(param)`` starts the message)."""
         try:
-            text, name = self.source_and_name(baked)
+            return self.source_and_name(baked)
         except _source.Unspellable as e:
             param = next(k for k, v in baked.items()
                          if _source.is_unspellable(v))
-            raise TypeError(f"kernel '{self.__name__}', argument '{param}': a "
-                            f"constexpr {e} is not supported by mgp (constexpr "
-                            "values are numbers, strings, None, dtypes, jit "
-                            "functions and tuples of these)") from None
-        return CompiledKernel.compile(ctx, text, self._file, name, signature,
-                                      opts)
+            raise TypeError(f"{where(param)}: a constexpr {e} is not supported "
+                            "by mgp (constexpr values are numbers, strings, None, "
+                            "dtypes, jit functions and tuples of these)") from None
 
     def _launch_device(self, values, pairs):
         """The GPU the launch runs on: its tensors', which must all be CUDA
