@@ -3,7 +3,9 @@ microseconds per warm launch of an empty kernel (grid 1) and of a vector add
 on 1M floats (grid 1024), back to back on PyTorch's current stream, through
 mgp's Python package, through Triton (when installed) and through mgp's C++
 API (mgp-bench-launch) and C API (bench/launch_overhead_c.c), when their paths
-are given, in one run on the same GPU.
+are given, in one run on the same GPU. With the C API's benchmark the table
+also has the floor, "CUDA driver": the same PTX launched with cuLaunchKernel
+directly.
 "host" is until the launch calls return, "sync" until a synchronize after
 the last one. A benchmark, not a test: without a GPU it says so and exits 2.
 
@@ -65,10 +67,16 @@ def table_rows(command):
         numbers = re.findall(r"(\d+\.\d+)", line)
         if len(numbers) < 2:
             continue
+        driver = line.startswith("driver ")
+        line = line.removeprefix("driver ")
         if line.startswith("empty"):
-            rows["empty"] = (float(numbers[-2]), float(numbers[-1]))
+            kernel = "empty"
         elif line.startswith(("relu", "add")):
-            rows["1M"] = (float(numbers[-2]), float(numbers[-1]))
+            kernel = "1M"
+        else:
+            continue
+        rows[("driver " if driver else "") + kernel] = (float(numbers[-2]),
+                                                        float(numbers[-1]))
     return rows
 
 
@@ -109,12 +117,15 @@ def main():
     if args.mgp_bench_launch:
         rows = table_rows([args.mgp_bench_launch, str(args.launches)])
         for kernel, timing in rows.items():
-            results[kernel].append(("mgp C++" + (" (relu)" if kernel == "1M" else ""),
-                                    timing))
+            if not kernel.startswith("driver "):
+                results[kernel].append(("mgp C++" + (" (relu)" if kernel == "1M" else ""),
+                                        timing))
     if args.mgp_c_bench:
         rows = table_rows([args.mgp_c_bench, __file__, str(args.launches)])
         for kernel, timing in rows.items():
-            results[kernel].append(("mgp C API", timing))
+            driver = kernel.startswith("driver ")
+            results[kernel.removeprefix("driver ")].append(
+                ("CUDA driver" if driver else "mgp C API", timing))
 
     print(f"launch overhead on {torch.cuda.get_device_name()}, warm caches, "
           f"{args.launches} launches each; mgp {mgp.version()}"

@@ -3,9 +3,11 @@
  * This file implements the C API's launch-overhead benchmark: a warm
  * mgp_kernel_launch of an empty kernel (grid 1) and of a vector add on 1M
  * floats (grid 1024), N back to back on one stream, timed until the calls
- * return and until a synchronize after the last; the table has the format of
- * mgp-bench-launch's, so bench/launch_overhead.py reads it
- * (--mgp-c-bench). It needs only mgp.h and libmgp.so, so it builds on the GPU
+ * return and until a synchronize after the last; then the floor: the same
+ * kernels' PTX (mgp_kernel_ptx) loaded with cuModuleLoadData and launched N
+ * times with cuLaunchKernel directly, same arguments and stream (the rows
+ * "driver ..."). The table has the format of mgp-bench-launch's, so
+ * bench/launch_overhead.py reads it (--mgp-c-bench). It needs only mgp.h and libmgp.so, so it builds on the GPU
  * machine against the portable archive:
  *
  *   gcc -O2 -std=c99 -I/tmp/mgp-portable/include bench/launch_overhead_c.c \
@@ -25,6 +27,11 @@
 typedef int (*MemAllocFn)(uint64_t *, size_t);
 typedef int (*StreamCreateFn)(mgp_stream *, unsigned);
 typedef int (*StreamSyncFn)(mgp_stream);
+typedef int (*ModuleLoadDataFn)(void **, const void *);
+typedef int (*ModuleGetFunctionFn)(void **, void *, const char *);
+typedef int (*LaunchKernelFn)(void *, unsigned, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, unsigned, void *, void **,
+                              void **);
 
 static double now(void) {
   struct timespec t;
@@ -68,9 +75,16 @@ int main(int argc, char **argv) {
       cuda ? (StreamCreateFn)dlsym(cuda, "cuStreamCreate") : NULL;
   StreamSyncFn streamSync =
       cuda ? (StreamSyncFn)dlsym(cuda, "cuStreamSynchronize") : NULL;
+  ModuleLoadDataFn moduleLoad =
+      cuda ? (ModuleLoadDataFn)dlsym(cuda, "cuModuleLoadData") : NULL;
+  ModuleGetFunctionFn getFunction =
+      cuda ? (ModuleGetFunctionFn)dlsym(cuda, "cuModuleGetFunction") : NULL;
+  LaunchKernelFn launchKernel =
+      cuda ? (LaunchKernelFn)dlsym(cuda, "cuLaunchKernel") : NULL;
   char *source = readAll(argv[1]);
   mgp_context context;
-  if (!alloc || !streamCreate || !streamSync || !source)
+  if (!alloc || !streamCreate || !streamSync || !moduleLoad || !getFunction ||
+      !launchKernel || !source)
     return fail("setup (libcuda functions or the kernel file)");
   if (mgp_context_create(MGP_DEVICE_GPU, 0, &context) != MGP_SUCCESS)
     return fail("mgp_context_create");
@@ -116,6 +130,41 @@ int main(int argc, char **argv) {
     streamSync(stream);
     double done = now();
     printf("%-28s %18.2f %22.2f\n", rows[r].name,
+           (issued - start) * 1e6 / launches, (done - start) * 1e6 / launches);
+  }
+  /* The floor: the same PTX, arguments and stream through cuLaunchKernel
+     alone (pointers as 8-byte, i32 scalars as 4-byte parameters). */
+  for (int r = 0; r < 2; ++r) {
+    const char *ptx = NULL;
+    mgp_kernel_info info;
+    void *module = NULL, *function = NULL;
+    if (mgp_kernel_ptx(rows[r].kernel, &ptx) != MGP_SUCCESS ||
+        mgp_kernel_get_info(rows[r].kernel, &info) != MGP_SUCCESS)
+      return fail("mgp_kernel_ptx / mgp_kernel_get_info");
+    if (moduleLoad(&module, ptx) || getFunction(&function, module, info.entry))
+      return fail("cuModuleLoadData / cuModuleGetFunction");
+    uint64_t slots[4];
+    void *params[4];
+    for (size_t i = 0; i < rows[r].count; ++i) {
+      slots[i] = rows[r].args[i].value.u;
+      params[i] = &slots[i];
+    }
+    unsigned block = (unsigned)info.num_warps * 32u;
+    int status = 0;
+    status |= launchKernel(function, rows[r].grid, 1, 1, block, 1, 1,
+                           info.shared_bytes, (void *)stream, params, NULL);
+    if (status || streamSync(stream))
+      return fail("driver warm-up launch");
+    double start = now();
+    for (int i = 0; i < launches; ++i)
+      status |= launchKernel(function, rows[r].grid, 1, 1, block, 1, 1,
+                             info.shared_bytes, (void *)stream, params, NULL);
+    double issued = now();
+    status |= streamSync(stream);
+    double done = now();
+    if (status)
+      return fail("cuLaunchKernel");
+    printf("driver %-21s %18.2f %22.2f\n", rows[r].name,
            (issued - start) * 1e6 / launches, (done - start) * 1e6 / launches);
   }
   mgp_kernel_destroy(empty);

@@ -14,8 +14,9 @@
 #           mgp.jit on the same seeded inputs (run_suite.py --save/--against)
 #   check   ResNet18 --check at batch 32 in tf32, fp16 and bf16 against the
 #           C++ reference, and --bench with the timed run's logits
-#   model   ResNet18 at batch 128: cold start with the tuner, --bench 30
-#           --profile in every precision, the warm start
+#   model   ResNet18 at batch 128: cold start with the tuner (empty kernel,
+#           tuning and driver caches), --bench 30 --profile in every
+#           precision, the warm start and the driver's floor
 #   torch   tools/bench_vs_torch.py: mgp against PyTorch eager, eager as a
 #           CUDA graph, max-autotune + freezing and torch.compile default, in
 #           one 10-minute call (--deadline 520 s: what does not fit is
@@ -144,7 +145,11 @@ stepModel() {
   export MGP_CACHE_DIR=/tmp/rn
   for p in tf32 fp16 bf16 fp32; do
     log "cold $p"
-    MGP_DEBUG=1 /usr/bin/time -f "process wall %e s" timeout 200 \
+    # Cold: an empty kernel and tuning cache and an empty driver JIT cache,
+    # also after an earlier step of this call filled /tmp/rn.
+    rm -rf "/tmp/rn-cold-$p" "/tmp/cuda-cold-$p"
+    MGP_CACHE_DIR="/tmp/rn-cold-$p" CUDA_CACHE_PATH="/tmp/cuda-cold-$p" MGP_DEBUG=1 \
+      /usr/bin/time -f "process wall %e s" timeout 200 \
       mgp-run models/resnet18.graph --device gpu --batch 128 --precision "$p" \
       > "$OUT/cold-$p.log" 2>&1
     grep -E "^gpu:|wall|prepare" "$OUT/cold-$p.log" | head -n 8
@@ -154,7 +159,16 @@ stepModel() {
     grep -E "bench" "$OUT/bench-$p.log" | head -n 4
   done
   log warm-start
-  timeout 150 bash tools/gpu/warm-start.sh "$P/bin/mgp-run" 2>&1 | tail -n 14
+  timeout 150 bash tools/gpu/warm-start.sh "$P/bin/mgp-run" > "$OUT/warm-start.log" 2>&1 || true
+  tail -n 24 "$OUT/warm-start.log"
+  log "driver floor: a process that only opens the device (tools/gpu/driver-floor.c)"
+  if gcc -O2 -I/usr/local/cuda/include tools/gpu/driver-floor.c -o /tmp/floor \
+      -L/usr/local/cuda/lib64/stubs -lcuda; then
+    for mode in release release keep; do
+      /usr/bin/time -f "process wall %e s ($mode)" /tmp/floor "$mode" 2>&1 | tr '\n' ' '
+      echo
+    done
+  fi
 }
 
 stepTorch() {

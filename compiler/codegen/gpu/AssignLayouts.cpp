@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
+#include "compiler/codegen/gpu/ReshapeEncoding.h"
 #include "compiler/codegen/gpu/TensorEncoding.h"
 #include "compiler/ir/Layout.h"
 
@@ -166,8 +167,15 @@ private:
       auto indices = cast<RankedTensorType>(gather.getIndices().getType());
       return setResultEncoding(gather.getResult(), indices.getEncoding());
     }
+    if (auto select = dyn_cast<arith::SelectOp>(op); select && isJoin(select))
+      return processJoin(select);
     if (isa<ReshapeOp>(op)) {
       auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+      auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+      // Where the source's layout allows, the result's is its relabelling.
+      if (BlockedEncodingAttr relabelled =
+              getReshapedEncoding(type, resultType.getShape()))
+        return setResultEncoding(op->getResult(0), relabelled);
       convertOperand(op, 0, defaultEncoding(type.getShape()));
       return setResultEncoding(
           op->getResult(0),
@@ -390,14 +398,59 @@ private:
     auto srcType = cast<RankedTensorType>(expand.getSrc().getType());
     auto slice = dyn_cast<SliceEncodingAttr>(srcType.getEncoding());
     Attribute parent;
+    BlockedEncodingAttr inner;
     if (slice && slice.getDim() == unsigned(expand.getAxis())) {
       parent = slice.getParent();
+    } else if (isJoinHalf(expand) &&
+               (inner = getInnerExpandedEncoding(srcType))) {
+      // A join's half: the new dimension in the registers of the threads
+      // that hold the source (the slice of it is the source's own layout).
+      parent = inner;
+      convertOperand(expand, 0,
+                     SliceEncodingAttr::get(context, expand.getAxis(), parent));
     } else {
       parent = defaultEncoding(expand.getResult().getType().getShape());
       convertOperand(expand, 0,
                      SliceEncodingAttr::get(context, expand.getAxis(), parent));
     }
     setResultEncoding(expand.getResult(), parent);
+  }
+
+  /// Whether `expand` adds a last dimension that only broadcasts take to
+  /// two elements: one half of tl.join (the front end's broadcast of each
+  /// operand and a select on an iota along the new dimension).
+  static bool isJoinHalf(ExpandDimsOp expand) {
+    auto type = expand.getResult().getType();
+    if (unsigned(expand.getAxis()) + 1 != unsigned(type.getRank()) ||
+        expand.getResult().use_empty())
+      return false;
+    return llvm::all_of(expand.getResult().getUsers(), [](Operation *user) {
+      auto broadcast = dyn_cast<BroadcastOp>(user);
+      return broadcast && broadcast.getType().getShape().back() == 2;
+    });
+  }
+
+  /// Whether `select` picks between two join halves (broadcasts of
+  /// expand_dims along the last dimension).
+  static bool isJoin(arith::SelectOp select) {
+    auto isHalf = [](Value value) {
+      auto broadcast = value.getDefiningOp<BroadcastOp>();
+      auto expand =
+          broadcast ? broadcast.getSrc().getDefiningOp<ExpandDimsOp>() : nullptr;
+      return expand && isJoinHalf(expand);
+    };
+    return isa<RankedTensorType>(select.getCondition().getType()) &&
+           isHalf(select.getTrueValue()) && isHalf(select.getFalseValue());
+  }
+
+  /// A join takes the layout of its first half; the condition (an iota
+  /// compare) and the other half follow it.
+  void processJoin(arith::SelectOp select) {
+    Attribute encoding =
+        cast<RankedTensorType>(select.getTrueValue().getType()).getEncoding();
+    for (unsigned i = 0; i < select->getNumOperands(); ++i)
+      convertOperand(select, i, encoding);
+    setResultEncoding(select.getResult(), encoding);
   }
 
   /// trans permutes the dims of a blocked encoding (a register relabelling).

@@ -169,3 +169,41 @@ func.func @pairs(%p: !mgp.ptr<i32>) {
   mgp.store %pb, %t : tensor<16x32x32x!mgp.ptr<i32>>
   return
 }
+
+// -----
+
+// tl.join as the front end writes it (each half broadcast along a new last
+// dimension, a select on an iota), tl.permute and a tl.reshape that merges
+// the pair into the rows (int4 unpacking): the halves keep their layout with
+// the pair in each thread's registers, and the permute and the reshape only
+// relabel registers (sizePerThread 2 along the merged rows), so nothing
+// converts the reshape's source (tests/unit/codegen/ReshapeEncodingTest.cpp
+// has the layouts no reshape can relabel).
+// CHECK-DAG: #[[PAIR:.*]] = #mgp.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 32, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK-DAG: #[[ROWS:.*]] = #mgp.blocked<{sizePerThread = [2, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @interleave_rows
+// CHECK: mgp.expand_dims {{.*}} -> tensor<16x32x1xi32, #[[PAIR]]>
+// CHECK: arith.select {{.*}} : tensor<16x32x2xi1, #[[PAIR]]>, tensor<16x32x2xi32, #[[PAIR]]>
+// CHECK-NEXT: %[[T:.*]] = mgp.trans
+// CHECK-NEXT: mgp.reshape %[[T]] : tensor<16x2x32xi32, #{{.*}}> -> tensor<32x32xi32, #[[ROWS]]>
+func.func @interleave_rows(%p: !mgp.ptr<i32>) {
+  %ps = mgp.splat %p : !mgp.ptr<i32> -> tensor<16x32x!mgp.ptr<i32>>
+  %lo = mgp.load %ps : tensor<16x32x!mgp.ptr<i32>>
+  %hi = arith.addi %lo, %lo : tensor<16x32xi32>
+  %le = mgp.expand_dims %lo {axis = 2 : i32} : tensor<16x32xi32> -> tensor<16x32x1xi32>
+  %lb = mgp.broadcast %le : tensor<16x32x1xi32> -> tensor<16x32x2xi32>
+  %he = mgp.expand_dims %hi {axis = 2 : i32} : tensor<16x32xi32> -> tensor<16x32x1xi32>
+  %hb = mgp.broadcast %he : tensor<16x32x1xi32> -> tensor<16x32x2xi32>
+  %r = mgp.make_range {start = 0 : i32, end = 2 : i32} : tensor<2xi32>
+  %r1 = mgp.expand_dims %r {axis = 0 : i32} : tensor<2xi32> -> tensor<1x2xi32>
+  %r2 = mgp.expand_dims %r1 {axis = 1 : i32} : tensor<1x2xi32> -> tensor<1x1x2xi32>
+  %iota = mgp.broadcast %r2 : tensor<1x1x2xi32> -> tensor<16x32x2xi32>
+  %zero = arith.constant dense<0> : tensor<16x32x2xi32>
+  %first = arith.cmpi eq, %iota, %zero : tensor<16x32x2xi32>
+  %j = arith.select %first, %lb, %hb : tensor<16x32x2xi1>, tensor<16x32x2xi32>
+  %t = mgp.trans %j {order = array<i32: 0, 2, 1>} : tensor<16x32x2xi32> -> tensor<16x2x32xi32>
+  %w = mgp.reshape %t : tensor<16x2x32xi32> -> tensor<32x32xi32>
+  %qs = mgp.splat %p : !mgp.ptr<i32> -> tensor<32x32x!mgp.ptr<i32>>
+  mgp.store %qs, %w : tensor<32x32x!mgp.ptr<i32>>
+  return
+}
