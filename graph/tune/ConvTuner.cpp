@@ -382,6 +382,8 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
       return std::move(e);
     double best = std::numeric_limits<double>::infinity();
     std::optional<ConvConfig> winner;
+    // MGP_DEBUG=1: every candidate's time, so a candidate list can be judged.
+    std::string times;
     for (size_t c = 0; c < problem->configs.size(); ++c) {
       auto ms = timeCandidate(problem->launches[c], loaded, scratch, *stream);
       if (!ms) {
@@ -396,6 +398,8 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
           llvm::consumeError(ms.takeError());
         continue;
       }
+      times += llvm::formatv(" {0} {1:F4}", formatConvConfig(problem->configs[c]),
+                             *ms);
       if (*ms < best) {
         best = *ms;
         winner = problem->configs[c];
@@ -403,6 +407,11 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     }
     if (!winner)
       continue;
+    if (options.log && isEnvOn(EnvVar::Debug))
+      *options.log << "mgp: tuning '"
+                   << graph.values[graph.nodes[problem->node].result].name
+                   << "': picked " << formatConvConfig(*winner) << " of (ms)"
+                   << times << "\n";
     for (int node : problem->nodes)
       chosen[node] = *winner;
     if (llvm::Error e = cache.store(problem->key, *winner)) {
