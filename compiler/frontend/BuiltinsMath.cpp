@@ -69,8 +69,24 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
       if (getElementType(x.getType()).isF32())
         return runtime(ExternElementwiseOp::create(
             builder, l, x.getType(), mlir::ValueRange{x, y}, "__nv_fdiv_rn"));
+      return binaryOp(ast::BinaryOp::Div, b->get(0), b->get(1), callSite);
     }
-    return binaryOp(ast::BinaryOp::Div, b->get(0), b->get(1), callSite);
+    // fdiv keeps the operands' promoted float type (Triton's semantic.fdiv:
+    // fp16 / fp16 is fp16, where `/` gives fp32); 16-bit quotients are
+    // computed in fp32 and rounded once.
+    mlir::Value x, y;
+    if (Error err = promoteOperands(b->get(0), b->get(1), PromoteMode::Arith,
+                                    name, x, y, callSite))
+      return std::move(err);
+    mlir::Type type = getElementType(x.getType());
+    if (!mlir::isa<mlir::FloatType>(type))
+      return error(call, "fdiv needs floating-point operands, got " +
+                             getTypeName(type));
+    Expected<SemaValue> q =
+        binaryOp(ast::BinaryOp::Div, runtime(x), runtime(y), callSite);
+    if (!q || !(type.isF16() || type.isBF16()))
+      return q;
+    return runtime(castTo(q->getValue(), type, l));
   }
   if (name == "sqrt_rn")
     return genLibdeviceCall("sqrt_rn", args, call);

@@ -38,11 +38,11 @@ LOCALS = {f"local {kind}": value for kind, value in LITERALS.items()}
 LOCALS["local fp64"] = "1e-300"  # below fp32's range: an fp64 scalar
 OPERATORS = ["+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>", "<", "=="]
 # Unary operators and builtins applied to a block `a` of each dtype (the
-# second table). tl.fdiv of f16/bf16 is left out: Triton's front end types it
-# f16/bf16, but its backend cannot lower it (sm_90); mgp divides in f32.
+# second table).
 BUILTINS = [
     "-a", "~a", "tl.abs(a)", "tl.exp(a)", "tl.exp2(a)", "tl.log(a)", "tl.sqrt(a)", "tl.rsqrt(a)",
     "tl.sin(a)", "tl.floor(a)", "tl.ceil(a)", "tl.erf(a)", "tl.sigmoid(a)", "tl.div_rn(a, a)",
+    "tl.fdiv(a, a)",
     "tl.sqrt_rn(a)", "tl.math.log1p(a)", "tl.sum(a, 0)", "tl.max(a, 0)", "tl.min(a, 0)",
     "tl.argmax(a, 0)", "tl.max(a, 0, return_indices=True)[1]", "tl.xor_sum(a, 0)",
     "tl.reduce_or(a, 0)", "tl.sum(a, 0, dtype=tl.float32)", "tl.cumsum(a, 0)", "tl.cumprod(a, 0)",

@@ -36,7 +36,7 @@ BLOCK = [
     "a % 3", "a // -3", "a % -3", "a * 3 + 1", "a & b", "a | b", "a ^ b", "(a < b).to(tl.int32)",
     "tl.umulhi(a, b)", "tl.clamp(a, -1.5, 2.5)", "tl.fma(a, b, a)", "tl.cumprod(a, 0)",
     "tl.math.log1p(tl.abs(a))", "tl.erf(a)", "tl.sigmoid(a)", "a.to(tl.float16).to(tl.float32)",
-    "tl.gather(a, (b.to(tl.int32) & 15), 0)", "a.to(tl.float32) * 0.1", "a * 0.1"]
+    "tl.gather(a, (b.to(tl.int32) & 15), 0)", "a.to(tl.float32) * 0.1", "a * 0.1", "tl.fdiv(a, b)"]
 SCALAR = ["tl.sum(a, 0)", "tl.max(a, 0)", "tl.min(a, 0)", "tl.argmax(a, 0)", "tl.argmin(a, 0)",
           "tl.xor_sum(a, 0)"]
 FLOATS = ("fp16", "fp32", "fp64")
