@@ -38,7 +38,8 @@ bool mgp::graph::convTuningEnabled() {
   return !readEnv(EnvVar::ConvConfig) && !isEnvOff(EnvVar::Tune);
 }
 
-llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {
+llvm::ArrayRef<ConvConfig>
+mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   auto make = [](int64_t m, int64_t n, int64_t k, int warps, int stages) {
     ConvConfig config{m, n, k, warps};
     config.numStages = stages;
@@ -54,23 +55,40 @@ llvm::ArrayRef<ConvConfig> mgp::graph::convTuneCandidates(bool wgmma) {
       // operand buffers at 3 stages, the pipeliner's budget).
       make(128, 128, 32, 8, 3),
   };
-  // sm_90a (wgmma): the tiles that won any ResNet18 layer on the H200 in
-  // tf32, fp16 or bf16, plus a small one; each candidate costs about 0.1 s
-  // of cold start (compile, driver JIT, timing). 256x64 (two warp groups
-  // along M): the 64-channel layer1 convolutions, 10 % faster in fp16 than
-  // with 128x64.
-  static const ConvConfig wgmmaCandidates[] = {
-      make(128, 64, 32, 8, 3),  make(64, 128, 32, 8, 3),
-      make(128, 128, 32, 8, 3), make(128, 128, 16, 8, 3),
-      make(128, 128, 64, 8, 2), make(64, 64, 32, 4, 4),
-      make(256, 64, 32, 8, 3),
-      // One warp group over 128x64: the fp16 stem GEMM, 0.195 against 0.204
-      // ms with 256x64 over 8 warps (H200, batch 128).
-      make(128, 64, 32, 4, 3),
+  if (!wgmma)
+    return candidates;
+  // sm_90a (wgmma): per dot kind, the tiles that won a ResNet18 layer on the
+  // H200 or came within 3 % of the winner (MGP_DEBUG=1 prints every
+  // candidate's time); each candidate costs about 0.1 s of cold start
+  // (compile, driver JIT, timing), so the lists are short.
+  // 16-bit: 256x64 (two warp groups along M) for the 64-channel layer1
+  // convolutions, one warp group over 128x64 for the stem GEMM, the 128x128
+  // tiles for the rest.
+  static const ConvConfig sixteenBit[] = {
+      make(128, 128, 64, 8, 2), make(128, 128, 32, 8, 3),
+      make(128, 64, 32, 4, 3),  make(256, 64, 32, 8, 3),
   };
-  if (wgmma)
-    return wgmmaCandidates;
-  return candidates;
+  // tf32: twice the operand bytes per K step; 64x128 wins most layers.
+  static const ConvConfig tf32[] = {
+      make(64, 128, 32, 8, 3),  make(128, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3), make(128, 128, 64, 8, 2),
+      make(128, 64, 32, 8, 3),
+  };
+  // tf32x3 (fp32): the split operands take more shared memory, so the
+  // 256x64 tile never launches and 128x128x64 only on the narrower layers.
+  static const ConvConfig tf32x3[] = {
+      make(128, 128, 32, 8, 3), make(64, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3), make(128, 128, 64, 8, 2),
+  };
+  switch (dot) {
+  case TuneDot::SixteenBit:
+    return sixteenBit;
+  case TuneDot::TF32:
+    return tf32;
+  case TuneDot::TF32x3:
+    return tf32x3;
+  }
+  return tf32;
 }
 
 /// The cache key of convolution `node`'s problem: convTuneKey, and the
@@ -325,7 +343,10 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     // wgmma: a tensor-core dot on sm_90a (tf32, tf32x3, fp16, bf16).
     bool wgmma = options.compile.target.hasWgmma() &&
                  (tensorCores || options.activation != DType::F32);
-    for (const ConvConfig &config : convTuneCandidates(wgmma)) {
+    TuneDot dot = options.activation != DType::F32 ? TuneDot::SixteenBit
+                  : options.launch.tf32x3          ? TuneDot::TF32x3
+                                                   : TuneDot::TF32;
+    for (const ConvConfig &config : convTuneCandidates(wgmma, dot)) {
       std::vector<KernelLaunch> launches =
           planConvLaunches(graph, problem.node, config, options.launch);
       assignBufferTypes(launches, types);

@@ -40,10 +40,14 @@ struct ConvTunerOptions {
 /// is not set.
 bool convTuningEnabled();
 
+/// The kind of tensor-core dot a convolution runs (wgmma candidates differ).
+enum class TuneDot { SixteenBit, TF32, TF32x3 };
+
 /// The candidate configurations timed for every problem: with `wgmma`
 /// (tensor-core dots compiled for sm_90a) the warp-group tiles that can win
-/// there, else the mma.sync / FMA list.
-llvm::ArrayRef<ConvConfig> convTuneCandidates(bool wgmma);
+/// there for `dot`, else the mma.sync / FMA list (`dot` ignored).
+llvm::ArrayRef<ConvConfig> convTuneCandidates(bool wgmma,
+                                              TuneDot dot = TuneDot::TF32);
 
 /// The tuned configuration of every convolution of `graph` (folded and
 /// fused, shapes inferred), by node index: from `cache`, else timed now on

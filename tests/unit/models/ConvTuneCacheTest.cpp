@@ -179,19 +179,21 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   unsetenv("MGP_CONV_CONFIG");
   unsetenv("MGP_TUNE");
   llvm::ArrayRef<ConvConfig> older = convTuneCandidates(false);
-  llvm::ArrayRef<ConvConfig> wgmma = convTuneCandidates(true);
   EXPECT_GE(older.size(), 6u);
   EXPECT_LE(older.size(), 10u);
-  // sm_90a: few candidates (cold start), every one whole warp groups with
-  // 64 rows each, so each really runs on wgmma.
-  EXPECT_GE(wgmma.size(), 4u);
-  EXPECT_LE(wgmma.size(), 8u);
-  for (const ConvConfig &c : wgmma) {
-    EXPECT_EQ(c.numWarps % 4, 0) << formatConvConfig(c);
-    EXPECT_EQ(c.blockM % 64, 0) << formatConvConfig(c);
-  }
   llvm::SmallVector<ConvConfig> all(older.begin(), older.end());
-  all.append(wgmma.begin(), wgmma.end());
+  for (TuneDot dot : {TuneDot::SixteenBit, TuneDot::TF32, TuneDot::TF32x3}) {
+    // sm_90a: few candidates per dot kind (cold start), every one whole warp
+    // groups with 64 rows each, so each really runs on wgmma.
+    llvm::ArrayRef<ConvConfig> wgmma = convTuneCandidates(true, dot);
+    EXPECT_GE(wgmma.size(), 4u);
+    EXPECT_LE(wgmma.size(), 5u);
+    for (const ConvConfig &c : wgmma) {
+      EXPECT_EQ(c.numWarps % 4, 0) << formatConvConfig(c);
+      EXPECT_EQ(c.blockM % 64, 0) << formatConvConfig(c);
+    }
+    all.append(wgmma.begin(), wgmma.end());
+  }
   for (const ConvConfig &c : all)
     EXPECT_EQ(c.blockK % 16, 0) << formatConvConfig(c);
 }
