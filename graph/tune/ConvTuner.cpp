@@ -404,6 +404,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     double best = std::numeric_limits<double>::infinity();
     std::optional<ConvConfig> winner;
     // MGP_DEBUG=1: every candidate's time, so a candidate list can be judged.
+    bool debug = options.log && isEnvOn(EnvVar::Debug);
     std::string times;
     for (size_t c = 0; c < problem->configs.size(); ++c) {
       auto ms = timeCandidate(problem->launches[c], loaded, scratch, *stream);
@@ -419,8 +420,9 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
           llvm::consumeError(ms.takeError());
         continue;
       }
-      times += llvm::formatv(" {0} {1:F4}", formatConvConfig(problem->configs[c]),
-                             *ms);
+      if (debug)
+        times += llvm::formatv(" {0} {1:F4}",
+                               formatConvConfig(problem->configs[c]), *ms);
       if (*ms < best) {
         best = *ms;
         winner = problem->configs[c];
@@ -428,7 +430,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     }
     if (!winner)
       continue;
-    if (options.log && isEnvOn(EnvVar::Debug))
+    if (debug)
       *options.log << "mgp: tuning '"
                    << graph.values[graph.nodes[problem->node].result].name
                    << "': picked " << formatConvConfig(*winner) << " of (ms)"

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/ReshapeEncoding.h"
 #include "compiler/ir/Layout.h"
-#include "compiler/pipeline/Pipeline.h"
+#include "tests/unit/codegen/LayoutTestFixture.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
@@ -20,27 +20,8 @@ using namespace mlir;
 
 namespace {
 
-class ReshapeEncodingTest : public ::testing::Test {
+class ReshapeEncodingTest : public mgp::test::LayoutTest {
 protected:
-  ReshapeEncodingTest() {
-    DialectRegistry registry;
-    mgp::registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
-
-  RankedTensorType tensor(ArrayRef<int64_t> shape, Attribute encoding) {
-    return RankedTensorType::get(shape, IntegerType::get(&context, 32),
-                                 encoding);
-  }
-
-  mgp::BlockedEncodingAttr blocked(ArrayRef<unsigned> size,
-                                   ArrayRef<unsigned> lanes,
-                                   ArrayRef<unsigned> warps,
-                                   ArrayRef<unsigned> order) {
-    return mgp::BlockedEncodingAttr::get(&context, size, lanes, warps, order);
-  }
-
   /// The row-major indices of the elements thread (lane, warp) holds.
   static std::set<int64_t> held(Attribute encoding, ArrayRef<int64_t> shape,
                                 unsigned lane, unsigned warp) {
@@ -67,7 +48,6 @@ protected:
     return true;
   }
 
-  MLIRContext context;
 };
 
 TEST_F(ReshapeEncodingTest, MergingAPairIntoTheRowsDoublesSizePerThread) {

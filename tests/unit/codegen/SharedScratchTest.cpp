@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/Layout.h"
-#include "compiler/pipeline/Pipeline.h"
+#include "tests/unit/codegen/LayoutTestFixture.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -20,26 +20,8 @@ using namespace mlir;
 
 namespace {
 
-class SharedScratchTest : public ::testing::Test {
+class SharedScratchTest : public mgp::test::LayoutTest {
 protected:
-  SharedScratchTest() {
-    DialectRegistry registry;
-    mgp::registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
-
-  RankedTensorType tensor(ArrayRef<int64_t> shape, Attribute encoding) {
-    return RankedTensorType::get(shape, Float32Type::get(&context), encoding);
-  }
-
-  mgp::BlockedEncodingAttr blocked(ArrayRef<unsigned> size,
-                                   ArrayRef<unsigned> lanes,
-                                   ArrayRef<unsigned> warps,
-                                   ArrayRef<unsigned> order) {
-    return mgp::BlockedEncodingAttr::get(&context, size, lanes, warps, order);
-  }
-
   /// Independent reference: does some thread of `dst` want an element its
   /// `src` registers do not hold? Enumerates registers with coordsOf.
   bool movesData(RankedTensorType src, RankedTensorType dst) {
@@ -61,7 +43,6 @@ protected:
     return false;
   }
 
-  MLIRContext context;
 };
 
 TEST_F(SharedScratchTest, TransposingConvertNeedsPaddedScratch) {
