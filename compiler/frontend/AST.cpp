@@ -19,6 +19,13 @@ std::unique_ptr<ConstantExpr> ConstantExpr::getInt(SourceLocation l,
   return c;
 }
 
+std::unique_ptr<ConstantExpr> ConstantExpr::getUInt64(SourceLocation l,
+                                                      uint64_t v) {
+  std::unique_ptr<ConstantExpr> c = getInt(l, int64_t(v));
+  c->uint64Value = true;
+  return c;
+}
+
 std::unique_ptr<ConstantExpr> ConstantExpr::getFloat(SourceLocation l,
                                                      double v) {
   std::unique_ptr<ConstantExpr> c(new ConstantExpr(l, ConstKind::Float));

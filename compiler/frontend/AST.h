@@ -92,7 +92,8 @@ private:
   std::string name;
 };
 
-/// A literal: int (int64; the parser rejects wider values), float (double),
+/// A literal: int (int64, or Triton's uint64 literals from 2**63 to 2**64 - 1:
+/// isUInt64(); the parser rejects wider values), float (double),
 /// bool, None, string (escapes decoded; f-strings kept as their raw text) or
 /// `...` (Ellipsis).
 class ConstantExpr : public Expr {
@@ -100,6 +101,8 @@ public:
   enum class ConstKind { Int, Float, Bool, None, String, Ellipsis };
 
   static std::unique_ptr<ConstantExpr> getInt(SourceLocation l, int64_t v);
+  /// An int literal of 2**63 or more (getInt() holds its bits).
+  static std::unique_ptr<ConstantExpr> getUInt64(SourceLocation l, uint64_t v);
   static std::unique_ptr<ConstantExpr> getFloat(SourceLocation l, double v);
   static std::unique_ptr<ConstantExpr> getBool(SourceLocation l, bool v);
   static std::unique_ptr<ConstantExpr> getNone(SourceLocation l);
@@ -115,6 +118,7 @@ public:
   bool isString() const { return constKind == ConstKind::String; }
   bool isEllipsis() const { return constKind == ConstKind::Ellipsis; }
   int64_t getInt() const { return intValue; }
+  bool isUInt64() const { return uint64Value; }
   double getFloat() const { return floatValue; }
   bool getBool() const { return intValue != 0; }
   llvm::StringRef getString() const { return stringValue; }
@@ -124,6 +128,7 @@ private:
   ConstantExpr(SourceLocation l, ConstKind k) : Expr(Kind::Constant, l), constKind(k) {}
   ConstKind constKind;
   int64_t intValue = 0;
+  bool uint64Value = false;
   double floatValue = 0.0;
   std::string stringValue;
 };

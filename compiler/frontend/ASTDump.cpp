@@ -257,7 +257,12 @@ void ASTDumper::dump(const Expr &expr, StringRef role) {
     auto &c = llvm::cast<ConstantExpr>(expr);
     out << "Constant ";
     switch (c.getConstKind()) {
-    case ConstantExpr::ConstKind::Int: out << "int " << c.getInt(); break;
+    case ConstantExpr::ConstKind::Int:
+      if (c.isUInt64())
+        out << "int " << uint64_t(c.getInt());
+      else
+        out << "int " << c.getInt();
+      break;
     case ConstantExpr::ConstKind::Float:
       out << "float ";
       dumpFloat(c.getFloat());

@@ -217,7 +217,7 @@ Expected<SemaValue> Generator::getAttribute(const SemaValue &base,
     // int1, int32 / uint32 / int64 by value, fp32 or fp64.
     mlir::Type t = base.isBool() ? mlir::Type(builder.getI1Type())
                    : base.isInt()
-                       ? getIntLiteralType(&context, base.getInt(), true)
+                       ? getIntLiteralType(&context, base.getWideInt(), true)
                        : getFloatLiteralType(&context, base.getFloat());
     return SemaValue::getDType(toSignless(t), isUnsignedType(t));
   }

@@ -27,7 +27,7 @@ mlir::Type mgp::detail::getDefaultType(mlir::MLIRContext *ctx,
   if (c.isBool())
     return mlir::IntegerType::get(ctx, 1);
   if (c.isInt())
-    return getIntLiteralType(ctx, c.getInt());
+    return getIntLiteralType(ctx, c.getWideInt());
   return getFloatLiteralType(ctx, c.getFloat());
 }
 

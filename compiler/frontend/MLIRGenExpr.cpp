@@ -28,6 +28,8 @@ Expected<SemaValue> Generator::genExpr(const ast::Expr &e) {
     auto &c = llvm::cast<ast::ConstantExpr>(e);
     switch (c.getConstKind()) {
     case ast::ConstantExpr::ConstKind::Int:
+      if (c.isUInt64())
+        return *SemaValue::getWideInt(__int128(uint64_t(c.getInt())));
       return SemaValue::getInt(c.getInt());
     case ast::ConstantExpr::ConstKind::Float:
       return SemaValue::getFloat(c.getFloat());
@@ -130,8 +132,12 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
                                 v->getType());
     if (v->isHeld()) // 0 - v in v's type (wraps)
       return binaryOp(ast::BinaryOp::Sub, SemaValue::getInt(0), *v, site(e));
-    if (v->isInt() || v->isBool())
-      return SemaValue::getInt(-v->getInt());
+    if (v->isInt() || v->isBool()) {
+      if (std::optional<SemaValue> r = SemaValue::getWideInt(-v->getWideInt()))
+        return *r;
+      return error(e, "invalid constant expression: integer overflow: -" +
+                          v->describe() + " does not fit in int64");
+    }
     if (v->isFloat())
       return SemaValue::getFloat(-v->getFloat());
     if (v->isRuntime() && getElementType(v->getType()).isIntOrFloat()) {
@@ -155,8 +161,13 @@ Expected<SemaValue> Generator::genUnaryOp(const ast::UnaryOpExpr &e) {
     if (v->isHeld() && v->isInt())
       return binaryOp(ast::BinaryOp::BitXor, *v, SemaValue::getInt(-1),
                       site(e));
-    if (v->isInt() || v->isBool())
-      return SemaValue::getInt(~v->getInt());
+    if (v->isInt() || v->isBool()) {
+      if (std::optional<SemaValue> r =
+              SemaValue::getWideInt(-v->getWideInt() - 1))
+        return *r;
+      return error(e, "invalid constant expression: integer overflow: ~" +
+                          v->describe() + " does not fit in int64");
+    }
     if (v->isRuntime() && getElementType(v->getType()).isInteger()) {
       mlir::Value ones =
           materializeSplat(SemaValue::getInt(-1), getElementType(v->getType()),

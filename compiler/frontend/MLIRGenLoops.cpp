@@ -519,7 +519,7 @@ Error Generator::genRangeFor(const ast::ForStmt &s, CallArgs &args,
       return error(*exprs[i],
                    "range bounds must be integer scalars, got " + v.describe());
     mlir::Type t =
-        v.isRuntime() ? v.getType() : getIntLiteralType(&context, v.getInt());
+        v.isRuntime() ? v.getType() : getIntLiteralType(&context, v.getWideInt());
     if (t.getIntOrFloatBitWidth() > 32)
       ivType = t;
   }

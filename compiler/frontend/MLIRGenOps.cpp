@@ -72,7 +72,7 @@ static mlir::Type getLiteralType(mlir::MLIRContext *ctx, const SemaValue &c) {
   if (c.isBool())
     return mlir::IntegerType::get(ctx, 1);
   if (c.isInt())
-    return getIntLiteralType(ctx, c.getInt());
+    return getIntLiteralType(ctx, c.getWideInt());
   return getFloatLiteralType(ctx, c.getFloat());
 }
 
@@ -280,7 +280,7 @@ mlir::Type Generator::getSemanticElementType(const SemaValue &v) {
   if (v.isHeld())
     return withSignedness(v.getType(), v.isUnsigned());
   if (v.isInt())
-    return getIntLiteralType(&context, v.getInt(), /*allowUnsigned=*/true);
+    return getIntLiteralType(&context, v.getWideInt(), /*allowUnsigned=*/true);
   if (v.isConstNumber())
     return getLiteralType(&context, v);
   if (v.isRuntime())
@@ -608,7 +608,7 @@ Expected<SemaValue> Generator::compareOp(ast::CmpOp op, const SemaValue &lhs,
     if (lhs.isConstNumber() && rhs.isConstNumber()) {
       double x = lhs.getAsDouble(), y = rhs.getAsDouble();
       bool bothInt = !lhs.isFloat() && !rhs.isFloat();
-      int64_t xi = lhs.getInt(), yi = rhs.getInt();
+      __int128 xi = lhs.getWideInt(), yi = rhs.getWideInt();
       auto cmp = [&](auto a, auto b) {
         switch (op) {
         case CmpOp::Eq:

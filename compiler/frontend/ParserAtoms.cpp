@@ -302,11 +302,13 @@ Parser::ExprPtr Parser::parseNumber() {
     if (radix != 10)
       text = text.drop_front(2);
   }
+  // Triton types 2**63 .. 2**64 - 1 as uint64 (64-bit hash constants).
   uint64_t value = 0;
-  if (text.getAsInteger(radix, value) ||
-      value > uint64_t(std::numeric_limits<int64_t>::max()))
+  if (text.getAsInteger(radix, value))
     return emitError(number, "integer literal is too large (the largest is "
-                             "2**63 - 1 = 9223372036854775807)");
+                             "2**64 - 1 = 18446744073709551615)");
+  if (value > uint64_t(std::numeric_limits<int64_t>::max()))
+    return ConstantExpr::getUInt64(loc, value);
   return ConstantExpr::getInt(loc, int64_t(value));
 }
 

@@ -18,15 +18,17 @@ using ast::BinaryOp;
 // Constant folding (Python semantics)
 //===----------------------------------------------------------------------===//
 
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
+using Wide = __int128;
+
+static Wide floorDiv(Wide a, Wide b) {
+  Wide q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
   return q;
 }
 
-static int64_t floorMod(int64_t a, int64_t b) {
-  int64_t r = a % b;
+static Wide floorMod(Wide a, Wide b) {
+  Wide r = a % b;
   if (r != 0 && ((r < 0) != (b < 0)))
     r += b;
   return r;
@@ -36,89 +38,84 @@ std::optional<SemaValue> mgp::foldBinary(BinaryOp op, const SemaValue &a,
                                          const SemaValue &b, std::string &why) {
   bool isFloat = a.isFloat() || b.isFloat();
   if (!isFloat) {
-    int64_t x = a.getInt(), y = b.getInt();
+    // Python's integers have no bound; a kernel's constants must fit 64 bits
+    // as Triton's do when they become IR (int64, or uint64 from 2**63 to
+    // 2**64 - 1), so a fold past that is an error. Operands are below 2**64
+    // in magnitude, so every step below fits 128 bits.
+    Wide x = a.getWideInt(), y = b.getWideInt();
     bool bothBool = a.isBool() && b.isBool();
-    // Python's integers have no bound; a kernel's constants must fit int64
-    // (Triton's too, when they become IR), so a fold past it is an error.
-    auto overflow = [&why]() -> std::optional<SemaValue> {
-      why = "integer overflow: the result does not fit in int64 (the largest "
-            "is 2**63 - 1 = 9223372036854775807)";
+    auto result = [&why](Wide r) -> std::optional<SemaValue> {
+      if (std::optional<SemaValue> v = SemaValue::getWideInt(r))
+        return v;
+      why = "integer overflow: the result does not fit in 64 bits (int64 "
+            "from -2**63, uint64 up to 2**64 - 1 = 18446744073709551615)";
       return std::nullopt;
     };
-    int64_t r = 0;
+    // Past this magnitude no product or power is in range.
+    const Wide limit = Wide(1) << 65;
     switch (op) {
     case BinaryOp::Add:
-      if (llvm::AddOverflow(x, y, r))
-        return overflow();
-      return SemaValue::getInt(r);
+      return result(x + y);
     case BinaryOp::Sub:
-      if (llvm::SubOverflow(x, y, r))
-        return overflow();
-      return SemaValue::getInt(r);
+      return result(x - y);
     case BinaryOp::Mul:
-      if (llvm::MulOverflow(x, y, r))
-        return overflow();
-      return SemaValue::getInt(r);
+      if (Wide r; !__builtin_mul_overflow(x, y, &r))
+        return result(r);
+      return result(limit);
     case BinaryOp::Div:
       if (y == 0)
         break;
-      return SemaValue::getFloat(static_cast<double>(x) / y);
+      return SemaValue::getFloat(static_cast<double>(x) /
+                                 static_cast<double>(y));
     case BinaryOp::FloorDiv:
       if (y == 0)
         break;
-      if (x == std::numeric_limits<int64_t>::min() && y == -1)
-        return overflow();
-      return SemaValue::getInt(floorDiv(x, y));
+      return result(floorDiv(x, y));
     case BinaryOp::Mod:
       if (y == 0)
         break;
-      if (y == -1)
-        return SemaValue::getInt(0);
-      return SemaValue::getInt(floorMod(x, y));
+      return result(floorMod(x, y));
     case BinaryOp::Pow: {
       if (y < 0)
-        return SemaValue::getFloat(std::pow(double(x), double(y)));
-      r = 1;
-      for (int64_t i = 0; i < y; ++i) {
-        if (llvm::MulOverflow(r, x, r))
-          return overflow();
+        return SemaValue::getFloat(
+            std::pow(static_cast<double>(x), static_cast<double>(y)));
+      Wide r = 1;
+      for (Wide i = 0; i < y; ++i) {
+        r *= x; // |r| < 2**65 and |x| < 2**64: fits 128 bits
         if (r == 0 || r == 1)
           break; // 0 and 1 stay; -1 alternates below
         if (r == -1) {
           r = (y - i - 1) % 2 == 0 ? -1 : 1;
           break;
         }
+        if ((r < 0 ? -r : r) >= limit)
+          return result(limit);
       }
-      return SemaValue::getInt(r);
+      return result(r);
     }
     case BinaryOp::LShift:
-      if (y < 0 || y > 63) {
-        why = "shift count out of range";
+      if (y < 0) {
+        why = "negative shift count";
         return std::nullopt;
       }
-      // x << y is x * 2**y (a negative x too, as in Python); past int64 it
-      // is an overflow. 2**63 itself does not fit: only 0 and -1 shift by 63.
-      if (y == 63) {
-        if (x != 0 && x != -1)
-          return overflow();
-        return SemaValue::getInt(x == 0 ? 0
-                                        : std::numeric_limits<int64_t>::min());
-      }
-      if (llvm::MulOverflow(x, int64_t(1) << y, r))
-        return overflow();
-      return SemaValue::getInt(r);
+      if (y > 64)
+        return result(x == 0 ? 0 : limit);
+      // x << y is x * 2**y (a negative x too, as in Python).
+      if ((x < 0 ? -x : x) >= (limit >> y))
+        return result(limit);
+      return result(x * (Wide(1) << y));
     case BinaryOp::RShift:
-      if (y < 0 || y > 63) {
-        why = "shift count out of range";
+      if (y < 0) {
+        why = "negative shift count";
         return std::nullopt;
       }
-      return SemaValue::getInt(x >> y);
+      return result(y > 64 ? (x < 0 ? -1 : 0) : x >> int(y));
     case BinaryOp::BitAnd:
-      return bothBool ? SemaValue::getBool(x & y) : SemaValue::getInt(x & y);
+      return bothBool ? SemaValue::getBool(x & y) : result(x & y);
     case BinaryOp::BitOr:
-      return bothBool ? SemaValue::getBool(x | y) : SemaValue::getInt(x | y);
+      return bothBool ? SemaValue::getBool(x | y) : result(x | y);
     case BinaryOp::BitXor:
-      return bothBool ? SemaValue::getBool(x ^ y) : SemaValue::getInt(x ^ y);
+      return bothBool ? SemaValue::getBool(x ^ y) : result(x ^ y);
     case BinaryOp::MatMul:
       why = "'@' needs blocks (use tl.dot)";
       return std::nullopt;

@@ -59,7 +59,7 @@ bool mgp::isUnsignedType(mlir::Type type) {
   return getElementType(type).isUnsignedInteger();
 }
 
-mlir::Type mgp::getIntLiteralType(mlir::MLIRContext *ctx, int64_t value,
+mlir::Type mgp::getIntLiteralType(mlir::MLIRContext *ctx, __int128 value,
                                   bool allowUnsigned) {
   if (value >= std::numeric_limits<int32_t>::min() &&
       value <= std::numeric_limits<int32_t>::max())
@@ -67,6 +67,8 @@ mlir::Type mgp::getIntLiteralType(mlir::MLIRContext *ctx, int64_t value,
   if (allowUnsigned && value > 0 &&
       value <= std::numeric_limits<uint32_t>::max())
     return mlir::IntegerType::get(ctx, 32, mlir::IntegerType::Unsigned);
+  if (allowUnsigned && value > std::numeric_limits<int64_t>::max())
+    return mlir::IntegerType::get(ctx, 64, mlir::IntegerType::Unsigned);
   return mlir::IntegerType::get(ctx, 64);
 }
 

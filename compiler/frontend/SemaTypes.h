@@ -44,8 +44,9 @@ bool isUnsignedType(mlir::Type type);
 
 /// The type a Python int literal takes: i32 if it fits, else i64. With
 /// \p allowUnsigned (the typing of a binary operation), as Triton's
-/// to_tensor: i32, else ui32 (below 2^32), else i64.
-mlir::Type getIntLiteralType(mlir::MLIRContext *ctx, int64_t value,
+/// to_tensor: i32, else ui32 (below 2^32), else i64, else ui64 (2^63 and
+/// above; i64 without \p allowUnsigned, the same bits).
+mlir::Type getIntLiteralType(mlir::MLIRContext *ctx, __int128 value,
                              bool allowUnsigned = false);
 /// The type a Python float literal takes: f32 (Triton's choice), f64 when the
 /// value is finite, non-zero and outside f32's range.

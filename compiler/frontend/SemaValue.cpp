@@ -18,6 +18,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 using namespace mgp;
@@ -26,6 +27,15 @@ SemaValue SemaValue::getInt(int64_t v) {
   SemaValue r;
   r.kind = Kind::Int;
   r.intValue = v;
+  return r;
+}
+
+std::optional<SemaValue> SemaValue::getWideInt(__int128 v) {
+  if (v < __int128(std::numeric_limits<int64_t>::min()) ||
+      v > __int128(std::numeric_limits<uint64_t>::max()))
+    return std::nullopt;
+  SemaValue r = getInt(int64_t(uint64_t(v)));
+  r.unsignedInt = v > __int128(std::numeric_limits<int64_t>::max());
   return r;
 }
 
@@ -173,7 +183,10 @@ bool SemaValue::isTensor() const {
 }
 
 double SemaValue::getAsDouble() const {
-  return kind == Kind::Float ? floatValue : static_cast<double>(intValue);
+  if (kind == Kind::Float)
+    return floatValue;
+  return unsignedInt ? static_cast<double>(uint64_t(intValue))
+                     : static_cast<double>(intValue);
 }
 
 bool SemaValue::isTruthy() const {
@@ -198,7 +211,7 @@ bool SemaValue::constEquals(const SemaValue &o) const {
   if (isConstNumber() && o.isConstNumber()) {
     if (isFloat() || o.isFloat())
       return getAsDouble() == o.getAsDouble();
-    return intValue == o.intValue;
+    return getWideInt() == o.getWideInt();
   }
   if (kind != o.kind)
     return false;
@@ -230,7 +243,8 @@ std::string SemaValue::describe() const {
       return "scalar " + describeType(withSignedness(type, unsignedInt)) +
              " " + (unsignedInt ? std::to_string(uint64_t(intValue))
                                 : std::to_string(intValue));
-    return "constexpr int " + std::to_string(intValue);
+    return "constexpr int " + (unsignedInt ? std::to_string(uint64_t(intValue))
+                                           : std::to_string(intValue));
   case Kind::Float: {
     std::ostringstream os;
     os << floatValue;

@@ -17,6 +17,7 @@
 #include "mlir/IR/Value.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,8 @@ inline bool isConstexprField(llvm::StringRef tag, size_t index) {
 class SemaValue {
 public:
   enum class Kind {
-    Int,      ///< compile-time int (Python int, int64 here)
+    Int,      ///< compile-time int (Python int: int64, or up to 2**64 - 1
+              ///< as Triton's uint64 literals, then isUnsigned())
     Float,    ///< compile-time float (double)
     Bool,     ///< compile-time bool
     None,     ///< `None`
@@ -57,6 +59,10 @@ public:
 
   SemaValue() = default;
   static SemaValue getInt(int64_t v);
+  /// A compile-time int from -2**63 to 2**64 - 1 (Triton types the part
+  /// past int64 as uint64: its bits are kept with isUnsigned()); nullopt
+  /// outside that range.
+  static std::optional<SemaValue> getWideInt(__int128 v);
   static SemaValue getFloat(double v);
   static SemaValue getBool(bool v);
   static SemaValue getNone();
@@ -107,7 +113,8 @@ public:
     SemaValue r = *this;
     if (isConstNumber()) {
       r.type = {};
-      r.unsignedInt = false;
+      // A literal is unsigned only past int64 (a uint64 literal).
+      r.unsignedInt = isInt() && unsignedInt && intValue < 0;
     }
     return r;
   }
@@ -116,7 +123,13 @@ public:
   /// True for a runtime value whose type is a ranked tensor.
   bool isTensor() const;
 
+  /// An int's value as int64 (bits of an unsigned one past int64; see
+  /// getWideInt for the value).
   int64_t getInt() const { return intValue; }
+  /// An int's or bool's value as Python sees it.
+  __int128 getWideInt() const {
+    return unsignedInt ? __int128(uint64_t(intValue)) : __int128(intValue);
+  }
   double getFloat() const { return floatValue; }
   bool getBool() const { return intValue != 0; }
   /// The number as a double (Int, Float, Bool).

@@ -3,7 +3,7 @@
 
 Writes one kernel per (left operand, right operand, operator) that loads a
 block of the left type and applies the operator to a block of the right type,
-to an inline Python literal (int, float, bool, an int past 32 or 31 bits) or
+to an inline Python literal (int, float, bool, an int past 31, 32 or 63 bits) or
 to a local assigned such a number (`s = 2.5`: Triton holds it as a 0-d
 tensor), and one per pair of locals or local and literal; then one per
 (dtype, unary operator or builtin: -a, tl.exp(a), tl.sum(a, 0),
@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 DTYPES = ["i1", "i8", "u8", "i16", "i32", "u32", "i64", "fp16", "bf16", "fp32", "fp64"]
 LITERALS = {"int": "3", "float": "2.5", "bool": "True", "int64": "4294967296",
-            "uint32": "3000000000"}
+            "uint32": "3000000000", "uint64": "0x9E3779B97F4A7C15"}
 LOCALS = {f"local {kind}": value for kind, value in LITERALS.items()}
 LOCALS["local fp64"] = "1e-300"  # below fp32's range: an fp64 scalar
 OPERATORS = ["+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>", "<", "=="]

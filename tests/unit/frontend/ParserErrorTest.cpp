@@ -91,10 +91,10 @@ TEST(ParserErrorTest, ExpressionErrors) {
             "found 'b'");
   EXPECT_EQ(kernelError("    x = 18446744073709551616\n"),
             "e.py:3:9: error: integer literal is too large (the largest is "
-            "2**63 - 1 = 9223372036854775807)");
-  EXPECT_EQ(kernelError("    x = 9223372036854775808\n"),
+            "2**64 - 1 = 18446744073709551615)");
+  EXPECT_EQ(kernelError("    x = 0x1_0000_0000_0000_0000\n"),
             "e.py:3:9: error: integer literal is too large (the largest is "
-            "2**63 - 1 = 9223372036854775807)");
+            "2**64 - 1 = 18446744073709551615)");
   EXPECT_EQ(kernelError("    x = y.\n"),
             "e.py:3:11: error: expected an attribute name after '.', found "
             "newline");
