@@ -4,7 +4,8 @@
 // kernel module when the module calls `__nv_*` functions, internalizes every
 // function that is not a kernel, optimises at O3 with the new pass manager,
 // rewrites what ptxas would miscompile (PtxasWorkarounds.h) and prints PTX
-// with an NVPTX target machine for the requested `sm_XX`. Only the
+// with an NVPTX target machine for the requested `sm_XX` (straight-line
+// strength reduction only in functions with tensor-core dots). Only the
 // NVPTX target is initialised.
 //
 //===----------------------------------------------------------------------===//
@@ -13,11 +14,16 @@
 #include "compiler/codegen/llvm/PtxasWorkarounds.h"
 #include "compiler/pipeline/Pipeline.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -112,6 +118,36 @@ static Error linkLibdeviceIfNeeded(Module &module) {
   return Error::success();
 }
 
+bool mgp::runsStrengthReduction(const Function &function) {
+  for (const BasicBlock &block : function)
+    for (const Instruction &inst : block)
+      if (const auto *call = dyn_cast<CallInst>(&inst))
+        if (const auto *code = dyn_cast<InlineAsm>(call->getCalledOperand()))
+          if (StringRef(code->getAsmString()).contains("mma"))
+            return true;
+  return false;
+}
+
+namespace {
+/// Skips straight-line strength reduction ("slsr") in the functions that
+/// runsStrengthReduction rejects; every other pass runs.
+class StrengthReductionGate : public OptPassGate {
+public:
+  explicit StrengthReductionGate(const Module &module) {
+    for (const Function &function : module)
+      if (!function.isDeclaration() && !mgp::runsStrengthReduction(function))
+        skipped.insert(("function (" + function.getName() + ")").str());
+  }
+  bool isEnabled() const override { return !skipped.empty(); }
+  bool shouldRunPass(StringRef pass, StringRef unit) const override {
+    return pass != "slsr" || !skipped.contains(unit);
+  }
+
+private:
+  StringSet<> skipped; ///< legacy passes' unit descriptions
+};
+} // namespace
+
 /// Runs the O3 pipeline of the new pass manager, tuned by `machine`.
 static void optimizeO3(Module &module, TargetMachine &machine) {
   LoopAnalysisManager lam;
@@ -157,6 +193,12 @@ Expected<std::string> mgp::emitPTX(Module &module, const mgp::Target &target) {
   optimizeO3(module, **machine);
   avoidPtxasNegatedMinMax(module);
 
+  // The context keeps a reference to the gate: restore it on every return.
+  StrengthReductionGate gate(module);
+  OptPassGate &previousGate = module.getContext().getOptPassGate();
+  module.getContext().setOptPassGate(gate);
+  scope_exit restoreGate(
+      [&] { module.getContext().setOptPassGate(previousGate); });
   std::string ptx;
   {
     raw_string_ostream stream(ptx);

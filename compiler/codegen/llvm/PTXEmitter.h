@@ -1,7 +1,8 @@
 //===- PTXEmitter.h - the NVPTX target machine ------------------*- C++ -*-===//
 //
 // This file declares the creation of mgp's NVPTX target machine, shared by
-// the lowering (data layout, triple) and by emitPTX.
+// the lowering (data layout, triple) and by emitPTX, and which functions
+// emitPTX runs straight-line strength reduction on.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_CODEGEN_LLVM_PTXEMITTER_H
@@ -9,6 +10,7 @@
 
 #include "compiler/api/Target.h"
 
+#include "llvm/IR/Function.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -19,6 +21,14 @@ namespace mgp {
 /// An O3 NVPTX target machine for the GPU target `gpu`.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createNVPTXTargetMachine(const Target &gpu);
+
+/// Whether code generation runs straight-line strength reduction on
+/// `function`: only where it has tensor-core dots (mma.sync or wgmma inline
+/// asm). In LLVM 22 the pass takes about half of the code generation of a
+/// small kernel (3 of 5.6 ms on an elementwise add, whose PTX it leaves
+/// unchanged) and tens of milliseconds on larger ones; what it buys is in
+/// the address arithmetic of the tiles that feed the tensor cores.
+bool runsStrengthReduction(const llvm::Function &function);
 
 } // namespace mgp
 
