@@ -40,59 +40,25 @@ int64_t getResultElements(RankedTensorType type, unsigned axis) {
 
 } // namespace
 
-bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
-  Attribute srcEnc = src.getEncoding(), dstEnc = dst.getEncoding();
-  if (srcEnc == dstEnc)
-    return false;
-  if (!isDistributedEncoding(srcEnc) || !isDistributedEncoding(dstEnc))
-    return true;
-  ArrayRef<int64_t> shape = src.getShape();
-  // A register reindexing must be the same for every thread (the lowering
-  // permutes the register struct once): the register of `dst` holding an
-  // element reads the `src` register that holds it in thread 0.
-  unsigned lanes = std::max(getNumLanes(srcEnc), getNumLanes(dstEnc));
-  unsigned warps = std::max(getNumWarps(srcEnc), getNumWarps(dstEnc));
-  LayoutBases srcBases = getLayoutBases(srcEnc, shape);
-  LayoutBases dstBases = getLayoutBases(dstEnc, shape);
-  unsigned srcLanes = getNumLanes(srcEnc), dstLanes = getNumLanes(dstEnc);
-  unsigned srcWarps = getNumWarps(srcEnc), dstWarps = getNumWarps(dstEnc);
-  llvm::DenseMap<int64_t, unsigned> srcRegOf;
-  auto srcAtZero = srcBases.elementCoords(0, 0);
-  for (unsigned reg = srcAtZero.size(); reg-- > 0;)
-    srcRegOf[linearize(srcAtZero[reg], shape)] = reg;
-  llvm::SmallVector<unsigned> mapping;
-  for (const auto &coords : dstBases.elementCoords(0, 0)) {
-    auto it = srcRegOf.find(linearize(coords, shape));
-    if (it == srcRegOf.end())
-      return true;
-    mapping.push_back(it->second);
-  }
-  for (unsigned warp = 0; warp < warps; ++warp)
-    for (unsigned lane = 0; lane < lanes; ++lane) {
-      auto srcCoords =
-          srcBases.elementCoords(lane % srcLanes, warp % srcWarps);
-      auto dstCoords =
-          dstBases.elementCoords(lane % dstLanes, warp % dstWarps);
-      for (auto [reg, coords] : llvm::enumerate(dstCoords))
-        if (srcCoords[mapping[reg]] != coords)
-          return true;
-    }
-  return false;
-}
-
-bool reshapeNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
+/// Whether some thread of `dst` holds an element that the same thread does
+/// not hold in `src`, or holds it in a register that differs between threads
+/// (the lowering permutes the register struct once, the same for every
+/// thread). Elements are matched by their coordinates, or with `byIndex`
+/// (a reshape) by their row-major index in each shape.
+static bool movesElementsBetweenThreads(RankedTensorType src,
+                                        RankedTensorType dst, bool byIndex) {
   Attribute srcEnc = src.getEncoding(), dstEnc = dst.getEncoding();
   if (!isDistributedEncoding(srcEnc) || !isDistributedEncoding(dstEnc))
     return true;
   ArrayRef<int64_t> srcShape = src.getShape(), dstShape = dst.getShape();
-  // As convertNeedsSharedMemory, with elements matched by their row-major
-  // index (the same in both shapes).
   unsigned lanes = std::max(getNumLanes(srcEnc), getNumLanes(dstEnc));
   unsigned warps = std::max(getNumWarps(srcEnc), getNumWarps(dstEnc));
   LayoutBases srcBases = getLayoutBases(srcEnc, srcShape);
   LayoutBases dstBases = getLayoutBases(dstEnc, dstShape);
   unsigned srcLanes = getNumLanes(srcEnc), dstLanes = getNumLanes(dstEnc);
   unsigned srcWarps = getNumWarps(srcEnc), dstWarps = getNumWarps(dstEnc);
+  // The register of `dst` holding an element reads the `src` register that
+  // holds it in thread 0.
   llvm::DenseMap<int64_t, unsigned> srcRegOf;
   auto srcAtZero = srcBases.elementCoords(0, 0);
   for (unsigned reg = srcAtZero.size(); reg-- > 0;)
@@ -110,12 +76,24 @@ bool reshapeNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
           srcBases.elementCoords(lane % srcLanes, warp % srcWarps);
       auto dstCoords =
           dstBases.elementCoords(lane % dstLanes, warp % dstWarps);
-      for (auto [reg, coords] : llvm::enumerate(dstCoords))
-        if (linearize(srcCoords[mapping[reg]], srcShape) !=
-            linearize(coords, dstShape))
+      for (auto [reg, coords] : llvm::enumerate(dstCoords)) {
+        const auto &held = srcCoords[mapping[reg]];
+        if (byIndex ? linearize(held, srcShape) != linearize(coords, dstShape)
+                    : held != coords)
           return true;
+      }
     }
   return false;
+}
+
+bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
+  if (src.getEncoding() == dst.getEncoding())
+    return false;
+  return movesElementsBetweenThreads(src, dst, /*byIndex=*/false);
+}
+
+bool reshapeNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
+  return movesElementsBetweenThreads(src, dst, /*byIndex=*/true);
 }
 
 int64_t ConvertScratchLayout::getOffset(ArrayRef<int64_t> coords) const {
