@@ -17,6 +17,14 @@
 #   model   ResNet18 at batch 128: cold start with the tuner (empty kernel,
 #           tuning and driver caches), --bench 30 --profile in every
 #           precision, the warm start and the driver's floor
+#   ab      ResNet18 at batch 128, this archive against a baseline one in the
+#           same call: AB_ARCHIVE (default dist/baseline/mgp-portable.tar.xz;
+#           make it with `git checkout REV && make portable DIST=dist/baseline`
+#           and return to the branch), each side first warmed (its own kernel
+#           and tuning cache), then AB_ROUNDS (default 3) alternating --bench 30
+#           runs per precision (AB_PRECS, default fp16,bf16,tf32); the bench
+#           lines into $OUT/ab.log. The tuner runs once per side, so a
+#           different pick shows in each side's --profile ($OUT/ab-profile.log)
 #   torch   tools/bench_vs_torch.py: mgp against PyTorch eager, eager as a
 #           CUDA graph, max-autotune + freezing and torch.compile default, in
 #           one 10-minute call (--deadline 520 s: what does not fit is
@@ -171,6 +179,37 @@ stepModel() {
   fi
 }
 
+stepAB() {
+  local base=/tmp/mgp-portable-base archive=${AB_ARCHIVE:-dist/baseline/mgp-portable.tar.xz}
+  local p side round bin
+  [ -f "$archive" ] || { echo "STEP=ab needs $archive"; exit 2; }
+  if [ ! -d "$base" ]; then
+    rm -rf /tmp/ab-extract && mkdir -p /tmp/ab-extract
+    tar -xJf "$archive" -C /tmp/ab-extract
+    mv /tmp/ab-extract/mgp-portable "$base"
+  fi
+  IFS=, read -r -a precs <<< "${AB_PRECS:-fp16,bf16,tf32}"
+  for p in "${precs[@]}"; do
+    for side in new base; do
+      bin=$P/bin
+      [ "$side" = base ] && bin=$base/bin
+      log "warm $side $p"
+      echo "=== $side $p" >> "$OUT/ab-profile.log"
+      MGP_CACHE_DIR="/tmp/ab-$side" timeout 200 "$bin/mgp-run" models/resnet18.graph \
+        --device gpu --batch 128 --precision "$p" --bench 5 --profile >> "$OUT/ab-profile.log" 2>&1
+    done
+    for round in $(seq 1 "${AB_ROUNDS:-3}"); do
+      for side in new base; do
+        bin=$P/bin
+        [ "$side" = base ] && bin=$base/bin
+        MGP_CACHE_DIR="/tmp/ab-$side" timeout 120 "$bin/mgp-run" models/resnet18.graph \
+          --device gpu --batch 128 --precision "$p" --bench 30 2>&1 | grep -E "bench" |
+          sed "s/^/$p $side round $round: /" | tee -a "$OUT/ab.log"
+      done
+    done
+  done
+}
+
 stepTorch() {
   local set=${TORCH_SET:-table} status=0 args
   case $set in
@@ -250,9 +289,10 @@ for step in "${steps[@]}"; do
   suite) stepSuite ;;
   check) stepCheck ;;
   model) stepModel ;;
+  ab) stepAB ;;
   torch) stepTorch ;;
   timing) stepTiming ;;
   langtests) stepLangtests ;;
-  *) echo "unknown STEP $step (tests, api, suite, check, model, torch, timing, langtests)"; exit 2 ;;
+  *) echo "unknown STEP $step (tests, api, suite, check, model, ab, torch, timing, langtests)"; exit 2 ;;
   esac
 done
