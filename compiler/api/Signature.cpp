@@ -36,6 +36,13 @@ Expected<SignatureParam> parseConstexpr(size_t index, StringRef entry) {
     param.intValue = intValue;
     return param;
   }
+  // 2**63 .. 2**64 - 1: a uint64 constant, as Triton types such integers.
+  uint64_t uintValue;
+  if (!entry.getAsInteger(10, uintValue)) {
+    param.type = DType::U64;
+    param.intValue = static_cast<int64_t>(uintValue);
+    return param;
+  }
   if (entry == "True" || entry == "False") {
     param.type = DType::I64;
     param.intValue = entry == "True";
@@ -153,6 +160,8 @@ std::string Signature::str() const {
         os << number;
         if (number.find_first_of(".eni") == StringRef::npos)
           os << ".0";
+      } else if (param.type == DType::U64) {
+        os << static_cast<uint64_t>(param.intValue);
       } else {
         os << param.intValue;
       }

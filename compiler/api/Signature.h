@@ -30,7 +30,8 @@ struct SignatureParam {
   };
   Kind kind = Kind::Scalar;
   /// Pointee type for pointers, the value type for scalars; for constexprs
-  /// i64 (integer literal) or fp64 (float literal).
+  /// i64 (integer literal; u64 from 2**63 to 2**64 - 1, intValue holding
+  /// its bits) or fp64 (float literal).
   DType type = DType::I32;
   /// 16 with the `:16` hint (pointer address or integer divisible by 16),
   /// else 1.

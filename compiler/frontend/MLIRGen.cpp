@@ -351,6 +351,8 @@ Expected<SemaValue> Generator::callFunction(const ast::FunctionDef &fn,
 static SemaValue toSemaValue(mlir::MLIRContext &ctx, const ConstValue &c) {
   switch (c.kind) {
   case ConstValue::Kind::Int:
+    if (c.isUInt64)
+      return *SemaValue::getWideInt(__int128(uint64_t(c.intValue)));
     return SemaValue::getInt(c.intValue);
   case ConstValue::Kind::Float:
     return SemaValue::getFloat(c.floatValue);
@@ -552,7 +554,10 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
       role.constant = sig->isNone     ? SemaValue::getNone()
                       : sig->isString ? SemaValue::getString(sig->stringValue)
                       : sig->isFloat  ? SemaValue::getFloat(sig->floatValue)
-                                      : SemaValue::getInt(sig->intValue);
+                      : sig->type == DType::U64
+                          ? *SemaValue::getWideInt(
+                                __int128(uint64_t(sig->intValue)))
+                          : SemaValue::getInt(sig->intValue);
     } else if (annotated && !sig->isPointer()) {
       // A dtype constexpr: `X_dtype: tl.constexpr` given `bf16`.
       role.constant = SemaValue::getDType(getSignatureType(context, sig->type),
@@ -653,6 +658,9 @@ Expected<ConstValue> mgp::parseConstValue(llvm::StringRef text) {
   int64_t i;
   if (!text.getAsInteger(0, i))
     return ConstValue::getInt(i);
+  uint64_t u;
+  if (!text.getAsInteger(0, u))
+    return ConstValue::getUInt64(u);
   double d;
   if (!text.getAsDouble(d))
     return ConstValue::getFloat(d);

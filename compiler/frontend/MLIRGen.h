@@ -41,8 +41,15 @@ struct ConstValue {
   double floatValue = 0.0;
   /// A String's text, or a DType's name (`bf16`, `float32`, `fp8e4nv`).
   std::string text;
+  bool isUInt64 = false; ///< an Int past int64 (getUInt64)
 
   static ConstValue getInt(int64_t v) { return {Kind::Int, v, 0.0, {}}; }
+  /// 2**63 .. 2**64 - 1 (Triton's uint64 integers): intValue holds the bits.
+  static ConstValue getUInt64(uint64_t v) {
+    ConstValue c = getInt(static_cast<int64_t>(v));
+    c.isUInt64 = true;
+    return c;
+  }
   static ConstValue getFloat(double v) { return {Kind::Float, 0, v, {}}; }
   static ConstValue getBool(bool v) { return {Kind::Bool, v ? 1 : 0, 0.0, {}}; }
   static ConstValue getString(llvm::StringRef s) {

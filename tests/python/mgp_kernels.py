@@ -121,6 +121,17 @@ def typed_kernel(ints_ptr, floats_ptr, flag, small, big, huge, value):
 
 
 @mgp.jit
+def hash_kernel(out_ptr, n, SEED: tl.constexpr, BLOCK: tl.constexpr):
+    # splitmix64's finalizer: uint64 literals and a uint64 constexpr.
+    offs = tl.arange(0, BLOCK)
+    z = offs.to(tl.uint64) + SEED
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+    z = z ^ (z >> 31)
+    tl.store(out_ptr + offs, z.to(tl.int64, bitcast=True), mask=offs < n)
+
+
+@mgp.jit
 def stride_kernel(x_ptr, out_ptr, stride, n, BLOCK: tl.constexpr):
     # out[i] = x[i * stride]: stride == 1 is Triton's constexpr 1.
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)

@@ -183,6 +183,24 @@ class Numerics(unittest.TestCase):
         self.assertEqual(ints.tolist(), [1, -5, 2**40 + 3, huge - 2**64])
         self.assertEqual(floats[0], np.float32(0.1))
 
+    def test_uint64_constants(self):
+        # Integers from 2**63 to 2**64 - 1 are uint64 (Triton's typing), as
+        # literals and as constexpr arguments; against Python's integers.
+        seed = 0x9E3779B97F4A7C15 + int(np.random.default_rng().integers(1000))
+        out = np.zeros(100, np.int64)
+        kernel = K.hash_kernel
+        self.assertEqual(kernel.signature_of(out, 100, SEED=seed, BLOCK=128),
+                         f"*i64:16,i32,{seed},128")
+        kernel[(1,)](out, 100, SEED=seed, BLOCK=128)
+        mask = 2**64 - 1
+        expected = []
+        for i in range(100):
+            z = (i + seed) & mask
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            expected.append(z ^ (z >> 31))
+        self.assertEqual([v & mask for v in out.tolist()], expected)
+
     def test_constexpr_one(self):
         rng = np.random.default_rng()
         x = random_floats(rng, 300)

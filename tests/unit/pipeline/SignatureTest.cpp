@@ -135,4 +135,24 @@ TEST(SignatureTest, NoneIsAConstexprAndPrintsBack) {
   EXPECT_EQ(signature->str(), "*fp32:16,None,i32");
 }
 
+TEST(SignatureTest, IntegersPastInt64AreUInt64Constexprs) {
+  // Triton types integers from 2**63 to 2**64 - 1 as uint64.
+  llvm::Expected<Signature> signature = parseSignature(
+      "*u64,9223372036854775807,9223372036854775808,18446744073709551615");
+  ASSERT_TRUE(static_cast<bool>(signature)) << toString(signature.takeError());
+  ASSERT_EQ(signature->params.size(), 4u);
+  EXPECT_EQ(signature->params[1].type, DType::I64);
+  EXPECT_EQ(signature->params[2].type, DType::U64);
+  EXPECT_EQ(static_cast<uint64_t>(signature->params[2].intValue),
+            9223372036854775808ull);
+  EXPECT_EQ(signature->params[3].type, DType::U64);
+  EXPECT_EQ(signature->params[3].intValue, -1); // the bits
+  EXPECT_EQ(signature->str(), "*u64,9223372036854775807,9223372036854775808,"
+                              "18446744073709551615");
+  // Past 2**64 - 1 it is no integer any more (a float constexpr).
+  llvm::Expected<Signature> wider = parseSignature("18446744073709551616");
+  ASSERT_TRUE(static_cast<bool>(wider));
+  EXPECT_TRUE(wider->params[0].isFloat);
+}
+
 } // namespace
