@@ -352,7 +352,7 @@ static SemaValue toSemaValue(mlir::MLIRContext &ctx, const ConstValue &c) {
   switch (c.kind) {
   case ConstValue::Kind::Int:
     if (c.isUInt64)
-      return *SemaValue::getWideInt(__int128(uint64_t(c.intValue)));
+      return SemaValue::getUInt64(uint64_t(c.intValue));
     return SemaValue::getInt(c.intValue);
   case ConstValue::Kind::Float:
     return SemaValue::getFloat(c.floatValue);
@@ -555,8 +555,7 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
                       : sig->isString ? SemaValue::getString(sig->stringValue)
                       : sig->isFloat  ? SemaValue::getFloat(sig->floatValue)
                       : sig->type == DType::U64
-                          ? *SemaValue::getWideInt(
-                                __int128(uint64_t(sig->intValue)))
+                          ? SemaValue::getUInt64(uint64_t(sig->intValue))
                           : SemaValue::getInt(sig->intValue);
     } else if (annotated && !sig->isPointer()) {
       // A dtype constexpr: `X_dtype: tl.constexpr` given `bf16`.

@@ -29,7 +29,7 @@ Expected<SemaValue> Generator::genExpr(const ast::Expr &e) {
     switch (c.getConstKind()) {
     case ast::ConstantExpr::ConstKind::Int:
       if (c.isUInt64())
-        return *SemaValue::getWideInt(__int128(uint64_t(c.getInt())));
+        return SemaValue::getUInt64(uint64_t(c.getInt()));
       return SemaValue::getInt(c.getInt());
     case ast::ConstantExpr::ConstKind::Float:
       return SemaValue::getFloat(c.getFloat());

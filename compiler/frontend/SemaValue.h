@@ -63,6 +63,9 @@ public:
   /// past int64 as uint64: its bits are kept with isUnsigned()); nullopt
   /// outside that range.
   static std::optional<SemaValue> getWideInt(__int128 v);
+  /// The int \p v read as uint64 (a literal or constexpr of 2**63 or more
+  /// keeps its bits in int64 storage until here).
+  static SemaValue getUInt64(uint64_t v) { return *getWideInt(v); }
   static SemaValue getFloat(double v);
   static SemaValue getBool(bool v);
   static SemaValue getNone();
