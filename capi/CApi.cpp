@@ -13,7 +13,9 @@
 #include "capi/Handles.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/MLIRGen.h"
+#include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
+#include "runtime/TensorMap.h"
 #include "runtime/jit/JitError.h"
 #include "runtime/jit/SpecializedKernel.h"
 
@@ -485,5 +487,43 @@ mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
       Grid(grid_x, grid_y, grid_z), reinterpret_cast<CUstream>(stream), values);
   if (err)
     return fail(std::move(err), JitErrorKind::Device);
+  return MGP_SUCCESS;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps
+//===----------------------------------------------------------------------===//
+
+mgp_status mgp_tensor_map_encode(const mgp_tensor_map_view *view, void *out) {
+  if (!view)
+    return nullArgument("mgp_tensor_map_encode", "view");
+  if (!out)
+    return nullArgument("mgp_tensor_map_encode", "out");
+  if (view->dtype < MGP_I1 || view->dtype > MGP_FP8E4B15)
+    return fail(MGP_ERROR_INVALID_ARGUMENT,
+                llvm::formatv("mgp_tensor_map_encode: unknown dtype {0}",
+                              int(view->dtype)));
+  if (view->rank < 1 || view->rank > 5)
+    return fail(MGP_ERROR_UNSUPPORTED,
+                llvm::formatv("mgp_tensor_map_encode: rank {0} (TMA takes 1 "
+                              "to 5 dimensions)",
+                              view->rank));
+  if (!view->shape || !view->strides || !view->block)
+    return nullArgument("mgp_tensor_map_encode", "shape, strides or block");
+  TensorMapSpec spec;
+  spec.dtype = static_cast<DType>(int(view->dtype) - MGP_I1);
+  spec.base = view->base;
+  spec.shape.assign(view->shape, view->shape + view->rank);
+  spec.strides.assign(view->strides, view->strides + view->rank);
+  spec.block.assign(view->block, view->block + view->rank);
+  spec.nanFill = view->nan_padding != 0;
+  std::string why = whyNotTensorMap(spec);
+  if (!why.empty())
+    return fail(MGP_ERROR_UNSUPPORTED, "mgp_tensor_map_encode: " + why);
+  if (llvm::Error err = encodeTensorMap(spec, out)) {
+    JitErrorKind kind =
+        err.isA<NoGpuError>() ? JitErrorKind::NoDevice : JitErrorKind::Device;
+    return fail(std::move(err), kind);
+  }
   return MGP_SUCCESS;
 }

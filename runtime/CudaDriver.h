@@ -77,6 +77,7 @@ namespace mgp {
   X(cuModuleGetFunction)                                                       \
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \
+  X(cuTensorMapEncodeTiled)                                                    \
   X(cuLaunchKernel)
 
 /// The error of a machine without a GPU: libcuda cannot be opened, or the

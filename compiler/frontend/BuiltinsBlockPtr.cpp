@@ -41,7 +41,8 @@ enum DescField {
   kDescShape,
   kDescStrides,
   kDescBlockShape,
-  kDescPadding
+  kDescPadding,
+  kDescTensorMap
 };
 } // namespace
 
@@ -182,6 +183,40 @@ static Expected<SemaValue> getPadding(Generator &g, const SemaValue &option,
                             option.describe());
 }
 
+Expected<SemaValue>
+Generator::tensorMapAccess(llvm::ArrayRef<SemaValue> fields,
+                           llvm::ArrayRef<SemaValue> offsets,
+                           const BoundArgs *store, const ast::CallExpr &call) {
+  mlir::Location l = loc(call);
+  const SemaValue &base = fields[kDescBase];
+  mlir::Type elt = llvm::cast<PointerType>(base.getType()).getPointeeType();
+  llvm::SmallVector<int64_t> block;
+  for (const SemaValue &b : fields[kDescBlockShape].getElements())
+    block.push_back(b.getInt());
+  llvm::SmallVector<mlir::Value> coords;
+  for (const SemaValue &o : offsets) {
+    Expected<mlir::Value> c = toRuntimeAs(o, builder.getI32Type(), call);
+    if (!c)
+      return c.takeError();
+    coords.push_back(*c);
+  }
+  mlir::Value map = fields[kDescTensorMap].getValue();
+  auto type = mlir::RankedTensorType::get(block, elt);
+  if (!store)
+    return runtime(TensorMapLoadOp::create(builder, l, type, map, coords),
+                   base.isUnsigned());
+  if (Error err = checkWritable(base.getValue(), store->expr(0), "store"))
+    return std::move(err);
+  Expected<mlir::Value> v = toRuntimeAs(store->get(2), elt, store->expr(2));
+  if (!v)
+    return v.takeError();
+  Expected<mlir::Value> vb = broadcastTo(*v, block, site(store->expr(2)));
+  if (!vb)
+    return vb.takeError();
+  TensorMapStoreOp::create(builder, l, map, coords, *vb);
+  return SemaValue::getNone();
+}
+
 Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
                                                   CallArgs &args,
                                                   const ast::CallExpr &call) {
@@ -191,7 +226,8 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
     Expected<BoundArgs> b = isDesc
                                 ? bindArgs(name, args, call,
                                            {"base", "shape", "strides",
-                                            "block_shape", "padding_option"},
+                                            "block_shape", "padding_option",
+                                            "_tensor_map"},
                                            4)
                                 : bindArgs(name, args, call,
                                            {"base", "shape", "strides",
@@ -222,10 +258,19 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
       mlir::Type elt = llvm::cast<PointerType>(base.getType()).getPointeeType();
       if (Error err = getPadding(*this, padding, b->expr(4), elt).takeError())
         return std::move(err);
+      // mgp.jit's TMA descriptors: the host encoded a CUtensorMap of this
+      // base, shape, strides, block shape and padding (docs/python.md).
+      SemaValue tensorMap = b->has(5) ? b->get(5) : SemaValue::getNone();
+      if (!tensorMap.isNone() &&
+          (!tensorMap.isRuntime() || tensorMap.isTensor() ||
+           !llvm::isa<PointerType>(tensorMap.getType())))
+        return error(b->expr(5), "_tensor_map needs a scalar pointer (the "
+                                 "device address of a CUtensorMap), got " +
+                                     tensorMap.describe());
       return SemaValue::getCompound(
           kTensorDescTag,
           {base, SemaValue::getTuple(*shape), SemaValue::getTuple(*strides),
-           SemaValue::getTuple(*blockShape), padding});
+           SemaValue::getTuple(*blockShape), padding, tensorMap});
     }
     Expected<std::vector<SemaValue>> offsets =
         getTupleArg(*this, *b, 3, "offsets", rank);
@@ -376,6 +421,8 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
     if (!isStore && b->has(4))
       padding = b->get(4);
   }
+  if (viaDesc && !fields[kDescTensorMap].isNone())
+    return tensorMapAccess(fields, offsets, isStore ? &*b : nullptr, call);
   mlir::Value mask;
   Expected<SemaValue> ptrs = blockAccess(base, shape, strides, offsets,
                                          blockShape, checked, call, mask);

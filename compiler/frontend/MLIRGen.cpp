@@ -440,6 +440,33 @@ static llvm::Error checkFp8E4B15Uses(llvm::SourceMgr &sourceMgr,
           "and converted only; convert with .to(tl.float16) first");
 }
 
+/// A located error at the first tensor-map access (a descriptor made with
+/// `_tensor_map=`) when the target has no TMA: before sm_90, and the
+/// interpreter (capability 0).
+static llvm::Error checkTensorMapsForTarget(llvm::SourceMgr &sourceMgr,
+                                            int capability,
+                                            mlir::func::FuncOp func) {
+  if (capability >= 90)
+    return Error::success();
+  mlir::Operation *first = nullptr;
+  func.walk([&](mlir::Operation *op) {
+    if (!first && llvm::isa<TensorMapLoadOp, TensorMapStoreOp>(op))
+      first = op;
+  });
+  if (!first)
+    return Error::success();
+  llvm::SMLoc at;
+  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(first->getLoc()))
+    at = findSourceLoc(sourceMgr, file);
+  std::string target = capability ? "sm_" + std::to_string(capability)
+                                  : std::string("the interpreter");
+  return makeSourceError(
+      sourceMgr, at,
+      "a tensor descriptor with a tensor map (_tensor_map=, TMA) needs sm_90 "
+      "or newer (compiling for " +
+          target + "); without _tensor_map it works everywhere");
+}
+
 /// The first compute capability with fp8 conversions (Ada); Triton's NVIDIA
 /// backend accepts fp8e4nv from there on.
 static constexpr int kFp8E4NVCapability = 89;
@@ -616,6 +643,9 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
   mlir::func::ReturnOp::create(builder, fnLoc);
   if (Error err =
           checkFp8ForTarget(sourceMgr, genOptions.computeCapability, func))
+    return std::move(err);
+  if (Error err = checkTensorMapsForTarget(
+          sourceMgr, genOptions.computeCapability, func))
     return std::move(err);
   if (Error err = checkFp8E4B15Uses(sourceMgr, func))
     return std::move(err);

@@ -415,6 +415,13 @@ public:
       llvm::ArrayRef<SemaValue> strides, llvm::ArrayRef<SemaValue> offsets,
       llvm::ArrayRef<SemaValue> blockShape, llvm::ArrayRef<int64_t> checked,
       const ast::Expr &where, mlir::Value &mask);
+  /// `desc.load(offsets)` (`store` null) or `desc.store(offsets, value)`
+  /// (`store` the call's bound arguments) of a descriptor with a tensor map
+  /// (`fields`: the descriptor's): mgp.tensor_map_load / _store.
+  llvm::Expected<SemaValue> tensorMapAccess(llvm::ArrayRef<SemaValue> fields,
+                                            llvm::ArrayRef<SemaValue> offsets,
+                                            const BoundArgs *store,
+                                            const ast::CallExpr &call);
   llvm::Expected<SemaValue> genMiscBuiltin(llvm::StringRef name, CallArgs &args,
                                            const ast::CallExpr &call);
 

@@ -170,6 +170,32 @@ LogicalResult GatherOp::verify() {
   return success();
 }
 
+/// A tensor-map access: one coordinate per dimension of `block`, at most
+/// five dimensions, each of 1 to 256 elements (TMA's box).
+static LogicalResult verifyTensorMapAccess(Operation *op, size_t coords,
+                                           RankedTensorType block) {
+  if (block.getRank() < 1 || block.getRank() > 5)
+    return op->emitOpError("expects a block of rank 1 to 5, got ")
+           << block.getRank();
+  if (coords != size_t(block.getRank()))
+    return op->emitOpError("expects one coordinate per dimension (")
+           << block.getRank() << "), got " << coords;
+  for (int64_t size : block.getShape())
+    if (size < 1 || size > 256)
+      return op->emitOpError("expects block dimensions of 1 to 256 elements");
+  return success();
+}
+
+LogicalResult TensorMapLoadOp::verify() {
+  return verifyTensorMapAccess(*this, getCoords().size(),
+                               cast<RankedTensorType>(getType()));
+}
+
+LogicalResult TensorMapStoreOp::verify() {
+  return verifyTensorMapAccess(*this, getCoords().size(),
+                               cast<RankedTensorType>(getValue().getType()));
+}
+
 bool mgp::hasVectorAtomicForm(AtomicRMWKind kind, Type element) {
   switch (kind) {
   case AtomicRMWKind::FAdd:

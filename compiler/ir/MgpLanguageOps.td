@@ -222,6 +222,43 @@ def Mgp_GatherOp : Mgp_Op<"gather", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor maps (TMA, sm_90)
+//===----------------------------------------------------------------------===//
+
+def Mgp_TensorMapLoadOp : Mgp_Op<"tensor_map_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "A block read through a TMA tensor map";
+  let description = [{
+    `desc.load(offsets)` of a tensor descriptor that has a tensor map: the
+    block of the result's shape at `coords` (one i32 per dimension, outermost
+    first) of the tensor the 128-byte CUtensorMap at `tensorMap` (global
+    memory) describes; elements outside the tensor are the map's fill (zero
+    or NaN). On sm_90 one thread issues `cp.async.bulk.tensor` into shared
+    memory, every thread waits on an mbarrier and reads its elements.
+    Example: `%t = mgp.tensor_map_load %m[%i, %j] : !mgp.ptr<i8> -> tensor<64x64xf16>`
+  }];
+  let arguments = (ins Mgp_PtrType:$tensorMap, Variadic<I32>:$coords);
+  let results = (outs Mgp_Tensor:$result);
+  let assemblyFormat = "$tensorMap `[` $coords `]` attr-dict `:` qualified(type($tensorMap)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Mgp_TensorMapStoreOp : Mgp_Op<"tensor_map_store", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A block written through a TMA tensor map";
+  let description = [{
+    `desc.store(offsets, value)` of a tensor descriptor that has a tensor
+    map: `value` goes to the block at `coords` (one i32 per dimension,
+    outermost first); elements outside the tensor are dropped. On sm_90 the
+    threads write the block to shared memory and one thread issues the bulk
+    tensor store and waits for it.
+    Example: `mgp.tensor_map_store %m[%i, %j], %v : !mgp.ptr<i8>, tensor<64x64xf16>`
+  }];
+  let arguments = (ins Mgp_PtrType:$tensorMap, Variadic<I32>:$coords,
+                       Mgp_Tensor:$value);
+  let assemblyFormat = "$tensorMap `[` $coords `]` `,` $value attr-dict `:` qualified(type($tensorMap)) `,` type($value)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Pointer conversions
 //===----------------------------------------------------------------------===//
 

@@ -265,6 +265,36 @@ MGP_API mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
                                      mgp_stream stream, const mgp_arg *args,
                                      size_t num_args);
 
+/*===--- Tensor maps (TMA) ------------------------------------------------===*/
+
+/** A tiled view of a tensor in device memory: what a tensor descriptor
+    (`tl.make_tensor_descriptor(base, shape, strides, block_shape,
+    padding_option)`) describes. */
+typedef struct mgp_tensor_map_view {
+  mgp_dtype dtype;
+  int rank;               /**< 1 to 5 */
+  uint64_t base;          /**< device address of element 0 */
+  const int64_t *shape;   /**< rank entries, outermost first */
+  const int64_t *strides; /**< rank entries, in elements */
+  const int64_t *block;   /**< rank entries: the block a load or store moves */
+  int nan_padding;        /**< nonzero: elements outside read NaN, else 0 */
+} mgp_tensor_map_view;
+
+/** Encodes the 128-byte TMA descriptor (CUtensorMap) of \p view into \p out
+    (host memory). A kernel for compute capability 9.0 or newer reads it
+    from device memory: copy the 128 bytes to a 64-byte aligned device
+    buffer and pass its address as `_tensor_map=` of the kernel's
+    `tl.make_tensor_descriptor` of the same view; its `desc.load` and
+    `desc.store` then copy blocks with TMA (docs/python.md). The view must
+    follow TMA's rules: a base aligned to 16 bytes, the last stride 1 and
+    the others multiples of 16 bytes, block dimensions of 1 to 256 elements
+    whose last one spans a multiple of 16 bytes, NaN padding for fp16, bf16,
+    fp32 and fp64 only; otherwise MGP_ERROR_UNSUPPORTED naming the rule (the
+    descriptor then works without a tensor map). MGP_ERROR_NO_DEVICE
+    without a CUDA driver. */
+MGP_API mgp_status mgp_tensor_map_encode(const mgp_tensor_map_view *view,
+                                         void *out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

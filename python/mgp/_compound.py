@@ -16,7 +16,7 @@ variant's text, its base, shape and strides are arguments (specialized as
 Triton specializes integers). One variant per structure of the compounds.
 """
 
-from . import _source
+from . import _source, _tensor_map
 
 
 def is_descriptor(value):
@@ -27,7 +27,8 @@ def is_descriptor(value):
 
 
 class _Descriptor(tuple):
-    """The structure of a descriptor argument: (rank, block shape, padding)."""
+    """The structure of a descriptor argument: (rank, block shape, padding,
+    whether it has a TMA tensor map, mgp/_tensor_map.py)."""
 
 
 def _descriptor_structure(desc):
@@ -39,7 +40,8 @@ def _descriptor_structure(desc):
                         f"{tuple(desc.strides)} and block shape {block} differ in rank")
     if padding not in ("zero", "nan"):
         raise TypeError(f"tensor descriptor: padding must be 'zero' or 'nan', got {padding!r}")
-    return _Descriptor((rank, block, padding))
+    tma = _tensor_map.tensor_map(desc, block, padding) is not None
+    return _Descriptor((rank, block, padding, tma))
 
 
 def structure(value):
@@ -56,8 +58,12 @@ def flatten(value):
     if isinstance(value, tuple):
         return [leaf for v in value for leaf in flatten(v)]
     if is_descriptor(value):
-        return ([value.base] + [int(s) for s in value.shape] +
-                [int(s) for s in value.strides])
+        leaves = ([value.base] + [int(s) for s in value.shape] +
+                  [int(s) for s in value.strides])
+        rank, block, padding, tma = _descriptor_structure(value)
+        if tma:
+            leaves.append(_tensor_map.tensor_map(value, block, padding))
+        return leaves
     return [value]
 
 
@@ -69,13 +75,16 @@ def _names_and_expression(name, shape, names):
         names.append(leaf)
         return leaf
     if isinstance(shape, _Descriptor):
-        rank, block, padding = shape
+        rank, block, padding, tma = shape
         base = _names_and_expression(name, None, names)
         dims = [_names_and_expression(name, None, names) for _ in range(rank)]
         strides = [_names_and_expression(name, None, names) for _ in range(rank)]
+        tensor_map = (f", _tensor_map={_names_and_expression(name, None, names)}"
+                      if tma else "")
         as_tuple = lambda items: "(" + "".join(f"{i}, " for i in items) + ")"
         return (f"{_source.TL}.make_tensor_descriptor({base}, {as_tuple(dims)}, "
-                f"{as_tuple(strides)}, {as_tuple(block)}, padding_option={padding!r})")
+                f"{as_tuple(strides)}, {as_tuple(block)}, padding_option={padding!r}"
+                f"{tensor_map})")
     items = [_names_and_expression(name, s, names) for s in shape]
     return "(" + "".join(item + ", " for item in items) + ")"
 

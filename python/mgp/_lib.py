@@ -122,6 +122,15 @@ class ParamInfo(ctypes.Structure):
                 ("float_value", ctypes.c_double)]
 
 
+class TensorMapView(ctypes.Structure):
+    _fields_ = [("dtype", ctypes.c_int), ("rank", ctypes.c_int),
+                ("base", ctypes.c_uint64),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("block", ctypes.POINTER(ctypes.c_int64)),
+                ("nan_padding", ctypes.c_int)]
+
+
 def _candidates():
     explicit = os.environ.get("MGP_LIBRARY")
     if explicit:
@@ -158,6 +167,7 @@ def _declare(lib):
         # args as a bytes object packed with struct: no ctypes objects per call
         "mgp_kernel_launch": (status, [p, c.c_uint32, c.c_uint32, c.c_uint32,
                                        p, c.c_char_p, c.c_size_t]),
+        "mgp_tensor_map_encode": (status, [c.POINTER(TensorMapView), p]),
     }
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(lib, name)

@@ -588,6 +588,57 @@ static void testGpuContext(void) {
   mgp_context_destroy(context);
 }
 
+/* Tensor maps: the rules TMA imposes are checked before the driver is
+   asked (MGP_ERROR_UNSUPPORTED naming the rule); a valid view is encoded
+   with a GPU and is MGP_ERROR_NO_DEVICE without one. */
+static void testTensorMapEncode(void) {
+  int64_t shape[2] = {100, 72}, strides[2] = {80, 1}, block[2] = {32, 64};
+  mgp_tensor_map_view view = {MGP_FP16, 2, 4096, shape, strides, block, 0};
+  unsigned char map[128];
+  CHECK_STATUS(mgp_tensor_map_encode(NULL, map), MGP_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(mgp_last_error(), "view is null");
+  CHECK_STATUS(mgp_tensor_map_encode(&view, NULL), MGP_ERROR_INVALID_ARGUMENT);
+  mgp_tensor_map_view bad = view;
+  bad.rank = 6;
+  CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(mgp_last_error(), "rank 6");
+  int64_t oddStrides[2] = {44, 1}; /* 88-byte rows */
+  bad = view;
+  bad.strides = oddStrides;
+  CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(mgp_last_error(), "stride 0 of 88 bytes");
+  int64_t narrow[2] = {32, 4}; /* 8-byte block rows */
+  bad = view;
+  bad.block = narrow;
+  CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(mgp_last_error(), "rows of 8 bytes");
+  bad = view;
+  bad.base = 4098;
+  CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(mgp_last_error(), "not aligned to 16 bytes");
+  bad = view;
+  bad.dtype = MGP_I32;
+  bad.nan_padding = 1;
+  CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(mgp_last_error(), "NaN padding");
+  bad = view;
+  bad.dtype = (mgp_dtype)40;
+  CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_INVALID_ARGUMENT);
+  int count = 0;
+  CHECK_STATUS(mgp_device_count(&count), MGP_SUCCESS);
+  if (count == 0) {
+    CHECK_STATUS(mgp_tensor_map_encode(&view, map), MGP_ERROR_NO_DEVICE);
+    CHECK_CONTAINS(mgp_last_error(), "no CUDA");
+  } else {
+    memset(map, 0, sizeof(map));
+    CHECK_STATUS(mgp_tensor_map_encode(&view, map), MGP_SUCCESS);
+    int nonzero = 0;
+    for (int i = 0; i < 128; ++i)
+      nonzero |= map[i];
+    CHECK(nonzero);
+  }
+}
+
 int main(int argc, char **argv) {
   kernelSource = readFile(kernelFile());
   if (!kernelSource) {
@@ -608,6 +659,7 @@ int main(int argc, char **argv) {
       {"compile-only-ptx", testCompileOnlyPTX},
       {"edited-kernel-recompiles", testEditedKernelRecompiles},
       {"gpu-context", testGpuContext},
+      {"tensor-map-encode", testTensorMapEncode},
   };
   int status = runTests(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
   free(kernelSource);

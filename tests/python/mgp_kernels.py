@@ -209,3 +209,47 @@ def byte_view_kernel(x_ptr, out_ptr, n_bytes, BLOCK: tl.constexpr):
     mask = offs < n_bytes
     b = tl.load(x_ptr.to(tl.pointer_type(tl.uint8)) + offs, mask=mask)
     tl.store(out_ptr + offs, b, mask=mask)
+
+
+@mgp.jit
+def descriptor_scale_kernel(x_desc, y_desc, alpha, BLOCK_M: tl.constexpr,
+                            BLOCK_N: tl.constexpr):
+    # Host TensorDescriptors, as the persistent-matmul tutorial makes them.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    tile = x_desc.load([pid_m * BLOCK_M, pid_n * BLOCK_N])
+    y_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], (tile * alpha).to(y_desc.dtype))
+
+
+@mgp.jit
+def descriptor_corner_kernel(x_desc, out_ptr, BLOCK_M: tl.constexpr,
+                             BLOCK_N: tl.constexpr):
+    # One block from (-2, -3): elements outside the tensor read its padding.
+    tile = x_desc.load([-2, -3])
+    rm = tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    tl.store(out_ptr + rm[:, None] * BLOCK_N + rn[None, :], tile)
+
+
+@mgp.jit
+def descriptor_batched_copy_kernel(x_desc, y_desc, BLOCK_B: tl.constexpr,
+                                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # 3-D descriptors: a block of BLOCK_B matrices' tiles.
+    b = tl.program_id(0) * BLOCK_B
+    m = tl.program_id(1) * BLOCK_M
+    for n in range(0, tl.cdiv(x_desc.shape[2], BLOCK_N)):
+        y_desc.store([b, m, n * BLOCK_N], x_desc.load([b, m, n * BLOCK_N]))
+
+
+@mgp.jit
+def descriptor_matmul_kernel(a_desc, b_desc, c_desc, K, BLOCK_M: tl.constexpr,
+                             BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # C = A @ B with every operand a host descriptor (ragged edges padded).
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))

@@ -102,6 +102,100 @@ class MgpAgainstTorch(unittest.TestCase):
         self.assertIn(".entry add_kernel", compiled.asm["ptx"])
 
 
+class TensorDescriptorsThroughTma(unittest.TestCase):
+    """Host TensorDescriptors on a GPU of compute capability 9.0 or newer:
+    views that follow TMA's rules load and store blocks with
+    cp.async.bulk.tensor (mgp/_tensor_map.py), others with masked loads;
+    every result against PyTorch, exact for copies."""
+
+    def setUp(self):
+        try:
+            from triton.tools.tensor_descriptor import TensorDescriptor
+        except ImportError:
+            self.skipTest("triton.tools.tensor_descriptor is not installed")
+        self.TD = TensorDescriptor
+        self.tma = torch.cuda.get_device_capability() >= (9, 0)
+
+    def assert_tma(self, kernel, expected):
+        uses = "cp.async.bulk.tensor" in kernel.asm["ptx"]
+        self.assertEqual(uses, expected and self.tma)
+
+    def test_ragged_tiles_every_dtype(self):
+        TD = self.TD
+        cases = [(torch.float16, (100, 72), (32, 64)), (torch.bfloat16, (37, 40), (16, 8)),
+                 (torch.float32, (5, 100), (8, 32)), (torch.int8, (70, 48), (64, 16)),
+                 (torch.float32, (64, 64), (64, 64))]
+        for dtype, (m, n), (bm, bn) in cases:
+            with self.subTest(dtype=dtype, shape=(m, n), block=(bm, bn)):
+                if dtype == torch.int8:
+                    x = torch.randint(-100, 100, (m, n), device="cuda", dtype=dtype)
+                else:
+                    x = rand(m, n, dtype=dtype)
+                # y: the top-left of a larger NaN/sentinel buffer, so stores
+                # past the view's shape would show.
+                full = torch.full((m + 5, n + 16), -7, device="cuda", dtype=dtype)
+                y = full[:m, :n]
+                grid = (triton_cdiv(m, bm), triton_cdiv(n, bn))
+                alpha = 1 if dtype == torch.int8 else 2.5
+                k = K.descriptor_scale_kernel[grid](TD(x, x.shape, x.stride(), [bm, bn]),
+                                                    TD(y, y.shape, y.stride(), [bm, bn]),
+                                                    alpha, BLOCK_M=bm, BLOCK_N=bn)
+                want = x if dtype == torch.int8 else (x.float() * alpha).to(dtype)
+                self.assertTrue(torch.equal(y, want))
+                self.assertTrue((full[m:, :] == -7).all() and (full[:, n:] == -7).all())
+                self.assert_tma(k, True)
+
+    def test_padding_outside_the_tensor(self):
+        TD = self.TD
+        x = rand(5, 24)
+        for padding, fill in (("zero", 0.0), ("nan", float("nan"))):
+            with self.subTest(padding=padding):
+                out = torch.full((8, 16), 7.0, device="cuda")
+                k = K.descriptor_corner_kernel[(1,)](TD(x, x.shape, x.stride(), [8, 16], padding),
+                                                     out, BLOCK_M=8, BLOCK_N=16)
+                want = torch.full((8, 16), fill, device="cuda")
+                want[2:7, 3:16] = x[:5, :13]
+                torch.testing.assert_close(out, want, rtol=0, atol=0, equal_nan=True)
+                self.assert_tma(k, True)
+
+    def test_views_that_break_tma_rules_use_masked_loads(self):
+        TD = self.TD
+        # Rows of 44 fp16 (88 bytes, not a multiple of 16) and a base 2
+        # bytes past an aligned one: no tensor map, the same results.
+        for x in (rand(50, 44, dtype=torch.float16), rand(40, 65, dtype=torch.float16)[:, 1:]):
+            with self.subTest(stride=x.stride(), offset=x.storage_offset()):
+                y = torch.empty(x.shape, device="cuda", dtype=x.dtype)
+                k = K.descriptor_scale_kernel[(4, 4)](TD(x, x.shape, x.stride(), [16, 16]),
+                                                      TD(y, y.shape, y.stride(), [16, 16]),
+                                                      1.0, BLOCK_M=16, BLOCK_N=16)
+                self.assertTrue(torch.equal(y, x))
+                self.assert_tma(k, False)
+
+    def test_batched_3d(self):
+        TD = self.TD
+        x = rand(6, 33, 80, dtype=torch.bfloat16)
+        y = torch.full_like(x, float("nan"))
+        k = K.descriptor_batched_copy_kernel[(3, 3)](TD(x, x.shape, x.stride(), [2, 16, 32]),
+                                                     TD(y, y.shape, y.stride(), [2, 16, 32]),
+                                                     BLOCK_B=2, BLOCK_M=16, BLOCK_N=32)
+        self.assertTrue(torch.equal(y, x))
+        self.assert_tma(k, True)
+
+    def test_matmul(self):
+        TD = self.TD
+        for dtype in (torch.float16, torch.bfloat16):
+            with self.subTest(dtype=dtype):
+                m, n, kk = 200, 136, 168
+                a, b = rand(m, kk, dtype=dtype), rand(kk, n, dtype=dtype)
+                c = torch.empty(m, n, device="cuda", dtype=dtype)
+                bm, bn, bk = 64, 64, 32
+                k = K.descriptor_matmul_kernel[(triton_cdiv(m, bm), triton_cdiv(n, bn))](
+                    TD(a, a.shape, a.stride(), [bm, bk]), TD(b, b.shape, b.stride(), [bk, bn]),
+                    TD(c, c.shape, c.stride(), [bm, bn]), kk, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk)
+                assert_close(self, c.float(), (a.float() @ b.float()), rtol=1e-2, atol=1e-2)
+                self.assert_tma(k, True)
+
+
 def triton_cdiv(a, b):
     return (a + b - 1) // b
 

@@ -44,6 +44,11 @@
 #           mgp's, call by call, in the same process), then the table of
 #           tests/triton/bench_table.py (result, error, Triton us, mgp us,
 #           Triton/mgp and the geometric mean) into $OUT/suite-timing.md
+#   tma     host TensorDescriptors through TMA: tests/python test_gpu's
+#           TensorDescriptorsThroughTma ($OUT/tma-tests.log) and
+#           bench/descriptor_tma.py, Triton against mgp.jit on the same
+#           descriptor kernels (TMA_SIZES, default 4096,8192;
+#           $OUT/descriptor-tma.md)
 #   langtests  Triton's own language tests through mgp.jit on the GPU
 #           (tests/triton_lang/run_triton_tests.py --mode gpu): pass / fail /
 #           NA counts per file and the failures by cause into
@@ -232,6 +237,16 @@ stepTorch() {
   [ "$status" -le 1 ] # 1 is a result; 2 or a timeout is a broken run
 }
 
+stepTma() {
+  log "host tensor descriptors through TMA (tests/python test_gpu, C API)"
+  (cd tests/python && MGP_CACHE_DIR=/tmp/c-tma timeout 300 python3 -m unittest -v \
+    test_gpu.TensorDescriptorsThroughTma) 2>&1 | tee "$OUT/tma-tests.log" | tail -n 12
+  grep -q "^OK" "$OUT/tma-tests.log" || { echo "TMA tests failed"; exit 1; }
+  log "descriptor kernels: Triton against mgp.jit"
+  MGP_CACHE_DIR=/tmp/c-tma timeout 240 python3 bench/descriptor_tma.py \
+    --sizes "${TMA_SIZES:-4096,8192}" 2>&1 | tee "$OUT/descriptor-tma.md"
+}
+
 stepTiming() {
   SECONDS=0
   local n=${BENCH_N:-20}
@@ -292,7 +307,8 @@ for step in "${steps[@]}"; do
   ab) stepAB ;;
   torch) stepTorch ;;
   timing) stepTiming ;;
+  tma) stepTma ;;
   langtests) stepLangtests ;;
-  *) echo "unknown STEP $step (tests, api, suite, check, model, ab, torch, timing, langtests)"; exit 2 ;;
+  *) echo "unknown STEP $step (tests, api, suite, check, model, ab, torch, timing, tma, langtests)"; exit 2 ;;
   esac
 done

@@ -54,7 +54,8 @@ public:
         buffers.push_back({op, getBufferSizeInBytes(type), firstIndex[op],
                            getLastUse(func, alloc), getBufferAlignment(type)});
       } else if (int64_t size = getScratchSizeInBytes(op)) {
-        buffers.push_back({op, size, firstIndex[op], lastIndex[op]});
+        buffers.push_back({op, size, firstIndex[op], lastIndex[op],
+                           getScratchAlignment(op)});
       }
     });
     llvm::stable_sort(buffers, [](const Buffer &a, const Buffer &b) {

@@ -136,6 +136,25 @@ public:
                   builder.getI32IntegerAttr(checked));
   }
 
+  /// A tensor-map load or store reads or writes its block in shared memory,
+  /// row-major: 16 bytes per thread along the last dimension where the block
+  /// has that many elements per thread (vector ld/st.shared).
+  void runTensorMap(Operation *op, RankedTensorType type) {
+    int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+    int64_t perThread = std::min<int64_t>(
+        {16 / bytes, type.getShape().back(),
+         std::max<int64_t>(type.getNumElements() / (numWarps * threadsPerWarp),
+                           1)});
+    unsigned rank = type.getRank();
+    SmallVector<unsigned> order, sizePerThread(rank, 1);
+    for (unsigned d = rank; d-- > 0;)
+      order.push_back(d);
+    sizePerThread[rank - 1] = std::max<int64_t>(perThread, 1);
+    rewrite(op, getBlockedEncoding(op->getContext(), type.getShape(),
+                                   sizePerThread, order, numWarps,
+                                   threadsPerWarp));
+  }
+
 private:
   struct Access {
     SmallVector<int64_t> shape;
@@ -202,6 +221,12 @@ struct CoalescePass : public mgp::impl::MgpCoalesceBase<CoalescePass> {
     coalescer.prepare(accesses);
     for (auto [op, ptr, mask] : accesses)
       coalescer.run(op, ptr, mask);
+    module.walk([&](Operation *op) {
+      if (auto load = dyn_cast<TensorMapLoadOp>(op))
+        coalescer.runTensorMap(op, load.getType());
+      else if (auto store = dyn_cast<TensorMapStoreOp>(op))
+        coalescer.runTensorMap(op, store.getValue().getType());
+    });
   }
 };
 

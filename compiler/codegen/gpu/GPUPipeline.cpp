@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/gpu/Passes.h"
+#include "compiler/ir/MgpDialect.h"
 #include "compiler/pipeline/Pipeline.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -29,6 +30,22 @@ llvm::Error runGPUPasses(ModuleOp module, const KernelOptions &options,
     os << diag.getLocation() << ": " << diag << "\n";
     return success();
   });
+
+  // TMA (descriptors with a host-encoded tensor map) exists from sm_90 on.
+  if (target.computeCapability() < 90) {
+    Operation *tma = nullptr;
+    module.walk([&](Operation *op) {
+      if (isa<TensorMapLoadOp, TensorMapStoreOp>(op) && !tma)
+        tma = op;
+    });
+    if (tma) {
+      tma->emitError("a tensor descriptor with a tensor map (TMA) needs "
+                     "sm_90 or newer; this kernel is compiled for ")
+          << target.arch();
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "GPU passes failed:\n" + messages);
+    }
+  }
 
   PassManager pm(context);
   // mgpc's --mlir-timing, --mlir-print-ir-after-all, ...; no-ops elsewhere.

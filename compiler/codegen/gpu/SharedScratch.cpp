@@ -200,7 +200,22 @@ LocalAllocOp getBufferAllocation(Value memdesc) {
   return memdesc.getDefiningOp<LocalAllocOp>();
 }
 
+int64_t getTensorMapBlockBytes(RankedTensorType type) {
+  return type.getNumElements() * getElementBytes(type.getElementType());
+}
+
+int64_t getScratchAlignment(Operation *op) {
+  return isa<TensorMapLoadOp, TensorMapStoreOp>(op) ? kTensorMapAlignment
+                                                    : kSharedAlignment;
+}
+
 int64_t getScratchSizeInBytes(Operation *op) {
+  if (auto load = dyn_cast<TensorMapLoadOp>(op))
+    return llvm::alignTo(getTensorMapBlockBytes(load.getType()),
+                         kSharedAlignment) +
+           8;
+  if (auto store = dyn_cast<TensorMapStoreOp>(op))
+    return getTensorMapBlockBytes(store.getValue().getType());
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return getConvertScratchSize(convert);
   if (auto reduce = dyn_cast<ReduceOp>(op)) {

@@ -22,6 +22,10 @@
 //    (not a register permutation) needs the whole tensor, row-major and
 //    unpadded: the element with row-major index i at element i.
 //  - mgp.gather needs its whole source, row-major and unpadded, as reshape.
+//  - mgp.tensor_map_load needs the block row-major and unpadded (TMA's box
+//    without swizzle) from byte 0, then its mbarrier (8 bytes) at the next
+//    multiple of 16; mgp.tensor_map_store the block alone. Both start at a
+//    multiple of kTensorMapAlignment.
 //  - mgp.atomic_rmw / atomic_cas whose old values are used need, when the
 //    value is a scalar or its layout replicates elements, the whole result
 //    row-major (owners write what the atomic returned, everyone reads).
@@ -38,6 +42,17 @@ namespace mgp {
 
 /// Every buffer and scratch region starts at a multiple of this many bytes.
 constexpr int64_t kSharedAlignment = 16;
+
+/// Where a TMA copy's shared memory starts: a multiple of this many bytes.
+constexpr int64_t kTensorMapAlignment = 128;
+
+/// The byte alignment of the scratch of `op` (kSharedAlignment but for
+/// tensor-map copies).
+int64_t getScratchAlignment(mlir::Operation *op);
+
+/// The bytes of a tensor-map block of `type` in shared memory (row-major,
+/// unpadded; the mbarrier of a load follows at the next multiple of 16).
+int64_t getTensorMapBlockBytes(mlir::RankedTensorType type);
 
 /// The shared memory op `op` uses for itself, in bytes (0: none). The one
 /// function both the allocator and the lowering ask.

@@ -39,46 +39,6 @@ Value emitScratchOffset(OpBuilder &b, Location loc, ValueRange coords,
   return LLVM::AddOp::create(b, loc, rowStart, coords.back());
 }
 
-/// The byte alignment of each register's scratch address for a thread
-/// holding `type`: the largest power-of-two vector of p elements (at most 16
-/// bytes) such that the scratch row stride, the last dim, the buffer's byte
-/// offset and every lane and warp basis along the last dim are multiples of
-/// p: then the register's last coordinate is congruent mod p to its register
-/// bits' part (the thread's part and the wrap to the shape keep the low bits),
-/// and registers at a multiple of p start an aligned p-element run that LLVM
-/// can merge into one vector access.
-SmallVector<unsigned> getScratchAlignments(RankedTensorType type,
-                                           const ConvertScratchLayout &layout,
-                                           int64_t offsetBytes) {
-  ArrayRef<int64_t> shape = type.getShape();
-  unsigned last = shape.size() - 1;
-  LayoutBases bases = getLayoutBases(type.getEncoding(), shape);
-  int64_t bytes = layout.elemBytes;
-  int64_t p = std::max<int64_t>(1, 16 / std::max<int64_t>(bytes, 1));
-  auto fits = [&](int64_t p) {
-    if (shape[last] % p || offsetBytes % (p * bytes))
-      return false;
-    if (shape.size() > 1 && layout.rowStride % p)
-      return false;
-    for (const auto &list : {bases.lane, bases.warp})
-      for (const auto &basis : list)
-        if (basis[last] % p)
-          return false;
-    return true;
-  };
-  while (p > 1 && !fits(p))
-    p /= 2;
-  SmallVector<unsigned> alignments;
-  for (unsigned reg = 0, e = bases.getNumRegs(); reg < e; ++reg) {
-    int64_t coord = bases.apply(reg, 0, 0)[last];
-    int64_t q = p;
-    while (q > 1 && coord % q)
-      q /= 2;
-    alignments.push_back(unsigned(q * bytes));
-  }
-  return alignments;
-}
-
 struct ConvertLayoutOpConversion : TargetConversionPattern<ConvertLayoutOp> {
   using TargetConversionPattern::TargetConversionPattern;
 
@@ -265,3 +225,37 @@ void mgp::populateConvertLayoutOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
   patterns.add<ConvertLayoutOpConversion, ReshapeThroughSharedConversion,
                GatherOpConversion>(converter, target);
 }
+
+SmallVector<unsigned>
+mgp::getScratchAlignments(RankedTensorType type,
+                          const ConvertScratchLayout &layout,
+                          int64_t offsetBytes) {
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned last = shape.size() - 1;
+  LayoutBases bases = getLayoutBases(type.getEncoding(), shape);
+  int64_t bytes = layout.elemBytes;
+  int64_t p = std::max<int64_t>(1, 16 / std::max<int64_t>(bytes, 1));
+  auto fits = [&](int64_t p) {
+    if (shape[last] % p || offsetBytes % (p * bytes))
+      return false;
+    if (shape.size() > 1 && layout.rowStride % p)
+      return false;
+    for (const auto &list : {bases.lane, bases.warp})
+      for (const auto &basis : list)
+        if (basis[last] % p)
+          return false;
+    return true;
+  };
+  while (p > 1 && !fits(p))
+    p /= 2;
+  SmallVector<unsigned> alignments;
+  for (unsigned reg = 0, e = bases.getNumRegs(); reg < e; ++reg) {
+    int64_t coord = bases.apply(reg, 0, 0)[last];
+    int64_t q = p;
+    while (q > 1 && coord % q)
+      q /= 2;
+    alignments.push_back(unsigned(q * bytes));
+  }
+  return alignments;
+}
+

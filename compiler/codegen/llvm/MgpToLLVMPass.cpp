@@ -61,6 +61,7 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     populateAtomicOpToLLVMPatterns(converter, patterns, *target);
     populateMiscOpToLLVMPatterns(converter, patterns, *target);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns, *target);
+    populateTensorMapOpToLLVMPatterns(converter, patterns, *target);
     populateLocalMemOpToLLVMPatterns(converter, patterns, *target);
     populateDotOperandLoadToLLVMPatterns(converter, patterns, *target);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, *target);

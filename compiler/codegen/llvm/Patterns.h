@@ -99,6 +99,11 @@ void populateLocalMemOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 void populateAsyncCopyOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const TargetInfo &target);
+/// mgp.tensor_map_load and mgp.tensor_map_store: TMA through the op's shared
+/// scratch (TensorMapOpToLLVM.cpp).
+void populateTensorMapOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const TargetInfo &target);
 /// mgp.dot on the FMA path.
 void populateDotOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);

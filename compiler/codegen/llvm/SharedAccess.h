@@ -11,6 +11,7 @@
 #ifndef MGP_CODEGEN_LLVM_SHAREDACCESS_H
 #define MGP_CODEGEN_LLVM_SHAREDACCESS_H
 
+#include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -55,6 +56,18 @@ emitSharedLoads(mlir::OpBuilder &b, mlir::Location loc,
 /// getSharedOffset computes it (LocalMemOpToLLVM.cpp).
 mlir::Value emitSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
                                MemDescType type, mlir::ValueRange coords);
+
+/// The byte alignment of each register's scratch address for a thread
+/// holding `type`: the largest power-of-two vector of p elements (at most 16
+/// bytes) such that the scratch row stride, the last dim, the buffer's byte
+/// offset and every lane and warp basis along the last dim are multiples of
+/// p: then the register's last coordinate is congruent mod p to its register
+/// bits' part (the thread's part and the wrap to the shape keep the low bits),
+/// and registers at a multiple of p start an aligned p-element run that LLVM
+/// can merge into one vector access.
+llvm::SmallVector<unsigned>
+getScratchAlignments(mlir::RankedTensorType type,
+                     const ConvertScratchLayout &layout, int64_t offsetBytes);
 
 } // namespace mgp
 
