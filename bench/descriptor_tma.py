@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Kernels over host TensorDescriptors on the GPU: Triton against mgp.jit on
 the same kernel source and tensors. On sm_90 both copy the descriptors'
-blocks with TMA (`cp.async.bulk.tensor`); a view that breaks TMA's rules
-(rows of 88 bytes) runs on mgp with masked loads and is timed on mgp alone.
+blocks with TMA (`cp.async.bulk.tensor`).
 
   scale    y = 2.5 * x through two 2-D descriptors, [S, S] fp16, 64x128 blocks
   matmul   C = A @ B with A, B and C descriptors, fp16, 128x128x64 tiles,
@@ -63,16 +62,6 @@ def run_scale(s):
         f()
         report("scale fp16 64x128", s, system, do_bench(f),
                "exact" if torch.equal(y, want) else "DIFFERS")
-    # Rows of 44 fp16 (88 bytes): no tensor map, masked loads (mgp only;
-    # Triton's TMA needs 16-byte strides).
-    x = torch.randn(s, 44, device="cuda", dtype=torch.float16)
-    y = torch.empty_like(x)
-    kern = mgp.jit(scale_kernel)
-    f = lambda: kern[(triton.cdiv(s, 64), 1)](desc(x, [64, 64]), desc(y, [64, 64]), 2.5,  # noqa: E731
-                                              BLOCK_M=64, BLOCK_N=64)
-    f()
-    report("scale fp16 rows of 44", s, "mgp (masked)", do_bench(f),
-           "exact" if torch.equal(y, (x.float() * 2.5).half()) else "DIFFERS")
 
 
 def run_matmul(s):
