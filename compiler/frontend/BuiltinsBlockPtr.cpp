@@ -25,6 +25,8 @@
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -144,6 +146,35 @@ Expected<SemaValue> Generator::blockAccess(
     mask = *m;
   }
   return runtime(*p);
+}
+
+/// Whether integer `v` is a multiple of `k`, provably from its definition:
+/// constants, products with a multiple, sums and differences of multiples,
+/// extensions of one (`pid_n * BLOCK_N`, `k * BLOCK_K + 64`).
+static bool isKnownMultiple(mlir::Value v, int64_t k, unsigned depth = 0) {
+  if (k <= 1)
+    return true;
+  llvm::APInt c;
+  if (mlir::matchPattern(v, mlir::m_ConstantInt(&c)))
+    return c.getSExtValue() % k == 0;
+  mlir::Operation *def = v.getDefiningOp();
+  if (!def || depth > 8)
+    return false;
+  if (llvm::isa<mlir::arith::MulIOp>(def))
+    return isKnownMultiple(def->getOperand(0), k, depth + 1) ||
+           isKnownMultiple(def->getOperand(1), k, depth + 1);
+  if (llvm::isa<mlir::arith::AddIOp, mlir::arith::SubIOp>(def))
+    return isKnownMultiple(def->getOperand(0), k, depth + 1) &&
+           isKnownMultiple(def->getOperand(1), k, depth + 1);
+  if (llvm::isa<mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(def))
+    return isKnownMultiple(def->getOperand(0), k, depth + 1);
+  return false;
+}
+
+static bool isKnownMultiple(const SemaValue &v, int64_t k) {
+  if (v.isInt())
+    return v.getInt() % k == 0;
+  return v.isRuntime() && !v.isTensor() && isKnownMultiple(v.getValue(), k);
 }
 
 /// The dims listed by a boundary_check argument.
@@ -421,42 +452,95 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
     if (!isStore && b->has(4))
       padding = b->get(4);
   }
-  if (viaDesc && !fields[kDescTensorMap].isNone())
-    return tensorMapAccess(fields, offsets, isStore ? &*b : nullptr, call);
-  mlir::Value mask;
-  Expected<SemaValue> ptrs = blockAccess(base, shape, strides, offsets,
-                                         blockShape, checked, call, mask);
-  if (!ptrs)
-    return ptrs.takeError();
-  mlir::Value p = ptrs->getValue();
-  mlir::Type elt =
-      llvm::cast<PointerType>(getElementType(p.getType())).getPointeeType();
-  if (isStore) {
-    // A block pointer or descriptor made from a tl.const pointer is read-only.
-    if (Error err = checkWritable(p, b->expr(0), "store"))
-      return std::move(err);
-    unsigned valueIdx = viaDesc ? 2 : 1;
-    Expected<mlir::Value> v =
-        toRuntimeAs(b->get(valueIdx), elt, b->expr(valueIdx));
+  auto maskedAccess = [&]() -> Expected<SemaValue> {
+    mlir::Value mask;
+    Expected<SemaValue> ptrs = blockAccess(base, shape, strides, offsets,
+                                           blockShape, checked, call, mask);
+    if (!ptrs)
+      return ptrs.takeError();
+    mlir::Value p = ptrs->getValue();
+    mlir::Type elt =
+        llvm::cast<PointerType>(getElementType(p.getType())).getPointeeType();
+    if (isStore) {
+      // A block pointer or descriptor made from a tl.const pointer is read-only.
+      if (Error err = checkWritable(p, b->expr(0), "store"))
+        return std::move(err);
+      unsigned valueIdx = viaDesc ? 2 : 1;
+      Expected<mlir::Value> v =
+          toRuntimeAs(b->get(valueIdx), elt, b->expr(valueIdx));
+      if (!v)
+        return v.takeError();
+      Expected<mlir::Value> vb =
+          broadcastTo(*v, getLogicalShape(p), site(b->expr(valueIdx)));
+      if (!vb)
+        return vb.takeError();
+      StoreOp::create(builder, l, p, *vb, mask);
+      return SemaValue::getNone();
+    }
+    mlir::Value other;
+    if (mask) {
+      Expected<SemaValue> pad = getPadding(*this, padding, call, elt);
+      if (!pad)
+        return pad.takeError();
+      other = materializeSplat(*pad, elt, getShapeOf(p.getType()), l);
+    }
+    auto load = LoadOp::create(builder, l, p, mask, other);
+    if (!viaDesc)
+      if (Error err = setCacheModifier(*b, 5, load))
+        return std::move(err);
+    return runtime(load);
+  };
+  if (!viaDesc || fields[kDescTensorMap].isNone())
+    return maskedAccess();
+  // Through the tensor map. TMA faults (an illegal instruction) on a block
+  // whose innermost coordinate is not at a multiple of 16 bytes: where that
+  // is not known at compile time, a run-time test picks the masked access.
+  mlir::Type elt = llvm::cast<PointerType>(base.getType()).getPointeeType();
+  int64_t perChunk = 16 / std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
+  const BoundArgs *store = isStore ? &*b : nullptr;
+  if (isKnownMultiple(offsets.back(), perChunk))
+    return tensorMapAccess(fields, offsets, store, call);
+  Expected<mlir::Value> inner =
+      toRuntimeAs(offsets.back(), builder.getI32Type(), call);
+  if (!inner)
+    return inner.takeError();
+  mlir::Value low = mlir::arith::AndIOp::create(
+      builder, l, *inner,
+      mlir::arith::ConstantIntOp::create(builder, l, builder.getI32Type(),
+                                         perChunk - 1));
+  mlir::Value aligned = mlir::arith::CmpIOp::create(
+      builder, l, mlir::arith::CmpIPredicate::eq, low,
+      mlir::arith::ConstantIntOp::create(builder, l, builder.getI32Type(), 0));
+  llvm::SmallVector<mlir::Type> types;
+  if (!isStore) {
+    llvm::SmallVector<int64_t> block;
+    for (const SemaValue &d : blockShape)
+      block.push_back(d.getInt());
+    types.push_back(mlir::RankedTensorType::get(block, elt));
+  }
+  auto ifOp = mlir::scf::IfOp::create(builder, l, types, aligned,
+                                      /*withElseRegion=*/true);
+  bool isUnsigned = base.isUnsigned();
+  auto branch = [&](mlir::Block *block, bool viaMap) -> Error {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    if (!block->empty() && block->back().hasTrait<mlir::OpTrait::IsTerminator>())
+      block->back().erase();
+    builder.setInsertionPointToEnd(block);
+    Expected<SemaValue> v =
+        viaMap ? tensorMapAccess(fields, offsets, store, call) : maskedAccess();
     if (!v)
       return v.takeError();
-    Expected<mlir::Value> vb =
-        broadcastTo(*v, getLogicalShape(p), site(b->expr(valueIdx)));
-    if (!vb)
-      return vb.takeError();
-    StoreOp::create(builder, l, p, *vb, mask);
+    if (isStore)
+      mlir::scf::YieldOp::create(builder, l);
+    else
+      mlir::scf::YieldOp::create(builder, l, v->getValue());
+    return Error::success();
+  };
+  if (Error err = branch(&ifOp.getThenRegion().front(), true))
+    return std::move(err);
+  if (Error err = branch(&ifOp.getElseRegion().front(), false))
+    return std::move(err);
+  if (isStore)
     return SemaValue::getNone();
-  }
-  mlir::Value other;
-  if (mask) {
-    Expected<SemaValue> pad = getPadding(*this, padding, call, elt);
-    if (!pad)
-      return pad.takeError();
-    other = materializeSplat(*pad, elt, getShapeOf(p.getType()), l);
-  }
-  auto load = LoadOp::create(builder, l, p, mask, other);
-  if (!viaDesc)
-    if (Error err = setCacheModifier(*b, 5, load))
-      return std::move(err);
-  return runtime(load);
+  return runtime(ifOp.getResult(0), isUnsigned);
 }

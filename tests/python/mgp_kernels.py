@@ -224,8 +224,8 @@ def descriptor_scale_kernel(x_desc, y_desc, alpha, BLOCK_M: tl.constexpr,
 @mgp.jit
 def descriptor_corner_kernel(x_desc, out_ptr, BLOCK_M: tl.constexpr,
                              BLOCK_N: tl.constexpr):
-    # One block from (-2, -3): elements outside the tensor read its padding.
-    tile = x_desc.load([-2, -3])
+    # One block from (-2, -4): elements outside the tensor read its padding.
+    tile = x_desc.load([-2, -4])
     rm = tl.arange(0, BLOCK_M)
     rn = tl.arange(0, BLOCK_N)
     tl.store(out_ptr + rm[:, None] * BLOCK_N + rn[None, :], tile)
@@ -253,3 +253,15 @@ def descriptor_matmul_kernel(a_desc, b_desc, c_desc, K, BLOCK_M: tl.constexpr,
         b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
         acc = tl.dot(a, b, acc)
     c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+
+
+@mgp.jit
+def descriptor_window_kernel(x_desc, y_desc, out_ptr, I, J, BLOCK_M: tl.constexpr,
+                             BLOCK_N: tl.constexpr):
+    # A block at run-time coordinates (any alignment): read it out, and write
+    # it doubled through y_desc at the same place.
+    tile = x_desc.load([I, J])
+    rm = tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    tl.store(out_ptr + rm[:, None] * BLOCK_N + rn[None, :], tile)
+    y_desc.store([I, J], tile * 2)

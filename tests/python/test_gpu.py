@@ -154,9 +154,30 @@ class TensorDescriptorsThroughTma(unittest.TestCase):
                 k = K.descriptor_corner_kernel[(1,)](TD(x, x.shape, x.stride(), [8, 16], padding),
                                                      out, BLOCK_M=8, BLOCK_N=16)
                 want = torch.full((8, 16), fill, device="cuda")
-                want[2:7, 3:16] = x[:5, :13]
+                want[2:7, 4:16] = x[:5, :12]
                 torch.testing.assert_close(out, want, rtol=0, atol=0, equal_nan=True)
                 self.assert_tma(k, True)
+
+    def test_block_starts_at_any_column(self):
+        # TMA faults on a block whose first column is not at a multiple of 16
+        # bytes: such run-time coordinates take the masked loads and stores.
+        TD = self.TD
+        x = rand(40, 48)
+        for i, j in ((0, 0), (3, 4), (-2, -4), (1, 3), (5, -3), (33, 45)):
+            with self.subTest(at=(i, j)):
+                y = x.clone()
+                out = torch.full((8, 16), 7.0, device="cuda")
+                K.descriptor_window_kernel[(1,)](TD(x, x.shape, x.stride(), [8, 16]),
+                                                 TD(y, y.shape, y.stride(), [8, 16]), out,
+                                                 i, j, BLOCK_M=8, BLOCK_N=16)
+                want = torch.zeros(8, 16, device="cuda")
+                want_y = x.clone()
+                r0, r1 = max(i, 0), min(i + 8, 40)
+                c0, c1 = max(j, 0), min(j + 16, 48)
+                want[r0 - i:r1 - i, c0 - j:c1 - j] = x[r0:r1, c0:c1]
+                want_y[r0:r1, c0:c1] = 2 * x[r0:r1, c0:c1]
+                self.assertTrue(torch.equal(out, want))
+                self.assertTrue(torch.equal(y, want_y))
 
     def test_views_that_break_tma_rules_use_masked_loads(self):
         TD = self.TD
