@@ -499,10 +499,11 @@ mgp_status mgp_tensor_map_encode(const mgp_tensor_map_view *view, void *out) {
     return nullArgument("mgp_tensor_map_encode", "view");
   if (!out)
     return nullArgument("mgp_tensor_map_encode", "out");
-  if (view->dtype < MGP_I1 || view->dtype > MGP_FP8E4B15)
+  std::optional<DType> dtype = dtypeOfC(view->dtype);
+  if (!dtype)
     return fail(MGP_ERROR_INVALID_ARGUMENT,
                 llvm::formatv("mgp_tensor_map_encode: unknown dtype {0}",
-                              int(view->dtype)));
+                              view->dtype));
   if (view->rank < 1 || view->rank > 5)
     return fail(MGP_ERROR_UNSUPPORTED,
                 llvm::formatv("mgp_tensor_map_encode: rank {0} (TMA takes 1 "
@@ -511,7 +512,7 @@ mgp_status mgp_tensor_map_encode(const mgp_tensor_map_view *view, void *out) {
   if (!view->shape || !view->strides || !view->block)
     return nullArgument("mgp_tensor_map_encode", "shape, strides or block");
   TensorMapSpec spec;
-  spec.dtype = static_cast<DType>(int(view->dtype) - MGP_I1);
+  spec.dtype = *dtype;
   spec.base = view->base;
   spec.shape.assign(view->shape, view->shape + view->rank);
   spec.strides.assign(view->strides, view->strides + view->rank);

@@ -271,7 +271,7 @@ MGP_API mgp_status mgp_kernel_launch(mgp_kernel kernel, uint32_t grid_x,
     (`tl.make_tensor_descriptor(base, shape, strides, block_shape,
     padding_option)`) describes. */
 typedef struct mgp_tensor_map_view {
-  mgp_dtype dtype;
+  int32_t dtype;          /**< the elements' type (mgp_dtype) */
   int rank;               /**< 1 to 5 */
   uint64_t base;          /**< device address of element 0 */
   const int64_t *shape;   /**< rank entries, outermost first */

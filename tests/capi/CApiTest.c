@@ -622,7 +622,7 @@ static void testTensorMapEncode(void) {
   CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(mgp_last_error(), "NaN padding");
   bad = view;
-  bad.dtype = (mgp_dtype)40;
+  bad.dtype = 40;
   CHECK_STATUS(mgp_tensor_map_encode(&bad, map), MGP_ERROR_INVALID_ARGUMENT);
   int count = 0;
   CHECK_STATUS(mgp_device_count(&count), MGP_SUCCESS);
