@@ -9,9 +9,10 @@ device holds it, and the kernel's ``desc.load``/``desc.store`` copy blocks
 with ``cp.async.bulk.tensor`` (``_tensor_map=`` of its
 ``tl.make_tensor_descriptor``). Any other view, the interpreter and older
 GPUs keep ordinary masked loads and stores: same results, no alignment rule.
-Maps are made once per view (base, shape, strides, block, padding) and kept
-for the process, so a launch with a view seen before costs a dictionary
-lookup.
+Maps are made once per view (base, shape, strides, block, padding) and kept,
+so a launch with a view seen before costs a dictionary lookup; past
+_MAX_MAPS views the cache starts over (a dropped map's memory is reused by
+PyTorch's allocator only in stream order, after the kernels that read it).
 """
 
 import ctypes
@@ -19,6 +20,7 @@ import ctypes
 from . import _lib, _types, runtime
 
 _maps = {}
+_MAX_MAPS = 4096
 
 
 def _has_tma(arch):
@@ -48,6 +50,8 @@ def tensor_map(desc, block, padding):
     found = _maps.get(key, False)
     if found is not False:
         return found
+    if len(_maps) >= _MAX_MAPS:
+        _maps.clear()
     if not _has_tma(runtime.context(device).arch):
         _maps[key] = None
         return None
