@@ -488,7 +488,7 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
     if (!viaDesc)
       if (Error err = setCacheModifier(*b, 5, load))
         return std::move(err);
-    return runtime(load);
+    return runtime(load, base.isUnsigned());
   };
   if (!viaDesc || fields[kDescTensorMap].isNone())
     return maskedAccess();

@@ -9,6 +9,7 @@
 # RUN: mgpc %s -k casts --signature "*fp32,*i32,64" -emit=mlir | FileCheck %s --check-prefix=CAST
 # RUN: mgpc %s -k loop_and_if --signature "*u32,i32,64" -emit=mlir | FileCheck %s --check-prefix=FLOW
 # RUN: mgpc %s -k combine_fn --signature "*u32,64" -emit=mlir | FileCheck %s --check-prefix=COMBINE
+# RUN: mgpc %s -k through_descriptors --signature "*u32,*u32,i32" -emit=mlir | FileCheck %s --check-prefix=DESC
 # REQUIRES: ptxas
 # RUN: mgpc %s -k u32_ops --signature "*u32,*u32,*fp32,*i64,i32,64" -o %t.ptx && %ptxas -arch=sm_90 %t.ptx -o %t.cubin
 import triton
@@ -113,3 +114,17 @@ def combine_fn(x_ptr, BLOCK: tl.constexpr):
 # COMBINE-LABEL: func.func @combine_fn
 # COMBINE: mgp.reduce
 # COMBINE: arith.cmpi ugt
+
+
+@triton.jit
+def through_descriptors(x, y, n):
+    # Blocks loaded through a tensor descriptor or a block pointer of an
+    # unsigned tensor are unsigned.
+    d = tl.make_tensor_descriptor(x, (n,), (1,), (16,))
+    p = tl.make_block_ptr(x, (n,), (1,), (0,), (16,), (0,))
+    tl.store(y + tl.arange(0, 16), d.load([0]) // 3 + (tl.load(p, boundary_check=(0,)) >> 1))
+
+# DESC-LABEL: func.func @through_descriptors
+# DESC: arith.divui
+# DESC: arith.shrui
+# DESC-NOT: arith.divsi
