@@ -13,7 +13,9 @@ kernel with the compounds rebuilt (``name((t__0, t__1),
 tl.make_tensor_descriptor(d__2, (d__3, d__4), (d__5, d__6), (64, 64)), n)``);
 mgp inlines the call. A descriptor's block shape and padding are part of the
 variant's text, its base, shape and strides are arguments (specialized as
-Triton specializes integers). One variant per structure of the compounds.
+Triton specializes integers). On a GPU with TMA a descriptor whose view
+allows it also passes its tensor map (``_tensor_map=d__7``, a 128-byte device
+tensor, mgp/_tensor_map.py). One variant per structure of the compounds.
 """
 
 from . import _source, _tensor_map
