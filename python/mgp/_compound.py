@@ -56,16 +56,17 @@ def structure(value):
     return None
 
 
-def flatten(value):
-    if isinstance(value, tuple):
-        return [leaf for v in value for leaf in flatten(v)]
-    if is_descriptor(value):
+def flatten(value, shape):
+    """The leaves of ``value``, whose structure is ``shape``."""
+    if isinstance(shape, _Descriptor):
+        rank, block, padding, tma = shape
         leaves = ([value.base] + [int(s) for s in value.shape] +
                   [int(s) for s in value.strides])
-        rank, block, padding, tma = _descriptor_structure(value)
         if tma:
             leaves.append(_tensor_map.tensor_map(value, block, padding))
         return leaves
+    if isinstance(shape, tuple):
+        return [leaf for v, s in zip(value, shape) for leaf in flatten(v, s)]
     return [value]
 
 
@@ -106,7 +107,7 @@ def variant(kernel, values):
         found = kernel._tuple_variants[shapes] = _make_variant(kernel, shapes)
     flat = []
     for p, shape in zip(kernel.params, shapes):
-        flat += [values[p.num]] if shape is None else flatten(values[p.num])
+        flat += flatten(values[p.num], shape)
     return found, flat
 
 
