@@ -17,6 +17,8 @@ except ImportError:
 import mgp
 import mgp.language as tl
 
+import mgp_kernels as K
+
 SCALE = 3
 
 
@@ -202,16 +204,6 @@ class TupleArguments(unittest.TestCase):
 
 
 @mgp.jit
-def descriptor_scale_kernel(x_desc, y_desc, alpha, BLOCK_M: tl.constexpr,
-                            BLOCK_N: tl.constexpr):
-    # The persistent-matmul tutorial's style: descriptors made on the host.
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    tile = x_desc.load([pid_m * BLOCK_M, pid_n * BLOCK_N])
-    y_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], tile * alpha)
-
-
-@mgp.jit
 def descriptor_tile_kernel(x_desc, out_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     # One tile at the corner: elements past the shape read the padding.
     rm = tl.arange(0, BLOCK_M)
@@ -267,7 +259,7 @@ class TensorDescriptorArguments(unittest.TestCase):
                 full = torch.full((m + 3, n + 12 - n % 4), float("nan"))
                 y = full[:m, :n]
                 grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
-                descriptor_scale_kernel[grid](TD(x, x.shape, x.stride(), [bm, bn]),
+                K.descriptor_scale_kernel[grid](TD(x, x.shape, x.stride(), [bm, bn]),
                                               TD(y, y.shape, y.stride(), [bm, bn]), 2.5,
                                               BLOCK_M=bm, BLOCK_N=bn)
                 np.testing.assert_array_equal(y.numpy(), (x * 2.5).numpy())
