@@ -130,7 +130,7 @@ bench-launch-py: configure
 
 # Static tools for the GPU machine: configure and build $(PORTABLE_BUILD) with
 # MGP_PORTABLE=ON, check with ldd that they need only libc, libstdc++, libm,
-# libgcc_s, libz and libzstd, strip them and pack $(DIST)/mgp-portable.tar.xz
+# libgcc_s, libz and libzstd (the executables not libstdc++ nor libgcc_s), strip them and pack $(DIST)/mgp-portable.tar.xz
 # (bin/, lib/libmgp.so, include/mgp/mgp.h, the Python package python/, plus
 # the tracked kernels_dsl/ and models/ files).
 PORTABLE_PACK = $(PORTABLE_BUILD)/pack/mgp-portable

@@ -2,7 +2,10 @@
 # This file implements the portable build's dependency check: it runs `ldd` on
 # every binary given and fails when one needs a shared library outside the
 # allowed set (libc, libstdc++, libm, libgcc_s, libz, libzstd, the dynamic
-# loader and the vDSO), or when ldd cannot resolve a library.
+# loader and the vDSO), or when ldd cannot resolve a library. An executable
+# (a binary with a program interpreter) must also link libstdc++ and libgcc in
+# and not be position independent, so that its start-up has no C++ symbols to
+# resolve and no relative relocations to apply (cmake/MgpLLVM.cmake).
 # Usage: tests/build/check-ldd.sh BINARY...
 set -uo pipefail
 
@@ -26,11 +29,22 @@ for bin in "$@"; do
     continue
   fi
   bad=0
+  exe=0
+  if readelf -lW "$bin" 2>/dev/null | grep -q 'program interpreter'; then
+    exe=1
+    if ! readelf -hW "$bin" | grep -q 'Type: *EXEC'; then
+      echo "PIE: $bin is a position-independent executable (link it with -no-pie)"
+      bad=1
+    fi
+  fi
   while read -r name _; do
     [ -n "$name" ] || continue
     lib=$(basename "$name")
     if [[ ! "$lib" =~ $allowed ]]; then
       echo "DISALLOWED: $lib needed by $bin"
+      bad=1
+    elif [ "$exe" -eq 1 ] && [[ "$lib" =~ ^(libstdc\+\+|libgcc_s)\. ]]; then
+      echo "DISALLOWED: $lib needed by the executable $bin (link it in: -static-libstdc++ -static-libgcc)"
       bad=1
     fi
   done <<< "$out"
