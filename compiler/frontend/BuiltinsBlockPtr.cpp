@@ -150,15 +150,25 @@ Expected<SemaValue> Generator::blockAccess(
 
 /// Whether integer `v` is a multiple of `k`, provably from its definition:
 /// constants, products with a multiple, sums and differences of multiples,
-/// extensions of one (`pid_n * BLOCK_N`, `k * BLOCK_K + 64`).
+/// extensions of one, the induction variable of an `scf.for` whose start and
+/// step are multiples (`pid_n * BLOCK_N`, `k * BLOCK_K + 64`, `k` of
+/// `range(0, K, BLOCK_K)`).
 static bool isKnownMultiple(mlir::Value v, int64_t k, unsigned depth = 0) {
   if (k <= 1)
     return true;
   llvm::APInt c;
   if (mlir::matchPattern(v, mlir::m_ConstantInt(&c)))
     return c.getSExtValue() % k == 0;
+  if (depth > 8)
+    return false;
+  if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(v)) {
+    auto loop = llvm::dyn_cast<mlir::scf::ForOp>(arg.getOwner()->getParentOp());
+    return loop && arg == loop.getInductionVar() &&
+           isKnownMultiple(loop.getLowerBound(), k, depth + 1) &&
+           isKnownMultiple(loop.getStep(), k, depth + 1);
+  }
   mlir::Operation *def = v.getDefiningOp();
-  if (!def || depth > 8)
+  if (!def)
     return false;
   if (llvm::isa<mlir::arith::MulIOp>(def))
     return isKnownMultiple(def->getOperand(0), k, depth + 1) ||
@@ -175,6 +185,45 @@ static bool isKnownMultiple(const SemaValue &v, int64_t k) {
   if (v.isInt())
     return v.getInt() % k == 0;
   return v.isRuntime() && !v.isTensor() && isKnownMultiple(v.getValue(), k);
+}
+
+/// Whether integer `v` is provably at least 0: non-negative constants,
+/// program ids and counts, sums, products and quotients of such, extensions
+/// of one, and the induction variable of an `scf.for` that starts at one and
+/// steps up (`pid_m * BLOCK_M`, `k` of `range(0, K, BLOCK_K)`).
+static bool isKnownNonNegative(mlir::Value v, unsigned depth = 0) {
+  llvm::APInt c;
+  if (mlir::matchPattern(v, mlir::m_ConstantInt(&c)))
+    return !c.isNegative();
+  if (depth > 8)
+    return false;
+  if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(v)) {
+    auto loop = llvm::dyn_cast<mlir::scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return false;
+    llvm::APInt step;
+    return mlir::matchPattern(loop.getStep(), mlir::m_ConstantInt(&step)) &&
+           step.isStrictlyPositive() &&
+           isKnownNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  mlir::Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (llvm::isa<ProgramIdOp, NumProgramsOp, mlir::arith::ExtUIOp>(def))
+    return true;
+  if (llvm::isa<mlir::arith::MulIOp, mlir::arith::AddIOp, mlir::arith::DivSIOp,
+                mlir::arith::MaxSIOp>(def))
+    return isKnownNonNegative(def->getOperand(0), depth + 1) &&
+           isKnownNonNegative(def->getOperand(1), depth + 1);
+  if (llvm::isa<mlir::arith::ExtSIOp, mlir::arith::IndexCastOp>(def))
+    return isKnownNonNegative(def->getOperand(0), depth + 1);
+  return false;
+}
+
+static bool isKnownNonNegative(const SemaValue &v) {
+  if (v.isInt())
+    return v.getInt() >= 0;
+  return v.isRuntime() && !v.isTensor() && isKnownNonNegative(v.getValue());
 }
 
 /// The dims listed by a boundary_check argument.
@@ -493,24 +542,42 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
   if (!viaDesc || fields[kDescTensorMap].isNone())
     return maskedAccess();
   // Through the tensor map. TMA faults (an illegal instruction) on a block
-  // whose innermost coordinate is not at a multiple of 16 bytes: where that
-  // is not known at compile time, a run-time test picks the masked access.
+  // whose innermost coordinate is not at a multiple of 16 bytes, and a TMA
+  // store on one with a negative coordinate (loads take those): where that is
+  // not known at compile time, a run-time test picks the masked access.
   mlir::Type elt = llvm::cast<PointerType>(base.getType()).getPointeeType();
   int64_t perChunk = 16 / std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
   const BoundArgs *store = isStore ? &*b : nullptr;
-  if (isKnownMultiple(offsets.back(), perChunk))
+  mlir::Type i32 = builder.getI32Type();
+  mlir::Value viaMap; // the run-time test, null when always true
+  auto require = [&](mlir::Value test) {
+    viaMap = viaMap ? mlir::arith::AndIOp::create(builder, l, viaMap, test)
+                    : test;
+  };
+  auto zero = [&] {
+    return mlir::arith::ConstantIntOp::create(builder, l, i32, 0);
+  };
+  if (!isKnownMultiple(offsets.back(), perChunk)) {
+    Expected<mlir::Value> inner = toRuntimeAs(offsets.back(), i32, call);
+    if (!inner)
+      return inner.takeError();
+    mlir::Value low = mlir::arith::AndIOp::create(
+        builder, l, *inner,
+        mlir::arith::ConstantIntOp::create(builder, l, i32, perChunk - 1));
+    require(mlir::arith::CmpIOp::create(
+        builder, l, mlir::arith::CmpIPredicate::eq, low, zero()));
+  }
+  for (const SemaValue &o : offsets) {
+    if (!isStore || isKnownNonNegative(o))
+      continue;
+    Expected<mlir::Value> c = toRuntimeAs(o, i32, call);
+    if (!c)
+      return c.takeError();
+    require(mlir::arith::CmpIOp::create(
+        builder, l, mlir::arith::CmpIPredicate::sge, *c, zero()));
+  }
+  if (!viaMap)
     return tensorMapAccess(fields, offsets, store, call);
-  Expected<mlir::Value> inner =
-      toRuntimeAs(offsets.back(), builder.getI32Type(), call);
-  if (!inner)
-    return inner.takeError();
-  mlir::Value low = mlir::arith::AndIOp::create(
-      builder, l, *inner,
-      mlir::arith::ConstantIntOp::create(builder, l, builder.getI32Type(),
-                                         perChunk - 1));
-  mlir::Value aligned = mlir::arith::CmpIOp::create(
-      builder, l, mlir::arith::CmpIPredicate::eq, low,
-      mlir::arith::ConstantIntOp::create(builder, l, builder.getI32Type(), 0));
   llvm::SmallVector<mlir::Type> types;
   if (!isStore) {
     llvm::SmallVector<int64_t> block;
@@ -518,16 +585,17 @@ Expected<SemaValue> Generator::genBlockPtrBuiltin(llvm::StringRef name,
       block.push_back(d.getInt());
     types.push_back(mlir::RankedTensorType::get(block, elt));
   }
-  auto ifOp = mlir::scf::IfOp::create(builder, l, types, aligned,
+  auto ifOp = mlir::scf::IfOp::create(builder, l, types, viaMap,
                                       /*withElseRegion=*/true);
   bool isUnsigned = base.isUnsigned();
-  auto branch = [&](mlir::Block *block, bool viaMap) -> Error {
+  auto branch = [&](mlir::Block *block, bool throughMap) -> Error {
     mlir::OpBuilder::InsertionGuard guard(builder);
     if (!block->empty() && block->back().hasTrait<mlir::OpTrait::IsTerminator>())
       block->back().erase();
     builder.setInsertionPointToEnd(block);
     Expected<SemaValue> v =
-        viaMap ? tensorMapAccess(fields, offsets, store, call) : maskedAccess();
+        throughMap ? tensorMapAccess(fields, offsets, store, call)
+                   : maskedAccess();
     if (!v)
       return v.takeError();
     if (isStore)

@@ -11,6 +11,7 @@
 # RUN: FileCheck %s --check-prefix=PTX3 < %t3.ptx
 # RUN: not mgpc %s -k scale --signature "*fp16:16,*i8:16,*fp16:16,*i8:16,i32,i32,i32:16,i32:16,64,128" --arch sm_80 -o %t80.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 # RUN: mgpc %s -k window --signature "*fp32:16,*i8:16,i32,i32,i32:16,i32,i32" -emit=mlir | FileCheck %s --check-prefix=WINDOW
+# RUN: mgpc %s -k rows --signature "*fp32:16,*i8:16,i32,i32,i32:16,16" -emit=mlir | FileCheck %s --check-prefix=ROWS
 # RUN: not mgpc %s -k not_a_pointer --signature "*fp16:16,i64,i32,i32,i32" -emit=mlir 2>&1 | FileCheck %s --check-prefix=NOTPTR
 # REQUIRES: ptxas
 # RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
@@ -74,7 +75,8 @@ def not_a_pointer(x, x_map, M, N, s):
 @triton.jit
 def window(x, x_map, M, N, s, I, J):
     # TMA faults on a block whose first column is not at a multiple of 16
-    # bytes: with run-time coordinates a test picks TMA or the masked access.
+    # bytes, and a TMA store on one with a negative coordinate: with run-time
+    # coordinates a test picks TMA or the masked access.
     desc = tl.make_tensor_descriptor(x, [M, N], [s, 1], [8, 16], _tensor_map=x_map)
     desc.store([I, J], desc.load([I, J]) * 2)
 
@@ -85,7 +87,28 @@ def window(x, x_map, M, N, s, I, J):
 # WINDOW:   mgp.tensor_map_load %arg1[%arg5, %arg6]
 # WINDOW: } else {
 # WINDOW:   mgp.load
-# WINDOW: scf.if
+# WINDOW: %[[NI:.*]] = arith.cmpi sge, %arg5, %c0_i32 : i32
+# WINDOW: %[[A1:.*]] = arith.andi %[[OK]], %[[NI]] : i1
+# WINDOW: %[[NJ:.*]] = arith.cmpi sge, %arg6, %c0_i32 : i32
+# WINDOW: %[[A2:.*]] = arith.andi %[[A1]], %[[NJ]] : i1
+# WINDOW: scf.if %[[A2]] {
 # WINDOW:   mgp.tensor_map_store %arg1[%arg5, %arg6]
 # WINDOW: } else {
 # WINDOW:   mgp.store
+
+
+@triton.jit
+def rows(x, x_map, M, N, s, BLOCK_N: tl.constexpr):
+    # Coordinates known to be at least 0 (a program id times a block, a loop
+    # that counts up from 0) store through the map with no test.
+    desc = tl.make_tensor_descriptor(x, [M, N], [s, 1], [8, BLOCK_N], _tensor_map=x_map)
+    row = tl.program_id(0) * 8
+    for k in range(0, N, BLOCK_N):
+        desc.store([row, k], desc.load([row, k]) + 1)
+
+# ROWS-LABEL: func.func @rows
+# ROWS-NOT: scf.if
+# ROWS: mgp.tensor_map_load
+# ROWS-NOT: scf.if
+# ROWS: mgp.tensor_map_store
+# ROWS-NOT: mgp.store
