@@ -9,7 +9,6 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -18,7 +17,6 @@ void mgp::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mgp::MgpDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
-                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
-                  mlir::gpu::GPUDialect>();
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
   mlir::func::registerInlinerExtension(registry);
 }

@@ -176,7 +176,11 @@ mgp::compileKernel(const KernelRequest &request) {
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
-  result.context = std::make_unique<mlir::MLIRContext>(registry);
+  // A compile runs on its caller's thread: callers compile kernels
+  // concurrently, each in its own context, so a thread pool per context
+  // would only add threads.
+  result.context = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
   result.context->loadAllAvailableDialects();
   {
     StageTimer timer(result.times.mlirgen);
