@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/pipeline/RunVerified.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -51,7 +52,7 @@ llvm::Error mgp::runTargetIndependentPasses(ModuleOp module) {
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCSEPass());
-  if (failed(pm.run(module)))
+  if (failed(mgp::runVerified(pm, module)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "target-independent passes failed:\n" +
                                        diagnostics);

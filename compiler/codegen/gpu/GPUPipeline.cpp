@@ -12,6 +12,7 @@
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/pipeline/RunVerified.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -76,7 +77,7 @@ llvm::Error runGPUPasses(ModuleOp module, const KernelOptions &options,
   pm.addPass(createMgpFuseWarpGroupDot());
   pm.addPass(createMgpAllocateShared());
   pm.addPass(createMgpInsertBarriers());
-  if (failed(pm.run(module)))
+  if (failed(mgp::runVerified(pm, module)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "GPU passes failed:\n" + messages);
   return llvm::Error::success();

@@ -10,6 +10,7 @@
 #include "compiler/codegen/llvm/PTXEmitter.h"
 #include "compiler/codegen/llvm/Passes.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/pipeline/RunVerified.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -36,7 +37,7 @@ static llvm::Error runCapturingDiagnostics(ModuleOp module, PassManager &pm,
     }
     return success();
   });
-  if (succeeded(pm.run(module)))
+  if (succeeded(mgp::runVerified(pm, module)))
     return llvm::Error::success();
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  what + " failed\n" + messages);
