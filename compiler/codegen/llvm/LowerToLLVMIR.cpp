@@ -46,10 +46,8 @@ static llvm::Error runCapturingDiagnostics(ModuleOp module, PassManager &pm,
 llvm::Expected<std::unique_ptr<llvm::Module>>
 mgp::lowerToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
                    const Target &target) {
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      createNVPTXTargetMachine(target);
-  if (!machine)
-    return machine.takeError();
+  if (target.isCPU())
+    return llvm::createStringError("the interpreter target 'cpu' has no PTX");
 
   MLIRContext *ctx = module.getContext();
   DialectRegistry registry;
@@ -90,7 +88,6 @@ mgp::lowerToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   if (!llvmModule)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "translation to LLVM IR failed");
-  llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  llvmModule->setDataLayout((*machine)->createDataLayout());
+  setNVPTXTarget(*llvmModule);
   return std::move(llvmModule);
 }

@@ -91,6 +91,13 @@ mgp::createNVPTXTargetMachine(const mgp::Target &gpu) {
   return std::move(machine);
 }
 
+void mgp::setNVPTXTarget(Module &module) {
+  Triple triple(kNVPTXTriple);
+  // "shortptr": the layout of nvptx-short-ptr, which initializeNVPTX sets.
+  module.setDataLayout(triple.computeDataLayout("shortptr"));
+  module.setTargetTriple(std::move(triple));
+}
+
 /// Links libdevice into `module` if it calls any `__nv_*` function, keeping
 /// only what is needed.
 static Error linkLibdeviceIfNeeded(Module &module) {

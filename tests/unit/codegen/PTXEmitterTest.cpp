@@ -114,3 +114,22 @@ TEST(PTXEmitterTest, PlainFunctionKeepsItsMultiplies) {
 }
 
 } // namespace
+
+// The lowering's module gets the triple and data layout of emitPTX's target
+// machine without creating one: they must stay the machine's.
+TEST(PTXEmitterTest, ModuleTargetIsTheMachines) {
+  for (const char *arch : {"sm_80", "sm_90a"}) {
+    llvm::Expected<mgp::Target> target = mgp::Target::parse(arch);
+    ASSERT_TRUE(static_cast<bool>(target)) << llvm::toString(target.takeError());
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+        mgp::createNVPTXTargetMachine(*target);
+    ASSERT_TRUE(static_cast<bool>(machine)) << llvm::toString(machine.takeError());
+    llvm::LLVMContext context;
+    llvm::Module module("m", context);
+    mgp::setNVPTXTarget(module);
+    EXPECT_EQ(module.getTargetTriple(), (*machine)->getTargetTriple()) << arch;
+    EXPECT_EQ(module.getDataLayout().getStringRepresentation(),
+              (*machine)->createDataLayout().getStringRepresentation())
+        << arch;
+  }
+}
