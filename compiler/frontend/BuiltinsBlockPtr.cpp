@@ -148,6 +148,15 @@ Expected<SemaValue> Generator::blockAccess(
   return runtime(*p);
 }
 
+/// The `scf.for` whose induction variable `v` is, if it is one.
+static mlir::scf::ForOp loopOfInductionVar(mlir::Value v) {
+  auto arg = llvm::dyn_cast<mlir::BlockArgument>(v);
+  if (!arg)
+    return {};
+  auto loop = llvm::dyn_cast<mlir::scf::ForOp>(arg.getOwner()->getParentOp());
+  return loop && arg == loop.getInductionVar() ? loop : mlir::scf::ForOp();
+}
+
 /// Whether integer `v` is a multiple of `k`, provably from its definition:
 /// constants, products with a multiple, sums and differences of multiples,
 /// extensions of one, the induction variable of an `scf.for` whose start and
@@ -161,12 +170,9 @@ static bool isKnownMultiple(mlir::Value v, int64_t k, unsigned depth = 0) {
     return c.getSExtValue() % k == 0;
   if (depth > 8)
     return false;
-  if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(v)) {
-    auto loop = llvm::dyn_cast<mlir::scf::ForOp>(arg.getOwner()->getParentOp());
-    return loop && arg == loop.getInductionVar() &&
-           isKnownMultiple(loop.getLowerBound(), k, depth + 1) &&
+  if (mlir::scf::ForOp loop = loopOfInductionVar(v))
+    return isKnownMultiple(loop.getLowerBound(), k, depth + 1) &&
            isKnownMultiple(loop.getStep(), k, depth + 1);
-  }
   mlir::Operation *def = v.getDefiningOp();
   if (!def)
     return false;
@@ -197,10 +203,7 @@ static bool isKnownNonNegative(mlir::Value v, unsigned depth = 0) {
     return !c.isNegative();
   if (depth > 8)
     return false;
-  if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(v)) {
-    auto loop = llvm::dyn_cast<mlir::scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg != loop.getInductionVar())
-      return false;
+  if (mlir::scf::ForOp loop = loopOfInductionVar(v)) {
     llvm::APInt step;
     return mlir::matchPattern(loop.getStep(), mlir::m_ConstantInt(&step)) &&
            step.isStrictlyPositive() &&

@@ -174,14 +174,7 @@ mgp::compileKernel(const KernelRequest &request) {
       !def)
     return def.takeError();
 
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  // A compile runs on its caller's thread: callers compile kernels
-  // concurrently, each in its own context, so a thread pool per context
-  // would only add threads.
-  result.context = std::make_unique<mlir::MLIRContext>(
-      registry, mlir::MLIRContext::Threading::DISABLED);
-  result.context->loadAllAvailableDialects();
+  result.context = createCompileContext();
   {
     StageTimer timer(result.times.mlirgen);
     KernelGenOptions genOptions;

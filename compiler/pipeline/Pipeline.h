@@ -29,6 +29,12 @@ enum class Stage { AST, MLIR, MLIRGPU, LLVM, PTX };
 /// Registers every dialect the pipeline produces or consumes.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
+/// The context of one compile: every dialect of registerAllDialects loaded,
+/// and no thread pool. A compile runs on its caller's thread: mgpc compiles
+/// one kernel per process, and the JIT's callers compile kernels
+/// concurrently, each in its own context.
+std::unique_ptr<mlir::MLIRContext> createCompileContext();
+
 /// Target-independent passes on block-level mgp IR: inline, canonicalize, CSE,
 /// combine, static_range unrolling, LICM. (compiler/transforms)
 llvm::Error runTargetIndependentPasses(mlir::ModuleOp module);

@@ -273,19 +273,12 @@ static std::string printModule(mlir::ModuleOp module) {
 static Expected<std::string> compile(const mgp::KernelOptions &options,
                                      const mgp::Target &target,
                                      StageTimer &timer) {
-  // One kernel per process: the context runs its passes on this thread
-  // (no thread pool). The context, the module and the LLVM module are left
-  // to the process exit (BuryPointer, as clang's -disable-free, so leak checkers see them
+  // The context, the module and the LLVM module are left to the process
+  // exit (BuryPointer, as clang's -disable-free, so leak checkers see them
   // as reachable): freeing them op by op is work the exit does not need,
   // about 3 % of mgpc's time on the Triton suite's kernels.
-  std::unique_ptr<mlir::MLIRContext> contextOwner = timer.run("context", [] {
-    mlir::DialectRegistry registry;
-    mgp::registerAllDialects(registry);
-    auto context = std::make_unique<mlir::MLIRContext>(
-        registry, mlir::MLIRContext::Threading::DISABLED);
-    context->loadAllAvailableDialects();
-    return context;
-  });
+  std::unique_ptr<mlir::MLIRContext> contextOwner =
+      timer.run("context", [] { return mgp::createCompileContext(); });
   mlir::MLIRContext &context = *contextOwner;
   llvm::BuryPointer(std::move(contextOwner));
   SourceMgr sourceMgr;
@@ -381,10 +374,10 @@ int main(int argc, char **argv) {
       }))
     return reportError(std::move(err));
   timer.printTotal();
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
+#ifndef __SANITIZE_ADDRESS__
   // The output is written: skip the exit handlers (LLVM's option and static
-  // destructors, about 0.3 ms of a small kernel's 12). Sanitizer builds exit
-  // normally, so that their leak check runs.
+  // destructors, about 0.3 ms of a small kernel's 12). AddressSanitizer
+  // builds exit normally, so that their leak check runs.
   llvm::outs().flush();
   llvm::errs().flush();
   std::fflush(nullptr);
