@@ -116,7 +116,8 @@ static int64_t moduleIntAttr(mlir::ModuleOp module, llvm::StringRef name) {
 llvm::Expected<LoweredModule>
 mgp::runStages(mlir::ModuleOp module, const KernelOptions &options,
                const Target &target, Stage first, Stage last,
-               llvm::function_ref<void(llvm::StringRef, double)> onStage) {
+               llvm::function_ref<void(llvm::StringRef, double)> onStage,
+               PendingTargetMachine *machine) {
   auto runs = [&](Stage stage) { return first <= stage && stage <= last; };
   auto timed = [&](llvm::StringRef name, auto &&fn) {
     auto start = std::chrono::steady_clock::now();
@@ -152,8 +153,8 @@ mgp::runStages(mlir::ModuleOp module, const KernelOptions &options,
   }
   if (runs(Stage::PTX)) {
     assert(lowered.llvmModule && "PTX is emitted from the LLVM stage's module");
-    auto ptx =
-        timed("ptx", [&] { return emitPTX(*lowered.llvmModule, target); });
+    auto ptx = timed(
+        "ptx", [&] { return emitPTX(*lowered.llvmModule, target, machine); });
     if (!ptx)
       return ptx.takeError();
     lowered.ptx = std::move(*ptx);
@@ -164,6 +165,10 @@ mgp::runStages(mlir::ModuleOp module, const KernelOptions &options,
 llvm::Expected<KernelCompileResult>
 mgp::compileKernel(const KernelRequest &request) {
   KernelCompileResult result;
+  // The target machine is created while the front end runs.
+  std::optional<PendingTargetMachine> machine;
+  if (!request.target.isCPU())
+    machine.emplace(request.target);
   ParsedFile file;
   {
     StageTimer timer(result.times.parse);
@@ -217,7 +222,7 @@ mgp::compileKernel(const KernelRequest &request) {
   // The GPU stages work on a copy: `module` stays block-level.
   mlir::OwningOpRef<mlir::ModuleOp> gpuModule = result.module->clone();
   auto lowered = runStages(*gpuModule, request.options, request.target,
-                           Stage::MLIRGPU, Stage::PTX, onStage);
+                           Stage::MLIRGPU, Stage::PTX, onStage, &*machine);
   if (!lowered)
     return lowered.takeError();
   result.sharedBytes =

@@ -21,13 +21,15 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/OptBisect.h"
+#include "llvm/IR/PassTimingInfo.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -36,6 +38,7 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
@@ -161,7 +164,15 @@ static void optimizeO3(Module &module, TargetMachine &machine) {
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cgam;
   ModuleAnalysisManager mam;
-  PassBuilder builder(&machine);
+  // `-time-passes` (a hidden option of the tools) times these passes too.
+  PassInstrumentationCallbacks callbacks;
+  std::optional<StandardInstrumentations> instrumentations;
+  if (TimePassesIsEnabled) {
+    instrumentations.emplace(module.getContext(), /*DebugLogging=*/false);
+    instrumentations->registerCallbacks(callbacks, &mam);
+  }
+  PassBuilder builder(&machine, PipelineTuningOptions(), std::nullopt,
+                      TimePassesIsEnabled ? &callbacks : nullptr);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -172,9 +183,28 @@ static void optimizeO3(Module &module, TargetMachine &machine) {
   passes.run(module, mam);
 }
 
-Expected<std::string> mgp::emitPTX(Module &module, const mgp::Target &target) {
+mgp::PendingTargetMachine::PendingTargetMachine(const mgp::Target &target)
+    : worker([this, target] {
+        result.emplace(createNVPTXTargetMachine(target));
+      }) {}
+
+mgp::PendingTargetMachine::~PendingTargetMachine() {
+  if (worker.joinable())
+    worker.join();
+  if (result && !*result)
+    consumeError(result->takeError());
+}
+
+Expected<std::unique_ptr<TargetMachine>> mgp::PendingTargetMachine::take() {
+  assert(worker.joinable() && "PendingTargetMachine::take called twice");
+  worker.join();
+  return std::move(*result);
+}
+
+Expected<std::string> mgp::emitPTX(Module &module, const mgp::Target &target,
+                                   PendingTargetMachine *pending) {
   Expected<std::unique_ptr<TargetMachine>> machine =
-      createNVPTXTargetMachine(target);
+      pending ? pending->take() : createNVPTXTargetMachine(target);
   if (!machine)
     return machine.takeError();
   module.setTargetTriple((*machine)->getTargetTriple());

@@ -15,3 +15,9 @@
 // TIME: mgpc: gpu
 // TIME: mgpc: ptx
 // TIME: mgpc: total
+// LLVM's -time-passes (a hidden option) reports the O3 pipeline's passes and
+// those of code generation, though mgpc skips the exit handlers that would
+// print the reports.
+// RUN: mgpc %S/Inputs/relu.mlir -time-passes -o %t.ptx 2>&1 | FileCheck %s --check-prefix=PASSES
+// PASSES-DAG: InstCombinePass
+// PASSES-DAG: NVPTX DAG->DAG Pattern Instruction Selection

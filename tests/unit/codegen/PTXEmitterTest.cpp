@@ -133,3 +133,27 @@ TEST(PTXEmitterTest, ModuleTargetIsTheMachines) {
         << arch;
   }
 }
+
+// A machine created on its own thread gives the PTX of one created in
+// emitPTX; its errors come back from take(), and one never taken is
+// joined and dropped.
+TEST(PTXEmitterTest, PendingMachineGivesTheSamePTX) {
+  Target target = *Target::parse("sm_90a");
+  llvm::LLVMContext context;
+  auto direct = parse(context, kernelText("k", true));
+  auto pending = parse(context, kernelText("k", true));
+  ASSERT_TRUE(direct && pending);
+  PendingTargetMachine machine(target);
+  llvm::Expected<std::string> directPtx = emitPTX(*direct, target);
+  llvm::Expected<std::string> pendingPtx = emitPTX(*pending, target, &machine);
+  ASSERT_TRUE(bool(directPtx)) << llvm::toString(directPtx.takeError());
+  ASSERT_TRUE(bool(pendingPtx)) << llvm::toString(pendingPtx.takeError());
+  EXPECT_EQ(*directPtx, *pendingPtx);
+
+  PendingTargetMachine cpu(*Target::parse("cpu"));
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> none = cpu.take();
+  ASSERT_FALSE(bool(none));
+  EXPECT_NE(llvm::toString(none.takeError()).find("has no PTX"),
+            std::string::npos);
+  PendingTargetMachine untaken(*Target::parse("cpu"));
+}
