@@ -6,7 +6,10 @@ For each kernel of tests/triton (its first specialization, the one its host
 code launches first: suite/specialize.py), one after another on this machine:
   mgpc    the wall time of the `mgpc FILE -k KERNEL --signature SIG -D ...
           --num-warps W --arch ARCH -o K.ptx` process (no kernel cache:
-          MGP_CACHE=off) plus `ptxas -arch=ARCH K.ptx`, i.e. source to cubin
+          MGP_CACHE=off) plus `ptxas -arch=ARCH K.ptx`, i.e. source to cubin;
+          by default the ptxas is Triton's own (the one inside Triton's
+          figure), so that both compilers' output goes through the same
+          assembler; --ptxas picks another (versions differ by ~2 ms a file)
   mgp JIT with --jit: what a Python program that launches the kernel waits
           for in a warm process, source to cubin: the kernel's text through
           mgp's C API (`mgp_kernel_compile`, as `mgp.jit` and `mgp.compile`
@@ -24,7 +27,7 @@ The best of --repeat runs of each is kept. Prints a markdown table (ms per
 kernel, Triton / mgp: above 1, mgp compiles faster), the medians and the
 geometric means of the ratios; --out writes it to a file. No GPU is needed.
 
-    bench/compile_time.py --mgpc build/bin/mgpc [--ptxas ptxas] [-k REGEX]
+    bench/compile_time.py --mgpc build/bin/mgpc [--ptxas PTXAS] [-k REGEX]
                           [--jit --mgp-library build/lib/libmgp.so
                            --nvjitlink libnvJitLink.so]
                           [--repeat 3] [--out compile-time.md]
@@ -214,10 +217,26 @@ def geometric_mean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def tritons_ptxas():
+    """The ptxas Triton compiles with (its bundled one unless configured), or None."""
+    try:
+        from triton import knobs
+        return knobs.nvidia.ptxas.path
+    except (ImportError, AttributeError, RuntimeError):
+        return None
+
+
+def ptxas_version(ptxas):
+    result = subprocess.run([ptxas, "--version"], capture_output=True, text=True)
+    lines = result.stdout.strip().splitlines()
+    return lines[-2] if len(lines) >= 2 else "?"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mgpc", required=True)
-    parser.add_argument("--ptxas", default="ptxas")
+    parser.add_argument("--ptxas", help="the ptxas after mgpc (default: Triton's bundled one, "
+                        "else ptxas on PATH)")
     parser.add_argument("--arch", default="sm_90a")
     parser.add_argument("-k", "--filter", default="")
     parser.add_argument("--repeat", type=int, default=3, help="runs per kernel and side (best kept)")
@@ -229,6 +248,8 @@ def main():
                         "toolkit's)")
     parser.add_argument("--out", help="also write the markdown here")
     args = parser.parse_args()
+    if not args.ptxas:
+        args.ptxas = tritons_ptxas() or "ptxas"
     for tool in (args.mgpc, args.ptxas):
         if not shutil.which(tool) and not os.path.exists(tool):
             print(f"compile_time.py: {tool} not found")
@@ -262,6 +283,10 @@ def main():
         if (spec.file, spec.fn_name) not in seen:
             seen.add((spec.file, spec.fn_name))
             first.append(spec)
+    if not first:
+        print(f"compile_time.py: no case of tests/triton matches -k {args.filter!r} "
+              "(it selects cases by name, e.g. elementwise.add)")
+        return 2
     rows = []
     times = {"mgpc": [], "jit": [], "triton": []}
     ratios = {"mgpc": [], "jit": []}
@@ -303,7 +328,9 @@ def main():
                 "nvJitLink" if nvjitlink else "")
     text = [f"Compile time, source to cubin, {len(first)} kernels of tests/triton (first specialization "
             f"each), best of {args.repeat}, {datetime.date.today()}; mgpc: mgpc process + ptxas "
-            f"-arch={args.arch}{jit_text}; Triton {triton_version}: triton.compile in process, "
+            f"-arch={args.arch} ({args.ptxas}, {ptxas_version(args.ptxas)}"
+            f"{', the one Triton uses' if args.ptxas == tritons_ptxas() else ''})"
+            f"{jit_text}; Triton {triton_version}: triton.compile in process, "
             "empty cache, its ptxas included. Ratio = Triton / mgp (above 1: mgp compiles faster).",
             "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     text += rows
