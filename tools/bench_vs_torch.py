@@ -333,9 +333,20 @@ class Cap:
 
 
 def set_precision(torch, precision, reference=False):
-    tf32 = precision != "fp32"
-    torch.backends.cuda.matmul.allow_tf32 = tf32 and not reference
-    torch.backends.cudnn.allow_tf32 = tf32 and not reference
+    """TF32 on or off for cuBLAS, cuDNN and inductor's Triton templates.
+
+    The legacy flags (allow_tf32) set cuBLAS and cuDNN's convolutions, but
+    inductor's convolution template reads the newer
+    torch.backends.cudnn.fp32_precision, which they leave at "none": without
+    it max-autotune times full-fp32 Triton convolutions (ALLOW_TF32=False,
+    slow to compile and to run) against cuDNN's TF32 ones. Both are set, in
+    this order, so that every flag reads back without the "mix of legacy
+    and new APIs" error."""
+    tf32 = precision != "fp32" and not reference
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
+    if hasattr(torch.backends.cudnn, "fp32_precision"):
+        torch.backends.cudnn.fp32_precision = "tf32" if tf32 else "ieee"
     torch.backends.cudnn.benchmark = not reference
     torch.backends.cudnn.deterministic = reference
 
