@@ -140,7 +140,7 @@ PORTABLE_XZ ?= --lzma2=preset=6,dict=400MiB -T1
 portable: $(PORTABLE_BUILD)/deps.stamp
 	cmake -S . -B $(PORTABLE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMGP_PORTABLE=ON $(CMAKE_FLAGS)
 	cmake --build $(PORTABLE_BUILD) -j $(JOBS) --target $$(cat $(PORTABLE_BUILD)/portable-tools.txt) mgp
-	cd $(PORTABLE_BUILD) && ctest --output-on-failure --no-tests=error -R '^portable-ldd$$'
+	cd $(PORTABLE_BUILD) && ctest --output-on-failure --no-tests=error -R '^portable-(ldd|symbol-order)$$'
 	rm -rf $(PORTABLE_BUILD)/pack && mkdir -p $(PORTABLE_PACK)/bin $(PORTABLE_PACK)/lib \
 	  $(PORTABLE_PACK)/include/mgp $(DIST)
 	for t in $$(cat $(PORTABLE_BUILD)/portable-tools.txt); do \
