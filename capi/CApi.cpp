@@ -308,6 +308,7 @@ makeJitOptions(const mgp_context_st *context, const char *fileName,
                           llvm::toString(precision.takeError()));
     result.precision = *precision;
   }
+  result.reflectFtz = given.no_reflect_ftz == 0;
   result.cpuThreads = given.cpu_threads;
   result.arch = given.arch ? given.arch : "";
   if (!context) {

@@ -2,7 +2,8 @@
 //
 // This file implements KernelOptions, the one set of options a kernel is
 // compiled with besides its specialization and target: warps, pipelining
-// stages and the dot input precision. mgpc's flags, mgp::jit's JitOptions
+// stages, the dot input precision and whether libdevice flushes f32
+// denormals. mgpc's flags, mgp::jit's JitOptions
 // (which extends it), mgp-run's one-kernel flags and the graph's launches
 // (KernelLaunch::options) all hold one and forward it whole; every field is
 // part of the cache key.
@@ -31,6 +32,11 @@ struct KernelOptions {
   int numWarps = 4;  ///< a block is 32 * numWarps threads; power of two, 1-32
   int numStages = 3; ///< software pipelining depth of loops; at least 1
   DotPrecision precision = DotPrecision::TF32;
+  /// libdevice's f32 functions (tl.math.exp2, sqrt, rsqrt, log2, ... on the
+  /// GPU) flush denormal inputs and results to zero, as Triton's default
+  /// `enable_reflect_ftz=True` (LLVM's `nvvm-reflect-ftz` module flag): the
+  /// same instructions and bits as Triton's kernel. false keeps denormals.
+  bool reflectFtz = true;
 
   /// Checks the ranges. Errors: `num_warps must be a power of two in 1..32,
   /// got N`, `num_stages must be at least 1, got N`.

@@ -16,6 +16,7 @@
 #include "compiler/ir/MgpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mgp;
 using namespace mgp::detail;
@@ -81,9 +82,20 @@ static const LibdeviceOverload *findOverload(const LibdeviceFunction &fn,
   return nullptr;
 }
 
+/// tl.math's correctly rounded f32 functions are PTX's exact instructions
+/// through their NVVM intrinsics, denormals kept as in Triton's precise ops;
+/// libdevice's own follow nvvm-reflect-ftz (flushed by default).
+static llvm::StringRef exactSymbol(llvm::StringRef symbol) {
+  return llvm::StringSwitch<llvm::StringRef>(symbol)
+      .Case("__nv_fsqrt_rn", "llvm.nvvm.sqrt.rn.f")
+      .Case("__nv_fdiv_rn", "llvm.nvvm.div.rn.f")
+      .Default(symbol);
+}
+
 Expected<SemaValue> Generator::genLibdeviceCall(llvm::StringRef name,
                                                 CallArgs &args,
-                                                const ast::CallExpr &call) {
+                                                const ast::CallExpr &call,
+                                                bool exact) {
   const LibdeviceFunction *fn = lookupLibdeviceFunction(name);
   if (!fn)
     return error(call.getCallee(),
@@ -169,8 +181,9 @@ Expected<SemaValue> Generator::genLibdeviceCall(llvm::StringRef name,
     return std::move(err);
   mlir::Type resultElt = getCodeType(&context, overload->result);
   mlir::Type resultType = withShape(resultElt, getShapeOf(values[0].getType()));
-  mlir::Value r = ExternElementwiseOp::create(builder, l, resultType, values,
-                                              overload->symbol);
+  mlir::Value r = ExternElementwiseOp::create(
+      builder, l, resultType, values,
+      exact ? exactSymbol(overload->symbol) : overload->symbol);
   if (fn->toBool)
     r = toBool(r, l);
   else if (halfType && llvm::isa<mlir::FloatType>(resultElt))

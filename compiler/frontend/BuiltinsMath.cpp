@@ -53,7 +53,9 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
   if (name == "fdiv" || name == "div_rn") {
     // x / y as Triton: fdiv is `/` (div.full.f32 on the GPU for fp32, 2 ulp;
     // ieee_rounding is ignored, as in Triton); div_rn is correctly rounded
-    // (libdevice's __nv_fdiv_rn for fp32, div.rn.f32).
+    // and keeps denormals (div.rn.f32 through its NVVM intrinsic for fp32,
+    // Triton's precise_divf; libdevice's __nv_fdiv_rn flushes them under
+    // nvvm-reflect-ftz).
     Expected<BoundArgs> b =
         name == "fdiv"
             ? bindArgs(name, args, call, {"x", "y", "ieee_rounding"}, 2)
@@ -67,8 +69,9 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
                                       callSite))
         return std::move(err);
       if (getElementType(x.getType()).isF32())
-        return runtime(ExternElementwiseOp::create(
-            builder, l, x.getType(), mlir::ValueRange{x, y}, "__nv_fdiv_rn"));
+        return runtime(ExternElementwiseOp::create(builder, l, x.getType(),
+                                                   mlir::ValueRange{x, y},
+                                                   "llvm.nvvm.div.rn.f"));
       return binaryOp(ast::BinaryOp::Div, b->get(0), b->get(1), callSite);
     }
     // fdiv keeps the operands' promoted float type (Triton's semantic.fdiv:
@@ -88,8 +91,8 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
       return q;
     return runtime(castTo(q->getValue(), type, l));
   }
-  if (name == "sqrt_rn")
-    return genLibdeviceCall("sqrt_rn", args, call);
+  if (name == "sqrt_rn") // sqrt.rn.f32 on fp32, as Triton's precise_sqrt
+    return genLibdeviceCall("sqrt_rn", args, call, /*exact=*/true);
   if (name == "umulhi") {
     Expected<BoundArgs> b = bindArgs(name, args, call, {"x", "y"}, 2);
     if (!b)

@@ -155,10 +155,13 @@ public:
   llvm::Expected<SemaValue> callPreludeFunction(llvm::StringRef name,
                                                 CallArgs &args,
                                                 const ast::CallExpr &call);
-  /// A call of `libdevice.NAME` (MLIRGenLibdevice.cpp).
+  /// A call of `libdevice.NAME` (BuiltinsLibdevice.cpp). `exact`: tl.math's
+  /// correctly rounded f32 functions (sqrt_rn) call PTX's exact instruction
+  /// (an NVVM intrinsic), not libdevice's, which follows nvvm-reflect-ftz.
   llvm::Expected<SemaValue> genLibdeviceCall(llvm::StringRef name,
                                              CallArgs &args,
-                                             const ast::CallExpr &call);
+                                             const ast::CallExpr &call,
+                                             bool exact = false);
 
   //===--- Dtype objects (MLIRGenDType.cpp) -------------------------------===//
   /// True for the names of dtype predicates (`is_fp16`, ...).

@@ -20,9 +20,11 @@ static ArrayRef<int64_t> shapeOf(Type type) {
 }
 
 LogicalResult ExternElementwiseOp::verify() {
-  if (!getSymbol().starts_with("__nv_"))
+  if (!getSymbol().starts_with("__nv_") &&
+      !getSymbol().starts_with("llvm.nvvm."))
     return emitOpError("symbol '")
-           << getSymbol() << "' is not a libdevice function";
+           << getSymbol()
+           << "' is neither a libdevice function nor an NVVM intrinsic";
   ArrayRef<int64_t> shape = shapeOf(getResult().getType());
   for (Value src : getSrcs()) {
     if (shapeOf(src.getType()) != shape)

@@ -16,7 +16,9 @@ def Mgp_ExternElementwiseOp : Mgp_Op<"extern_elementwise", [Pure]> {
   let summary = "An element-wise call of a libdevice function";
   let description = [{
     Calls the libdevice function `symbol` once per element (Triton's
-    `tl.extern_elementwise`, used by `triton.language.extra.libdevice`).
+    `tl.extern_elementwise`, used by `triton.language.extra.libdevice`), or
+    the NVVM intrinsic `symbol` (`llvm.nvvm.div.rn.f`: PTX's exact
+    instructions where libdevice's would follow `nvvm-reflect-ftz`).
     Every operand has the result's shape; scalars are allowed. The GPU
     lowering calls the function (emitPTX links libdevice); the interpreter
     implements each supported symbol. Example:

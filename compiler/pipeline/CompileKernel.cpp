@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -149,6 +150,10 @@ mgp::runStages(mlir::ModuleOp module, const KernelOptions &options,
     });
     if (!llvmModule)
       return llvmModule.takeError();
+    // Read by NVVMReflect in libdevice's functions (linked by emitPTX).
+    (*llvmModule)
+        ->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                        options.reflectFtz ? 1u : 0u);
     lowered.llvmModule = std::move(*llvmModule);
   }
   if (runs(Stage::PTX)) {

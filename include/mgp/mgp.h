@@ -144,6 +144,10 @@ typedef struct mgp_compile_options {
       compiling without a context (PTX only). */
   const char *arch;
   unsigned cpu_threads; /**< interpreter worker threads; 0: all cores */
+  /** Nonzero: libdevice's f32 functions keep denormals (Triton's
+      enable_reflect_ftz=False); 0: they flush them to zero, Triton's
+      default. */
+  int no_reflect_ftz;
 } mgp_compile_options;
 
 /** Compiles kernel \p kernel_name of \p source (the whole file, named

@@ -11,8 +11,8 @@ _PRECISIONS = {"tf32", "ieee"}
 
 def compile_options(options):
     """mgp_compile_options from launch keywords (num_warps, num_stages,
-    precision; num_ctas, a positive integer, and Triton's other options are
-    accepted and have no effect)."""
+    precision, enable_reflect_ftz; num_ctas, a positive integer, and Triton's
+    other options are accepted and have no effect)."""
     opts = _lib.CompileOptions()
     if not options:
         return opts
@@ -32,6 +32,11 @@ def compile_options(options):
         if precision not in _PRECISIONS:
             raise ValueError(f"precision={precision!r}: expected 'tf32' or 'ieee'")
         opts.precision = precision.encode()
+    ftz = options.get("enable_reflect_ftz")
+    if ftz is not None:
+        if not isinstance(ftz, bool):
+            raise TypeError(f"enable_reflect_ftz must be True or False, got {ftz!r}")
+        opts.no_reflect_ftz = int(not ftz)
     return opts
 
 
@@ -138,7 +143,7 @@ def _signature_text(fn_params, signature, constexprs):
 
 
 def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
-            arch=None, precision="tf32"):
+            arch=None, precision="tf32", enable_reflect_ftz=True):
     """Compiles kernel ``fn`` (an @mgp.jit / @triton.jit kernel or a plain
     function) for ``signature`` to PTX, without launching anything.
 
@@ -147,12 +152,15 @@ def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
     dtypes, strings, None or jit functions, which are baked into the kernel's
     text as a launch bakes them. ``arch``: the
     target ("sm_90"); default: the GPU's when there is one, else "sm_90".
+    ``enable_reflect_ftz``: libdevice's f32 functions flush denormals to
+    zero (Triton's default, True) or keep them (False).
     Returns a CompiledKernel; ``.asm["ptx"]`` is the PTX."""
     from .jit import jit
     kernel = jit(fn)
     kernel = getattr(kernel, "base_fn", kernel)
     options = compile_options({"num_warps": num_warps, "num_stages": num_stages,
-                               "precision": precision})
+                               "precision": precision,
+                               "enable_reflect_ftz": enable_reflect_ftz})
     if arch is None and not runtime.interpreting():
         arch = runtime.context(runtime.current_device()).arch
     options.arch = (arch or "sm_90").encode()

@@ -17,7 +17,7 @@ import operator
 from . import _compound, _launch, _lib, _source, _types, runtime
 from .compiler import CompiledKernel, compile_options
 
-_OPTIONS = {"num_warps", "num_stages", "num_ctas", "precision", "debug",
+_OPTIONS = {"num_warps", "num_stages", "num_ctas", "precision", "enable_reflect_ftz", "debug",
             "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
             "launch_pdl"}
 _MAX_GRID = (2147483647, 65535, 65535)

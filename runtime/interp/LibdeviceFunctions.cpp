@@ -555,6 +555,11 @@ const Table &getTable() {
     addRounded<2>(t);
     addRounded<3>(t);
     addIntegerAndBits(t);
+    // tl.math.div_rn and sqrt_rn on f32: the NVVM intrinsics of PTX's
+    // div.rn.f32 / sqrt.rn.f32 (compiler/frontend/BuiltinsMath.cpp), the
+    // same correctly rounded results as libdevice's.
+    t["llvm.nvvm.div.rn.f"] = t["__nv_fdiv_rn"];
+    t["llvm.nvvm.sqrt.rn.f"] = t["__nv_fsqrt_rn"];
     return t;
   }();
   return table;

@@ -19,10 +19,11 @@ using namespace mgp;
 
 std::string mgp::describeRequest(const KernelRequest &request) {
   const KernelOptions &options = request.options;
-  return llvm::formatv("{0}[{1}] {2} w{3} s{4} {5}", request.kernelName,
+  return llvm::formatv("{0}[{1}] {2} w{3} s{4} {5}{6}", request.kernelName,
                        request.signature.str(), request.target.arch(),
                        options.numWarps, options.numStages,
-                       dotPrecisionName(options.precision))
+                       dotPrecisionName(options.precision),
+                       options.reflectFtz ? "" : " no-ftz")
       .str();
 }
 

@@ -522,6 +522,34 @@ static char *compileK(const char *source) {
   return copy;
 }
 
+/* libdevice's f32 sqrt flushes denormals as Triton's does (sqrt.approx.ftz)
+   unless options.no_reflect_ftz asks to keep them (sqrt.approx.f32); the two
+   are different kernels, neither answered by the other's cache entry. */
+static void testReflectFtz(void) {
+  static const char *const source =
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.jit\n"
+      "def k(X, B: tl.constexpr):\n"
+      "    offs = tl.arange(0, B)\n"
+      "    tl.store(X + offs, tl.sqrt(tl.load(X + offs)))\n";
+  for (int keep = 0; keep < 2; ++keep) {
+    mgp_compile_options options;
+    memset(&options, 0, sizeof(options));
+    options.arch = "sm_90";
+    options.no_reflect_ftz = keep;
+    mgp_kernel kernel = NULL;
+    CHECK_STATUS(mgp_kernel_compile(NULL, source, "ftz.py", "k", "*fp32,1024",
+                                    &options, &kernel),
+                 MGP_SUCCESS);
+    const char *ptx = NULL;
+    if (kernel && mgp_kernel_ptx(kernel, &ptx) == MGP_SUCCESS) {
+      CHECK_CONTAINS(ptx, keep ? "sqrt.approx.f32" : "sqrt.approx.ftz.f32");
+      CHECK(keep ? strstr(ptx, ".ftz") == NULL : 1);
+    }
+    mgp_kernel_destroy(kernel);
+  }
+}
+
 /* An edited kernel is compiled again, never answered by the memory or disk
    cache with the old code: a kernel rebound as `k = triton.jit(k)` and one
    under a decorator whose arguments span lines. The scale is 3.0 (PTX
@@ -658,6 +686,7 @@ int main(int argc, char **argv) {
       {"launch-errors", testLaunchErrors},
       {"compile-only-ptx", testCompileOnlyPTX},
       {"edited-kernel-recompiles", testEditedKernelRecompiles},
+      {"reflect-ftz", testReflectFtz},
       {"gpu-context", testGpuContext},
       {"tensor-map-encode", testTensorMapEncode},
   };

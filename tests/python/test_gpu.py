@@ -314,6 +314,32 @@ class MgpAgainstTriton(unittest.TestCase):
         self.assertTrue(torch.equal(got, want))
         self.assertTrue(torch.equal(got, x + y))
 
+    def test_denormals_as_triton(self):
+        # Inputs whose results (exp2 of -126..-150) or arguments (y down to
+        # 1e-45) are f32 denormals, and ordinary ones: every function's
+        # result has Triton's bits, with libdevice flushing denormals
+        # (enable_reflect_ftz=True, the default) and keeping them (False).
+        gen = torch.Generator().manual_seed(7)
+        n = 1 << 14
+        x = torch.cat([-126.01 - 24 * torch.rand(n // 2, generator=gen),
+                       torch.randn(n // 2, generator=gen) * 3]).cuda()
+        y = torch.cat([torch.rand(n // 2, generator=gen) * 1.2e-38,
+                       torch.randn(n // 2, generator=gen)]).cuda()
+        grid = (triton.cdiv(n, 1024),)
+        for ftz in (True, False):
+            want = torch.full((12, n), float("nan"), device="cuda")
+            got = torch.full_like(want, float("nan"))
+            T.denormal_math_kernel[grid](x, y, want, n, BLOCK=1024, enable_reflect_ftz=ftz)
+            mgp.jit(T.denormal_math_kernel)[grid](x, y, got, n, BLOCK=1024,
+                                                  enable_reflect_ftz=ftz)
+            for i in range(12):
+                same = got[i].view(torch.int32) == want[i].view(torch.int32)
+                self.assertTrue(bool(same.all()),
+                                f"function {i}, enable_reflect_ftz={ftz}: "
+                                f"{int((~same).sum())} of {n} differ from Triton")
+            tiny = want[0][: n // 2]  # exp2 of -126..-150: denormal unless flushed
+            self.assertEqual(bool((tiny == 0).all()), ftz)
+
     def test_fused_softmax(self):
         x = rand(1823, 781)
         want, got = torch.empty_like(x), torch.empty_like(x)

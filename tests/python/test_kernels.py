@@ -350,6 +350,20 @@ class AheadOfTime(unittest.TestCase):
         self.assertEqual(by_dict.signature, "*fp32,*fp32,*fp32,i32,256")
         self.assertIn(".target sm_80", by_dict.ptx)
 
+    def test_reflect_ftz(self):
+        # libdevice's f32 functions flush denormals as Triton's do
+        # (enable_reflect_ftz=True, the default): layer norm's 1 / tl.sqrt is
+        # sqrt.approx.ftz.f32; with enable_reflect_ftz=False, sqrt.approx.f32.
+        sig = "*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32,i32,fp32,1024"
+        ftz = mgp.compile(K.layer_norm_kernel, sig, arch="sm_90").ptx
+        kept = mgp.compile(K.layer_norm_kernel, sig, arch="sm_90",
+                           enable_reflect_ftz=False).ptx
+        self.assertIn("sqrt.approx.ftz.f32", ftz)
+        self.assertIn("sqrt.approx.f32", kept)
+        self.assertNotIn(".ftz", kept)
+        with self.assertRaisesRegex(TypeError, "enable_reflect_ftz must be True or False"):
+            mgp.compile(K.layer_norm_kernel, sig, arch="sm_90", enable_reflect_ftz=1)
+
     def test_compile_bakes_constexprs_that_are_not_numbers(self):
         # None, a string and a dtype, as Triton's ASTSource takes them: baked
         # into the kernel's text, as a launch bakes them.

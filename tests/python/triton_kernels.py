@@ -190,3 +190,26 @@ def _row_logsumexp_kernel(X, Y, n_cols, stride, BLOCK_SIZE: tl.constexpr):
     cols = tl.arange(0, BLOCK_SIZE)
     x = tl.load(X + row * stride + cols, mask=cols < n_cols, other=-float("inf"))
     tl.store(Y + row, tl.reduce(x, 0, _logaddexp))
+
+
+@triton.jit
+def denormal_math_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # f32 functions around the denormal range: libdevice's (exp2, sqrt,
+    # rsqrt, log2) follow enable_reflect_ftz, the others keep denormals.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=1.0)
+    y = tl.load(y_ptr + offs, mask=mask, other=1.0)
+    out = out_ptr + offs
+    tl.store(out, tl.exp2(x), mask=mask)
+    tl.store(out + n, tl.sqrt(tl.abs(y)), mask=mask)
+    tl.store(out + 2 * n, tl.rsqrt(tl.abs(y)), mask=mask)
+    tl.store(out + 3 * n, tl.log2(tl.abs(y)), mask=mask)
+    tl.store(out + 4 * n, tl.exp(x), mask=mask)
+    tl.store(out + 5 * n, tl.abs(y), mask=mask)
+    tl.store(out + 6 * n, tl.maximum(x * 1e-30, y), mask=mask)
+    tl.store(out + 7 * n, tl.minimum(x * 1e-30, y), mask=mask)
+    tl.store(out + 8 * n, tl.fma(y, x, y), mask=mask)
+    tl.store(out + 9 * n, tl.math.div_rn(y, x), mask=mask)
+    tl.store(out + 10 * n, tl.math.sqrt_rn(tl.abs(y)), mask=mask)
+    tl.store(out + 11 * n, y % x, mask=mask)

@@ -101,6 +101,11 @@ static cl::opt<std::string>
               cl::desc("Dot input precision: tf32 (each dot's own, Triton's "
                        "default) or ieee (every f32 dot exact)"),
               cl::init("tf32"), cl::cat(mgpcCategory));
+static cl::opt<bool> reflectFtz(
+    "enable-reflect-ftz",
+    cl::desc("libdevice's f32 functions flush denormals to zero (Triton's "
+             "enable_reflect_ftz; default true, =false keeps them)"),
+    cl::init(mgp::KernelOptions().reflectFtz), cl::cat(mgpcCategory));
 static cl::opt<bool>
     debugMode("debug",
               cl::desc("Compile tl.device_assert checks (Triton's debug mode)"),
@@ -186,6 +191,7 @@ static Error getCompileOptions(mgp::KernelOptions &options,
   if (!dots)
     return dots.takeError();
   options.precision = *dots;
+  options.reflectFtz = reflectFtz;
   return options.verify();
 }
 

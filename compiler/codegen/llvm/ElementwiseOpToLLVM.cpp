@@ -330,6 +330,28 @@ struct ExpFOpConversion : ConvertOpToLLVMPattern<math::ExpOp> {
   }
 };
 
+/// f32 abs, fma, maxnum, minnum and remainder as plain LLVM (llvm.fabs,
+/// llvm.fma, llvm.maxnum, llvm.minnum, frem), as Triton lowers them, above
+/// the libdevice patterns: libdevice's __nv_fabsf & co follow
+/// nvvm-reflect-ftz (flushed by default, KernelOptions::reflectFtz), and
+/// Triton's kernels keep denormals in these ops (`max.f32`, `fma.rn.f32`;
+/// `%` is NVPTX's expansion of frem, Triton's bits, not fmodf's).
+template <typename SourceOp, typename TargetOp>
+struct NativeF32OpConversion : ConvertOpToLLVMPattern<SourceOp> {
+  NativeF32OpConversion(MgpLLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<SourceOp>(converter, /*benefit=*/3) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    rewriter.replaceOpWithNewOp<TargetOp>(op, op.getType(),
+                                          adaptor.getOperands());
+    return success();
+  }
+};
+
 } // namespace
 
 void mgp::populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
@@ -341,6 +363,11 @@ void mgp::populateElementwiseOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
   patterns.add<InlineAsmElementwiseOpConversion>(converter);
   patterns.add<DivFOpConversion>(converter);
   patterns.add<ExpFOpConversion>(converter);
+  patterns.add<NativeF32OpConversion<math::AbsFOp, LLVM::FAbsOp>,
+               NativeF32OpConversion<math::FmaOp, LLVM::FMAOp>,
+               NativeF32OpConversion<arith::MaxNumFOp, LLVM::MaxNumOp>,
+               NativeF32OpConversion<arith::MinNumFOp, LLVM::MinNumOp>,
+               NativeF32OpConversion<arith::RemFOp, LLVM::FRemOp>>(converter);
   // Scalars: libdevice for transcendental functions before the generic
   // math-to-llvm intrinsics (NVPTX has no instruction for llvm.exp & co).
   populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);

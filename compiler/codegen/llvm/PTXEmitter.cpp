@@ -122,9 +122,11 @@ static Error linkLibdeviceIfNeeded(Module &module) {
                           Linker::Flags::LinkOnlyNeeded))
     return createStringError(inconvertibleErrorCode(),
                              "cannot link libdevice into the kernel module");
-  // libdevice asks __nvvm_reflect whether to flush denormals; we keep them.
+  // libdevice asks __nvvm_reflect whether to flush f32 denormals: the
+  // module's `nvvm-reflect-ftz` (KernelOptions::reflectFtz, set by
+  // runStages), else Triton's default, yes.
   if (!module.getModuleFlag("nvvm-reflect-ftz"))
-    module.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+    module.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(1));
   return Error::success();
 }
 

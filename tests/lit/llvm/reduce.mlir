@@ -28,7 +28,7 @@ module attributes {mgp.num_warps = 4 : i32, mgp.shared = 16 : i32} {
 #p = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {mgp.num_warps = 4 : i32} {
 // CHECK-LABEL: llvm.func @rowmax
-// CHECK-COUNT-3: llvm.call @__nv_fmaxf
+// CHECK-COUNT-3: llvm.intr.maxnum
 // CHECK-COUNT-3: nvvm.shfl.sync bfly
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return

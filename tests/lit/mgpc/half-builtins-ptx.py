@@ -1,7 +1,8 @@
 # Every builtin on f16 and bf16 operands compiles to PTX that ptxas accepts
 # for sm_90: arithmetic stays in the 16-bit type where Triton keeps it
 # (`x * y + x` fuses to fma.rn.f16/bf16), `/` and `%` compute in f32,
-# exp/sqrt/log go through f32 (ex2.approx.f32 ...) and round back, where,
+# exp/sqrt/log go through f32 (ex2.approx.f32, libdevice's sqrt.approx.ftz.f32
+# as in Triton, ...) and round back, where,
 # maximum/minimum (bf16 compares in f32, as Triton, so the bf16 variant's
 # exp runs on an f32 value: ex2.approx.f32 without ftz; the max folds back
 # to max.bf16), sum and max reductions across lanes, and every conversion
@@ -30,7 +31,7 @@
 # BF16-DAG: cvt.rn.bf16.f32
 # F16-DAG: ex2.approx.ftz.f32
 # BF16-DAG: ex2.approx.f32
-# OPS-DAG: sqrt.approx.f32
+# OPS-DAG: sqrt.approx.ftz.f32
 # OPS-DAG: div.full.f32
 # OPS-DAG: shfl.sync.bfly.b32
 

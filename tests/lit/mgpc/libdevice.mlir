@@ -1,17 +1,26 @@
 // REQUIRES: ptxas
 // RUN: mgpc %s -emit=llvm | FileCheck %s --check-prefix=LLVM
 // RUN: mgpc %s -o %t.ptx
-// RUN: FileCheck %s < %t.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,FTZ < %t.ptx
 // RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
+// RUN: mgpc %s --enable-reflect-ftz=false -emit=llvm | FileCheck %s --check-prefix=LLVM-NOFTZ
+// RUN: mgpc %s --enable-reflect-ftz=false -o %t.noftz.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,NOFTZ < %t.noftz.ptx
+// RUN: not grep -n '\.ftz' %t.noftz.ptx
 
 // math.log goes to libdevice's __nv_logf, which emitPTX links from the copy
 // embedded in mgpc and inlines: the PTX has no call and no extern function.
+// libdevice flushes f32 denormals as in Triton (the module's
+// nvvm-reflect-ftz, 1 by default; --enable-reflect-ftz=false keeps them).
 // An fp32 math.exp needs no libdevice: ex2.approx.f32 of x * log2(e), the
-// instructions Triton emits for tl.exp.
+// instructions Triton emits for tl.exp, with or without ftz.
 // LLVM: declare float @__nv_logf(float)
 // LLVM-NOT: __nv_expf
+// LLVM: !{i32 4, !"nvvm-reflect-ftz", i32 1}
+// LLVM-NOFTZ: !{i32 4, !"nvvm-reflect-ftz", i32 0}
 // CHECK-NOT: __nv_logf
-// CHECK: fma.rn.f32
+// FTZ: fma.rn.ftz.f32
+// NOFTZ: fma.rn.f32
 // CHECK: mul.f32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0f3FB8AA3B;
 // CHECK: ex2.approx.f32
 // CHECK-NOT: __nv_logf
