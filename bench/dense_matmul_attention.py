@@ -14,6 +14,11 @@ Triton's. Times are triton.testing.do_bench medians (ms); TFLOP/s counts
 
     bench/dense_matmul_attention.py [--sizes 2048,4096,8192]
                                     [--contexts 1024,4096] [--kinds matmul,attention]
+                                    [--no-reflect-ftz]
+
+--no-reflect-ftz launches both compilers' attention kernels with
+enable_reflect_ftz=False (libdevice's exp2 keeps f32 denormals: ex2.approx.f32
+instead of Triton's default ex2.approx.ftz.f32).
 """
 import argparse
 import math
@@ -67,7 +72,7 @@ def run_matmul(s, dtype):
                    check)
 
 
-def run_attention(n, d, causal, z=4):
+def run_attention(n, d, causal, ftz, z=4):
     h = 4096 // d // 2  # 16 heads of 128, 32 of 64
     q, k, v = (torch.randn(z, h, n, d, device="cuda", dtype=torch.float16) for _ in range(3))
     sm_scale = 1 / math.sqrt(d)
@@ -86,14 +91,16 @@ def run_attention(n, d, causal, z=4):
                                q.stride(2), k.stride(0), k.stride(1), k.stride(2), v.stride(0),
                                v.stride(1), v.stride(2), o.stride(0), o.stride(1), o.stride(2),
                                h, n, HEAD_DIM=d, BLOCK_M=128, BLOCK_N=64,
-                               STAGE=3 if causal else 1, num_warps=8, num_stages=2)
+                               STAGE=3 if causal else 1, num_warps=8, num_stages=2,
+                               enable_reflect_ftz=ftz)
         f()
         torch.cuda.synchronize()
         outs[system] = o.clone()
         check = f"vs torch {diff(o, ref):.2g}"
         if system == "mgp":
             check += f", vs Triton {diff(o, outs['Triton']):.2g}"
-        report("attention fwd 128x64 w8", shape, system, do_bench(f), flops, check)
+        what = "attention fwd 128x64 w8" + ("" if ftz else " no-ftz")
+        report(what, shape, system, do_bench(f), flops, check)
 
 
 def main():
@@ -101,6 +108,8 @@ def main():
     parser.add_argument("--sizes", default="2048,4096,8192", help="matmul M = N = K")
     parser.add_argument("--contexts", default="1024,4096", help="attention N_CTX")
     parser.add_argument("--kinds", default="matmul,attention")
+    parser.add_argument("--no-reflect-ftz", action="store_true",
+                        help="attention with enable_reflect_ftz=False on both sides")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     unknown = [k for k in kinds if k not in ("matmul", "attention")]
@@ -117,7 +126,7 @@ def main():
         for n in (int(v) for v in args.contexts.split(",")):
             for d in (64, 128):
                 for causal in (False, True):
-                    run_attention(n, d, causal)
+                    run_attention(n, d, causal, not args.no_reflect_ftz)
     return 0
 
 
