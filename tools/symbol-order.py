@@ -12,6 +12,11 @@ summed over the kernels; functions that did not run keep their place after.
 
     tools/symbol-order.py --mgpc build-portable/bin/mgpc [--every 4] [-j 2]
                           [--out cmake/portable-symbol-order.tar.xz]
+    tools/symbol-order.py --callgrind FILE... --object NAME [--out ORDER.txt]
+
+The second form orders from callgrind output files already made (of the
+object whose path ends in NAME) without running anything; an --out that
+does not end in .tar.xz gets the plain list.
 
 Needs valgrind, and torch + triton (to specialize the suite's kernels, as
 bench/compile_time.py does). The output is a tar.xz of one text file,
@@ -90,8 +95,24 @@ def self_costs(path, binary, costs):
                     skip_next = False
                     continue
                 fields = line.split()
-                if function and len(fields) >= 2 and current_object == binary:
+                if function and len(fields) >= 2 and current_object and \
+                        current_object.endswith(binary):
                     costs[re.sub(r"'\d+$", "", function)] += int(fields[1])
+
+
+def write_order(costs, out):
+    """The functions by cost, highest first (ties by name), one per line:
+    a tar.xz holding NAME when `out` ends in .tar.xz, else plain text."""
+    ranked = sorted(costs.items(), key=lambda item: (-item[1], item[0]))
+    text = "".join(f"{name}\n" for name, _ in ranked).encode()
+    if not out.endswith(".tar.xz"):
+        with open(out, "wb") as f:
+            f.write(text)
+        return
+    info = tarfile.TarInfo(NAME)
+    info.size, info.mtime, info.mode = len(text), 0, 0o644
+    with tarfile.open(out, "w:xz", preset=9) as archive:
+        archive.addfile(info, io.BytesIO(text))
 
 
 def profile(valgrind, binary, command, out_file):
@@ -107,11 +128,29 @@ def profile(valgrind, binary, command, out_file):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mgpc", required=True, help="a portable (static) mgpc")
+    parser.add_argument("--mgpc", help="a portable (static) mgpc")
+    parser.add_argument("--callgrind", nargs="+",
+                        help="order from these callgrind output files instead")
+    parser.add_argument("--object", help="with --callgrind: the profiled object's path ends in this")
     parser.add_argument("--every", type=int, default=4, help="profile every N-th suite kernel")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default=os.path.join(ROOT, "cmake", NAME.replace(".txt", ".tar.xz")))
     args = parser.parse_args()
+    if args.callgrind:
+        if not args.object:
+            parser.error("--callgrind needs --object")
+        costs = collections.Counter()
+        for output in args.callgrind:
+            self_costs(output, args.object, costs)
+        if not costs:
+            print(f"symbol-order.py: no function of an object ending in {args.object} "
+                  "in the callgrind files", file=sys.stderr)
+            return 1
+        write_order(costs, args.out)
+        print(f"symbol-order.py: {len(costs)} functions -> {args.out}")
+        return 0
+    if not args.mgpc:
+        parser.error("--mgpc (or --callgrind) is required")
     valgrind = shutil.which("valgrind")
     if not valgrind:
         print("symbol-order.py: needs valgrind (apt-get install valgrind)", file=sys.stderr)
@@ -136,11 +175,7 @@ def main():
             return 1
         for output in outputs:
             self_costs(output, binary, costs)
-    text = "".join(f"{name}\n" for name, _ in costs.most_common()).encode()
-    info = tarfile.TarInfo(NAME)
-    info.size, info.mtime, info.mode = len(text), 0, 0o644
-    with tarfile.open(args.out, "w:xz", preset=9) as archive:
-        archive.addfile(info, io.BytesIO(text))
+    write_order(costs, args.out)
     print(f"symbol-order.py: {len(costs)} functions from {len(commands)} kernels "
           f"-> {os.path.relpath(args.out)}")
     return 0
