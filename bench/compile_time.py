@@ -54,8 +54,8 @@ SUITE = os.path.join(ROOT, "tests", "triton")
 def time_mgp(spec, args, tmp):
     """Seconds from source to cubin through mgpc and ptxas, or an error."""
     ptx = os.path.join(tmp, "k.ptx")
-    command = spec.mgpc_command(args.mgpc, ptx, arch=args.arch)
-    command[2:2] = ["-I", os.path.join(SUITE, "kernels")]
+    command = spec.mgpc_command(args.mgpc, ptx, arch=args.arch,
+                                include=os.path.join(SUITE, "kernels"))
     env = dict(os.environ, MGP_CACHE="off")
     start = time.perf_counter()
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -275,14 +275,10 @@ def main():
     os.environ.pop("TRITON_INTERPRET", None)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     from run_suite import load_cases
-    from suite.specialize import record_specs
+    from suite.specialize import first_per_kernel, record_specs
     cases = load_cases(args.filter)
     specs, errors = record_specs(cases, all_shapes=False)
-    first, seen = [], set()
-    for spec in specs:
-        if (spec.file, spec.fn_name) not in seen:
-            seen.add((spec.file, spec.fn_name))
-            first.append(spec)
+    first = first_per_kernel(specs)
     if not first:
         print(f"compile_time.py: no case of tests/triton matches -k {args.filter!r} "
               "(it selects cases by name, e.g. elementwise.add)")

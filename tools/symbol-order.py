@@ -48,19 +48,11 @@ def suite_commands(mgpc, every):
     sys.path.insert(0, SUITE)
     os.environ.pop("TRITON_INTERPRET", None)
     from run_suite import load_cases
-    from suite.specialize import record_specs
+    from suite.specialize import first_per_kernel, record_specs
     specs, _ = record_specs(load_cases(""), all_shapes=False)
-    first, seen = [], set()
-    for spec in specs:
-        if (spec.file, spec.fn_name) not in seen:
-            seen.add((spec.file, spec.fn_name))
-            first.append(spec)
-    commands = []
-    for spec in first[::every]:
-        command = spec.mgpc_command(mgpc, "OUT", arch="sm_90a")
-        command[2:2] = ["-I", os.path.join(SUITE, "kernels")]
-        commands.append((spec.fn_name, command))
-    return commands
+    return [(spec.fn_name, spec.mgpc_command(mgpc, "OUT", arch="sm_90a",
+                                             include=os.path.join(SUITE, "kernels")))
+            for spec in first_per_kernel(specs)[::every]]
 
 
 NAMED = re.compile(r"(c?)(fn|ob)=\((\d+)\)(?: (.*))?$")

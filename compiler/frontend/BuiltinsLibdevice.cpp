@@ -82,10 +82,7 @@ static const LibdeviceOverload *findOverload(const LibdeviceFunction &fn,
   return nullptr;
 }
 
-/// tl.math's correctly rounded f32 functions are PTX's exact instructions
-/// through their NVVM intrinsics, denormals kept as in Triton's precise ops;
-/// libdevice's own follow nvvm-reflect-ftz (flushed by default).
-static llvm::StringRef exactSymbol(llvm::StringRef symbol) {
+llvm::StringRef mgp::exactRoundedSymbol(llvm::StringRef symbol) {
   return llvm::StringSwitch<llvm::StringRef>(symbol)
       .Case("__nv_fsqrt_rn", "llvm.nvvm.sqrt.rn.f")
       .Case("__nv_fdiv_rn", "llvm.nvvm.div.rn.f")
@@ -183,7 +180,7 @@ Expected<SemaValue> Generator::genLibdeviceCall(llvm::StringRef name,
   mlir::Type resultType = withShape(resultElt, getShapeOf(values[0].getType()));
   mlir::Value r = ExternElementwiseOp::create(
       builder, l, resultType, values,
-      exact ? exactSymbol(overload->symbol) : overload->symbol);
+      exact ? exactRoundedSymbol(overload->symbol) : overload->symbol);
   if (fn->toBool)
     r = toBool(r, l);
   else if (halfType && llvm::isa<mlir::FloatType>(resultElt))

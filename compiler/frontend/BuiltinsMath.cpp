@@ -7,6 +7,7 @@
 // through libdevice; `clamp`); `dot` is in BuiltinsDot.cpp.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/frontend/LibdeviceTable.h"
 #include "compiler/frontend/MLIRGenImpl.h"
 
 #include "compiler/frontend/SemaTypes.h"
@@ -69,9 +70,9 @@ Expected<SemaValue> Generator::genMathBuiltin(llvm::StringRef name,
                                       callSite))
         return std::move(err);
       if (getElementType(x.getType()).isF32())
-        return runtime(ExternElementwiseOp::create(builder, l, x.getType(),
-                                                   mlir::ValueRange{x, y},
-                                                   "llvm.nvvm.div.rn.f"));
+        return runtime(ExternElementwiseOp::create(
+            builder, l, x.getType(), mlir::ValueRange{x, y},
+            exactRoundedSymbol("__nv_fdiv_rn")));
       return binaryOp(ast::BinaryOp::Div, b->get(0), b->get(1), callSite);
     }
     // fdiv keeps the operands' promoted float type (Triton's semantic.fdiv:

@@ -40,6 +40,14 @@ const LibdeviceFunction *lookupLibdeviceFunction(llvm::StringRef name);
 /// Every function, in the order of Triton's libdevice.py.
 llvm::ArrayRef<LibdeviceFunction> getLibdeviceFunctions();
 
+/// tl.math's correctly rounded f32 functions (div_rn, sqrt_rn) call PTX's
+/// exact instruction through its NVVM intrinsic, keeping denormals as
+/// Triton's precise ops do, where libdevice's own `symbol` follows
+/// nvvm-reflect-ftz: "__nv_fdiv_rn" -> "llvm.nvvm.div.rn.f",
+/// "__nv_fsqrt_rn" -> "llvm.nvvm.sqrt.rn.f"; any other symbol is returned
+/// as it is. (BuiltinsLibdevice.cpp)
+llvm::StringRef exactRoundedSymbol(llvm::StringRef symbol);
+
 } // namespace mgp
 
 #endif // MGP_COMPILER_FRONTEND_LIBDEVICETABLE_H

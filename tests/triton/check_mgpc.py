@@ -51,8 +51,8 @@ def first_error(text):
 
 def compile_spec(index, spec, args, tmp):
     ptx = os.path.join(args.keep or tmp, f"{index}-{spec.fn_name}.ptx")
-    command = spec.mgpc_command(args.mgpc, ptx, arch=args.arch)
-    command[2:2] = ["-I", os.path.join(HERE, "kernels")] if args.include else []
+    command = spec.mgpc_command(args.mgpc, ptx, arch=args.arch,
+                                include=os.path.join(HERE, "kernels") if args.include else None)
     start = time.time()
     try:
         result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/PTXEmitter.h"
+#include "compiler/api/KernelOptions.h"
 #include "compiler/codegen/llvm/Libdevice.h"
 #include "compiler/codegen/llvm/PtxasWorkarounds.h"
 #include "compiler/pipeline/Pipeline.h"
@@ -124,9 +125,10 @@ static Error linkLibdeviceIfNeeded(Module &module) {
                              "cannot link libdevice into the kernel module");
   // libdevice asks __nvvm_reflect whether to flush f32 denormals: the
   // module's `nvvm-reflect-ftz` (KernelOptions::reflectFtz, set by
-  // runStages), else Triton's default, yes.
+  // runStages), else KernelOptions' default (Triton's: yes).
   if (!module.getModuleFlag("nvvm-reflect-ftz"))
-    module.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(1));
+    module.addModuleFlag(Module::Override, "nvvm-reflect-ftz",
+                         uint32_t(mgp::KernelOptions().reflectFtz));
   return Error::success();
 }
 

@@ -81,8 +81,11 @@ class Spec:
                 defines.append(f"{p.name}={constexpr_text(p.value)}")
         return defines
 
-    def mgpc_command(self, mgpc, output, arch="sm_90a"):
-        command = [mgpc, self.file, "-k", self.fn_name, "--signature",
+    def mgpc_command(self, mgpc, output, arch="sm_90a", include=None):
+        """mgpc's command line for this specialization; `include`: a folder
+        searched for the modules the kernel file imports (-I)."""
+        command = [mgpc, self.file] + (["-I", include] if include else []) + [
+                   "-k", self.fn_name, "--signature",
                    self.mgpc_signature(), "--num-warps", str(self.num_warps),
                    f"-arch={arch}", "-emit=ptx", "-o", output]
         for define in self.mgpc_defines():
@@ -167,6 +170,16 @@ def _is_wrapper(value):
 def _is_runtime(value):
     import torch
     return isinstance(value, (torch.Tensor, bool, int, float)) or _is_wrapper(value)
+
+
+def first_per_kernel(specs):
+    """The first spec of each kernel (file, function), in order."""
+    first, seen = [], set()
+    for spec in specs:
+        if (spec.file, spec.fn_name) not in seen:
+            seen.add((spec.file, spec.fn_name))
+            first.append(spec)
+    return first
 
 
 def record_specs(cases, all_shapes=True):
