@@ -13,6 +13,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mgp;
@@ -29,24 +32,62 @@ unsigned mgp::getRegisterCount(RankedTensorType type) {
   return getTotalElemsPerThread(type.getEncoding(), type.getShape());
 }
 
+/// The dimension of the only nonzero entry of `basis`, if it has one entry
+/// and that entry is a power of two.
+static std::optional<unsigned> singlePowerOfTwoDim(ArrayRef<int64_t> basis) {
+  std::optional<unsigned> dim;
+  for (auto [d, v] : llvm::enumerate(basis)) {
+    if (v == 0)
+      continue;
+    if (dim || v < 0 || !llvm::isPowerOf2_64(uint64_t(v)))
+      return std::nullopt;
+    dim = d;
+  }
+  return dim;
+}
+
 /// sum over the set bits of `id` of bases[bit][dim], as i32 values per dim.
+/// A run of bits whose bases double along one dimension (a lane's bits in a
+/// blocked layout) is one bit field, ((id >> first) & mask) * basis[first],
+/// rather than a shift, mask, multiply and add per bit: the same value, with
+/// far less IR for LLVM's combiner to take apart.
 static SmallVector<Value> emitBasisSum(OpBuilder &b, Location loc, Value id,
                                        ArrayRef<SmallVector<int64_t>> bases,
                                        unsigned rank) {
-  SmallVector<Value> sums(rank, i32Constant(b, loc, 0));
-  for (auto [bit, basis] : llvm::enumerate(bases)) {
-    if (llvm::all_of(basis, [](int64_t v) { return v == 0; }))
+  SmallVector<Value> sums(rank);
+  auto addTerm = [&](unsigned d, Value term) {
+    sums[d] = sums[d] ? LLVM::AddOp::create(b, loc, sums[d], term) : term;
+  };
+  for (unsigned bit = 0; bit < bases.size();) {
+    ArrayRef<int64_t> basis = bases[bit];
+    if (llvm::all_of(basis, [](int64_t v) { return v == 0; })) {
+      ++bit;
       continue;
-    Value shifted = LLVM::LShrOp::create(b, loc, id, i32Constant(b, loc, bit));
-    Value isSet = LLVM::AndOp::create(b, loc, shifted, i32Constant(b, loc, 1));
+    }
+    unsigned end = bit + 1;
+    std::optional<unsigned> dim = singlePowerOfTwoDim(basis);
+    if (dim) {
+      while (end < bases.size() && end - bit < 31 &&
+             singlePowerOfTwoDim(bases[end]) == dim &&
+             bases[end][*dim] == basis[*dim] << (end - bit))
+        ++end;
+    }
+    Value field = id;
+    if (bit != 0)
+      field = LLVM::LShrOp::create(b, loc, id, i32Constant(b, loc, bit));
+    field = LLVM::AndOp::create(
+        b, loc, field, i32Constant(b, loc, (int64_t(1) << (end - bit)) - 1));
     for (unsigned d = 0; d < rank; ++d) {
       if (basis[d] == 0)
         continue;
-      Value term =
-          LLVM::MulOp::create(b, loc, isSet, i32Constant(b, loc, basis[d]));
-      sums[d] = LLVM::AddOp::create(b, loc, sums[d], term);
+      addTerm(
+          d, LLVM::MulOp::create(b, loc, field, i32Constant(b, loc, basis[d])));
     }
+    bit = end;
   }
+  for (Value &sum : sums)
+    if (!sum)
+      sum = i32Constant(b, loc, 0);
   return sums;
 }
 
