@@ -34,16 +34,16 @@ bool mgp::graph::isConvNode(const Graph &graph, int node) {
 }
 
 llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
-  llvm::SmallVector<llvm::StringRef, 5> fields;
+  llvm::SmallVector<llvm::StringRef, 6> fields;
   text.split(fields, ',');
   auto bad = [&](const llvm::Twine &why) {
     return llvm::createStringError(
         "bad conv config '" + text +
-        "' (expected BM,BN,BK,warps[,stages]): " + why);
+        "' (expected BM,BN,BK,warps[,stages[,l1]]): " + why);
   };
-  if (fields.size() != 4 && fields.size() != 5)
-    return bad("four or five comma-separated integers");
-  int64_t values[5] = {0, 0, 0, 0, 3};
+  if (fields.size() < 4 || fields.size() > 6)
+    return bad("four to six comma-separated integers");
+  int64_t values[6] = {0, 0, 0, 0, 3, 0};
   for (size_t i = 0; i < fields.size(); ++i)
     if (fields[i].trim().getAsInteger(10, values[i]))
       return bad("'" + fields[i] + "' is not an integer");
@@ -58,8 +58,11 @@ llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
     return bad("warps must be 1, 2, 4, 8 or 16");
   if (values[4] < 1 || values[4] > 8)
     return bad("stages must be in [1, 8]");
+  if (values[5] != 0 && values[5] != 1)
+    return bad("l1 must be 0 or 1");
   ConvConfig config{values[0], values[1], values[2], int(values[3])};
   config.numStages = int(values[4]);
+  config.aL1 = values[5] != 0;
   return config;
 }
 
@@ -273,6 +276,8 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
       .constexpr_("BLOCK_N", blockN)
       .constexpr_("BLOCK_K", blockK)
       .constexpr_("ROUND_TF32", options.roundTF32);
+  if (!gather)
+    b.constexpr_("A_L1", config.aL1);
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
   launches.back().options.numWarps = config.numWarps;

@@ -101,11 +101,15 @@ struct ConvConfig {
   /// LaunchOptions::numSMs), 1 never splits, n > 1 splits the reduction n
   /// ways (fewer when it has fewer steps).
   int splitK = 0;
+  /// conv2d_nhwc_kernel reads its A tile (the input pixels of a tap) through
+  /// L1 too (A_L1=1, `cp.async.ca`), where the default copy is L2-only: the
+  /// taps of a row read overlapping pixels. The stem kernel always does.
+  bool aL1 = false;
 };
 
-/// Parses `BM,BN,BK,warps[,stages]` (the MGP_CONV_CONFIG tuning knob): block
-/// sizes powers of two in [16, 256] (BK in [8, 128]), warps 1, 2, 4, 8 or
-/// 16, stages 1 to 8.
+/// Parses `BM,BN,BK,warps[,stages[,l1]]` (the MGP_CONV_CONFIG tuning knob):
+/// block sizes powers of two in [16, 256] (BK in [8, 128]), warps 1, 2, 4, 8
+/// or 16, stages 1 to 8, l1 0 or 1 (ConvConfig::aL1).
 llvm::Expected<ConvConfig> parseConvConfig(llvm::StringRef text);
 
 /// MGP_CONV_CONFIG parsed when it is set (an error naming the variable when

@@ -37,8 +37,9 @@ static const EnvVarInfo kEnvVars[] = {
      "instead of page-locked staging buffers"},
     {EnvVar::Tune, "MGP_TUNE", "off",
      "the gpu backend does not tune its convolutions (their defaults)"},
-    {EnvVar::ConvConfig, "MGP_CONV_CONFIG", "BM,BN,BK,W[,S]",
-     "every convolution's tiles, warps and stages (no tuning)"},
+    {EnvVar::ConvConfig, "MGP_CONV_CONFIG", "BM,BN,BK,W[,S[,L1]]",
+     "every convolution's tiles, warps, stages and A-tile L1 caching (no "
+     "tuning)"},
 };
 
 llvm::ArrayRef<EnvVarInfo> mgp::getEnvVars() { return kEnvVars; }

@@ -167,6 +167,16 @@ INSTANTIATE_TEST_SUITE_P(Convs, ConvNhwcTest, ::testing::ValuesIn(kConvCases),
                            return std::string(info.param.name);
                          });
 
+TEST(ConvNhwcL1Test, L1CopyMatchesReferenceFP32) {
+  // MGP_CONV_CONFIG's l1 field: the tap kernel's A tile loaded with
+  // cache_modifier=".ca" (the interpreter runs that branch of the kernel).
+  ASSERT_EQ(setenv("MGP_CONV_CONFIG", "32,32,16,4,3,1", 1), 0);
+  for (const ConvCase &c : kConvCases)
+    if (llvm::StringRef(c.name).starts_with("3x3"))
+      EXPECT_LT(compare(parse(c.graph), false, 0), 1e-5) << c.name;
+  unsetenv("MGP_CONV_CONFIG");
+}
+
 int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
   for (const LaunchParam &p : launch.params)
     if (p.name == name)

@@ -1,10 +1,10 @@
 //===- ConvConfigTest.cpp - Convolution block configurations --------------===//
 //
 // This file implements the tests of the convolution tuning knob: parsing of
-// `BM,BN,BK,warps` and its errors, the tuned per-kernel defaults of the
-// launch rules, an override reaching every convolution launch (blocks, warps,
-// key), the MGP_CONV_CONFIG environment variable and its error, and the warps
-// of each launch reaching the compiled kernel through the compile phase.
+// `BM,BN,BK,warps[,stages[,l1]]` and its errors, the tuned per-kernel defaults
+// of the launch rules, an override reaching every convolution launch (blocks,
+// warps, key), the MGP_CONV_CONFIG environment variable and its error, and the
+// warps of each launch reaching the compiled kernel through the compile phase.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,9 +61,22 @@ TEST(ConvConfigTest, ParsesFourFields) {
   EXPECT_EQ(config->numWarps, 8);
 }
 
+TEST(ConvConfigTest, ParsesStagesAndL1) {
+  auto config = parseConvConfig("256,64,32,8,4,1");
+  ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+  EXPECT_EQ(config->numStages, 4);
+  EXPECT_TRUE(config->aL1);
+  auto plain = parseConvConfig("256,64,32,8");
+  ASSERT_TRUE(bool(plain)) << llvm::toString(plain.takeError());
+  EXPECT_EQ(plain->numStages, 3);
+  EXPECT_FALSE(plain->aL1);
+}
+
 TEST(ConvConfigTest, RejectsMalformedConfigs) {
   const std::pair<const char *, const char *> cases[] = {
-      {"64,64", "four or five comma-separated integers"},
+      {"64,64", "four to six comma-separated integers"},
+      {"64,64,32,4,3,1,0", "four to six comma-separated integers"},
+      {"64,64,32,4,3,2", "l1 must be 0 or 1"},
       {"64,64,32,4,9", "stages must be in [1, 8]"},
       {"64,x,32,4", "'x' is not an integer"},
       {"48,64,32,4", "BM and BN must be powers of two"},
@@ -122,6 +135,26 @@ TEST(ConvConfigTest, OverrideReachesEveryConvolution) {
     EXPECT_EQ(constexprOf(launch, "BLOCK_K"),
               launch.kernel == "conv2d_stem_kernel" ? 16 : 8);
     EXPECT_NE(launch.key(), (*defaults)[i].key());
+  }
+}
+
+TEST(ConvConfigTest, L1ReachesTheTapKernel) {
+  Graph graph = fusedResNet18();
+  LaunchOptions options;
+  options.conv = ConvConfig{64, 64, 16, 4};
+  for (bool l1 : {false, true}) {
+    options.conv->aL1 = l1;
+    auto launches = planLaunches(graph, options);
+    ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+    int tapKernels = 0;
+    for (const KernelLaunch &launch : *launches) {
+      if (launch.aliasOf >= 0 || launch.kernel != "conv2d_nhwc_kernel")
+        continue;
+      ++tapKernels;
+      EXPECT_EQ(constexprOf(launch, "A_L1"), l1 ? 1 : 0);
+    }
+    // Every convolution but the stem: sixteen 3x3 and three 1x1.
+    EXPECT_EQ(tapKernels, 19);
   }
 }
 

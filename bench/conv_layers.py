@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""ResNet18's 3x3 convolutions one at a time: kernels_dsl/conv2d_nhwc.mgp's
+conv2d_nhwc_kernel through mgp.jit on PyTorch tensors, every tile
+configuration of the tuner's list for the dtype, each with the A tile read through
+L2 only (the default) and through L1 too (A_L1=1, `cp.async.ca`), against
+cuDNN (`torch.nn.functional.conv2d`, channels-last) and, with --triton, the
+same kernel source compiled by Triton, on the same tensors.
+
+Inputs are NHWC, the weights [K][R][S][C] (as the graph stores them), bias
+and ReLU in the epilogue; each result is checked against PyTorch's float32
+convolution of the same fp16/bf16 values (max relative error <= 1e-2).
+Times are medians of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
+
+    bench/conv_layers.py [--batch 128] [--dtype fp16|bf16|tf32] [--layers 1,2,3,4]
+                         [--triton]
+"""
+import argparse
+import itertools
+import importlib.util
+import os
+import sys
+import types
+
+import torch
+
+import mgp
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+# (name, H = W of the input, C, K, stride)
+LAYERS = [
+    ("layer1", 56, 64, 64, 1),
+    ("layer2.0.conv1", 56, 64, 128, 2),
+    ("layer2", 28, 128, 128, 1),
+    ("layer3.0.conv1", 28, 128, 256, 2),
+    ("layer3", 14, 256, 256, 1),
+    ("layer4.0.conv1", 14, 256, 512, 2),
+    ("layer4", 7, 512, 512, 1),
+]
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, warps, stages): graph/tune/ConvTuner.cpp's
+# candidates for 16-bit and for tf32 dots.
+CONFIGS = {
+    "16": [(128, 128, 64, 8, 2), (128, 128, 32, 8, 3), (128, 64, 32, 4, 3),
+           (256, 64, 32, 8, 3)],
+    "tf32": [(64, 128, 32, 8, 3), (128, 128, 32, 8, 3), (128, 128, 16, 8, 3),
+             (128, 128, 64, 8, 2), (128, 64, 32, 8, 3)],
+}
+
+
+def load_kernels(triton=False):
+    """kernels_dsl/conv2d_nhwc.mgp as a module; with `triton`, its `mgp`
+    names are Triton's (triton.language, and triton.jit for mgp.jit)."""
+    path = os.path.join(ROOT, "kernels_dsl", "conv2d_nhwc.mgp")
+    name = "conv2d_nhwc_triton" if triton else "conv2d_nhwc"
+    spec = importlib.util.spec_from_loader(
+        name, importlib.machinery.SourceFileLoader(name, path))
+    module = importlib.util.module_from_spec(spec)
+    if not triton:
+        spec.loader.exec_module(module)
+        return module
+    import triton as tr
+    import triton.language as tl
+    shim = types.ModuleType("mgp")
+    shim.__dict__.update({k: v for k, v in vars(tl).items() if not k.startswith("__")})
+    shim.jit = tr.jit
+    saved = sys.modules["mgp"]
+    sys.modules["mgp"] = shim
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules["mgp"] = saved
+    return module
+
+
+def round_tf32(x):
+    """x rounded to tf32, to nearest, ties away (the graph's _round_tf32)."""
+    return ((x.view(torch.int32) + 0x1000) & -8192).view(torch.float32)
+
+
+def run_layer(kernels, name, hw, c, k, stride, batch, dtype, results):
+    torch.manual_seed(0)
+    tf32 = dtype == torch.float32
+    x = torch.randn(batch, c, hw, hw, device="cuda").to(dtype)
+    w = (torch.randn(k, c, 3, 3, device="cuda") / (3 * c ** 0.5)).to(dtype)
+    bias = torch.randn(k, device="cuda").to(dtype)
+    if tf32:  # the graph's tf32 mode stores activations and weights rounded
+        x, w = round_tf32(x), round_tf32(w)
+    torch.backends.cudnn.allow_tf32 = False
+    ref = torch.relu(torch.nn.functional.conv2d(x.float(), w.float(), bias.float(),
+                                                stride=stride, padding=1))
+    torch.backends.cudnn.allow_tf32 = tf32
+    p = q = ref.shape[2]
+    m = batch * p * q
+    flops = 2 * m * k * 9 * c
+    x_nhwc = x.permute(0, 2, 3, 1).contiguous()
+    w_krsc = w.permute(0, 2, 3, 1).contiguous()
+    ref_nhwc = ref.permute(0, 2, 3, 1)
+    x_cl = x.contiguous(memory_format=torch.channels_last)
+    w_cl = w.contiguous(memory_format=torch.channels_last)
+    cudnn = lambda: torch.relu(torch.nn.functional.conv2d(x_cl, w_cl, bias, stride=stride,  # noqa: E731
+                                                          padding=1))
+    ms = mgp.do_bench(cudnn)
+    print(f"| {name} | cuDNN | | {ms:.4f} | {flops / ms / 1e9:.0f} | |", flush=True)
+    results.append((name, "cuDNN", "", ms))
+    for (system, kern), (bm, bn, bk, warps, stages), a_l1 in itertools.product(
+            kernels.items(), CONFIGS["tf32" if tf32 else "16"], (0, 1)):
+        y = torch.empty(batch, p, q, k, device="cuda", dtype=dtype)
+        grid = (mgp.cdiv(m, bm), mgp.cdiv(k, bn), 1)
+        f = lambda: kern[grid](  # noqa: E731
+            x_nhwc, w_krsc, bias, y, y, y, m, c, hw, hw, k, p, q, mgp.cdiv(c, bk), 1,
+            R=3, S=3, STRIDE=stride, PAD=1, X_NCHW=0, W_KCRS=0, RES_NCHW=0, HAS_BIAS=1,
+            HAS_RESIDUAL=0, RELU=1, TF32=int(tf32), SPLIT_K=0, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+            ROUND_TF32=0, A_L1=a_l1, num_warps=warps, num_stages=stages)
+        f()
+        torch.cuda.synchronize()
+        err = ((y.float() - ref_nhwc).abs().max() / ref_nhwc.abs().max()).item()
+        ok = torch.isfinite(y).all().item() and err <= 1e-2
+        ms = mgp.do_bench(f)
+        config = f"{bm}x{bn}x{bk} w{warps} s{stages}{' L1' if a_l1 else ''}"
+        print(f"| {name} | {system} | {config} | {ms:.4f} | {flops / ms / 1e9:.0f} | "
+              f"{'ok' if ok else 'WRONG'} {err:.1e} |", flush=True)
+        results.append((name, system, config, ms))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--dtype", choices=("fp16", "bf16", "tf32"), default="fp16")
+    parser.add_argument("--layers", default="1,2,3,4",
+                        help="which ResNet18 stages (1-4) to run")
+    parser.add_argument("--triton", action="store_true",
+                        help="also the same kernel compiled by Triton")
+    args = parser.parse_args()
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[args.dtype]
+    stages = {int(s) for s in args.layers.split(",")}
+    kernels = {"mgp": mgp.jit(load_kernels().conv2d_nhwc_kernel)}
+    if args.triton:
+        kernels["Triton"] = load_kernels(triton=True).conv2d_nhwc_kernel
+    print(f"{torch.cuda.get_device_name()}, batch {args.batch}, {args.dtype}")
+    print("| layer | system | config | ms | TFLOP/s | check |\n|---|---|---|---|---|---|")
+    results = []
+    for name, hw, c, k, stride in LAYERS:
+        if int(name[5]) in stages:
+            run_layer(kernels, name, hw, c, k, stride, args.batch, dtype, results)
+    for name in dict.fromkeys(r[0] for r in results):
+        for system in kernels:
+            rows = [r for r in results if r[0] == name and r[1] == system]
+            best = min(rows, key=lambda r: r[3])
+            plain = min((r for r in rows if not r[2].endswith("L1")), key=lambda r: r[3])
+            print(f"best {name} {system}: {best[2]} {best[3]:.4f} ms (best without L1 "
+                  f"{plain[2]} {plain[3]:.4f}, ratio {plain[3] / best[3]:.3f})")
+
+if __name__ == "__main__":
+    main()
