@@ -8,9 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Lexer.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
+
+#include <array>
+#include <cstdint>
+#include <iterator>
 
 using namespace mgp;
 using llvm::StringRef;
@@ -276,7 +282,7 @@ Token Lexer::lexName(const char *start) {
 
 /// The punctuation table, longest spellings first.
 static const struct {
-  const char *spelling;
+  llvm::StringLiteral spelling;
   TokenKind kind;
 } kPunctuation[] = {
     {"**=", TokenKind::StarStarEqual}, {"//=", TokenKind::SlashSlashEqual},
@@ -305,13 +311,27 @@ static const struct {
     {">", TokenKind::Greater},
 };
 
+/// kPunctuation's entries by their first character (ASCII), in table order.
+static llvm::ArrayRef<uint8_t> punctuationStartingWith(char c) {
+  static const auto table = [] {
+    std::array<llvm::SmallVector<uint8_t, 4>, 128> byFirst;
+    for (size_t i = 0; i < std::size(kPunctuation); ++i)
+      byFirst[(unsigned char)kPunctuation[i].spelling[0]].push_back(i);
+    return byFirst;
+  }();
+  if ((unsigned char)c >= table.size())
+    return {};
+  return table[(unsigned char)c];
+}
+
 Token Lexer::lexPunctuation(const char *start) {
   StringRef rest(start, bufferEnd - start);
-  for (const auto &entry : kPunctuation) {
+  char c = *start;
+  for (uint8_t index : punctuationStartingWith(c)) {
+    const auto &entry = kPunctuation[index];
     if (!rest.starts_with(entry.spelling))
       continue;
-    size_t len = StringRef(entry.spelling).size();
-    char c = *start;
+    size_t len = entry.spelling.size();
     if (len == 1 && (c == '(' || c == '[' || c == '{')) {
       if (brackets.size() >= kMaxBracketDepth)
         return error(start, "too many nested parentheses (the limit is " +
