@@ -49,6 +49,11 @@
 #           bench/descriptor_tma.py, Triton against mgp.jit on the same
 #           descriptor kernels (TMA_SIZES, default 4096,8192;
 #           $OUT/descriptor-tma.md)
+#   conv    bench/conv_layers.py: ResNet18's 3x3 convolutions one at a time,
+#           mgp.jit at the tuner's tiles with the A tile through L2 only and
+#           through L1 (MGP_CONV_CONFIG's l1), against cuDNN and Triton on
+#           the same kernel source; CONV_DTYPES (default fp16,tf32) into
+#           $OUT/conv-DTYPE.md
 #   langtests  Triton's own language tests through mgp.jit on the GPU
 #           (tests/triton_lang/run_triton_tests.py --mode gpu): pass / fail /
 #           NA counts per file and the failures by cause into
@@ -247,6 +252,19 @@ stepTma() {
     --sizes "${TMA_SIZES:-4096,8192}" 2>&1 | tee "$OUT/descriptor-tma.md"
 }
 
+stepConv() {
+  local dtype
+  IFS=, read -r -a dtypes <<< "${CONV_DTYPES:-fp16,tf32}"
+  for dtype in "${dtypes[@]}"; do
+    log "ResNet18's 3x3 convolutions, $dtype: mgp (L2 / L1 A tile), cuDNN, Triton"
+    status=0
+    MGP_CACHE_DIR=/tmp/c-conv timeout 280 python3 bench/conv_layers.py --dtype "$dtype" --triton \
+      > "$OUT/conv-$dtype.md" 2>&1 || status=$?
+    grep -E "^best|WRONG" "$OUT/conv-$dtype.md" || tail -n 5 "$OUT/conv-$dtype.md"
+    [ "$status" -eq 0 ] || { echo "bench/conv_layers.py --dtype $dtype: exit $status"; exit 1; }
+  done
+}
+
 stepTiming() {
   SECONDS=0
   local n=${BENCH_N:-20}
@@ -307,8 +325,9 @@ for step in "${steps[@]}"; do
   ab) stepAB ;;
   torch) stepTorch ;;
   timing) stepTiming ;;
+  conv) stepConv ;;
   tma) stepTma ;;
   langtests) stepLangtests ;;
-  *) echo "unknown STEP $step (tests, api, suite, check, model, ab, torch, timing, tma, langtests)"; exit 2 ;;
+  *) echo "unknown STEP $step (tests, api, suite, check, model, ab, torch, timing, conv, tma, langtests)"; exit 2 ;;
   esac
 done
