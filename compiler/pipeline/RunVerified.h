@@ -1,7 +1,8 @@
 //===- RunVerified.h - a stage's pass pipeline, verified once -----*- C++ -*-===//
 //
 // This file implements mgp::runVerified, how each stage (target-independent,
-// GPU, lowering to LLVM) runs its pass pipeline.
+// GPU, lowering to LLVM) runs its pass pipeline, and mgp::runUnverified for
+// a stage's pipelines before its last.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MGP_PIPELINE_RUNVERIFIED_H
@@ -30,6 +31,17 @@ inline mlir::LogicalResult runVerified(mlir::PassManager &pm,
 #else
   return mlir::success();
 #endif
+}
+
+/// Runs `pm` on `module` as the first part of a stage whose end is verified
+/// (runVerified): the IR is not verified here, except in
+/// MGP_VERIFY_EACH_PASS builds (after every pass).
+inline mlir::LogicalResult runUnverified(mlir::PassManager &pm,
+                                         mlir::ModuleOp module) {
+#ifndef MGP_VERIFY_EACH_PASS
+  pm.enableVerifier(false);
+#endif
+  return pm.run(module);
 }
 
 } // namespace mgp
