@@ -13,7 +13,7 @@ its others.
 Inputs are NHWC, the weights [K][R][S][C] (as the graph stores them), bias
 and ReLU in the epilogue; each result is checked against PyTorch's float32
 convolution of the same fp16/bf16 values (max relative error <= 1e-2).
-Times are medians of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
+Times are means of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
 
     bench/conv_layers.py [--batch 128] [--dtype fp16|bf16|tf32] [--layers 1,2,3,4]
                          [--triton]
