@@ -9,6 +9,11 @@ on the reference executor, and writes one manifest line per result: the SHA-256 
     tools/check-ptx-identity.py record BUILD MANIFEST   # e.g. on main before a change
     tools/check-ptx-identity.py check BUILD MANIFEST    # after it: exit 1 and the differing lines if any
     tools/check-ptx-identity.py list BUILD              # regenerate kernels.txt from `mgp-run --list-kernels`
+    tools/check-ptx-identity.py compare A.ptx B.ptx     # how two PTX files differ (as check reports it)
+
+A PTX line of the manifest also holds the hash of the PTX with its register numbers dropped (`norm=`) and the
+instruction count of each loop body, label to backward branch (`loops=`), so that check says of a kernel whose PTX
+changed whether only register numbers moved, whether its loops kept their instruction counts, or how those changed.
 
 BUILD is a build folder (its bin/mgpc and bin/mgp-run are used). The kernel list is committed so that the same
 compilations are made before and after a change, even one that changes what --list-kernels prints.
@@ -148,6 +153,34 @@ def read_list():
     return entries
 
 
+REGISTER = re.compile(r"%(rd|rs|rq|r|fd|f|hh|h|p)\d+")
+LABEL = re.compile(r"^(\$L__BB\d+_\d+):")
+BRANCH = re.compile(r"\bbra(?:\.uni)?\s+(\$L__BB\d+_\d+);")
+
+
+def ptx_summary(text):
+    """(hash of `text` without register numbers and declarations, instruction counts of its loop bodies)."""
+    normalized = "\n".join(REGISTER.sub(r"%\1", l) for l in text.splitlines() if not l.strip().startswith(".reg"))
+    lines = text.splitlines()
+    labels = {m.group(1): i for i, l in enumerate(lines) if (m := LABEL.match(l))}
+    loops = []
+    for i, line in enumerate(lines):
+        m = BRANCH.search(line)
+        if m and labels.get(m.group(1), i) < i:
+            body = lines[labels[m.group(1)] + 1:i + 1]
+            loops.append(sum(1 for l in body if l.strip() and not l.strip().startswith(("//", ".", "$", "{", "}"))))
+    return hashlib.sha256(normalized.encode()).hexdigest()[:16], loops
+
+
+def describe(was, now):
+    """How PTX summarized as `was` changed into `now` ((norm, loops) pairs)."""
+    if was[0] == now[0]:
+        return "the same up to register numbers"
+    if was[1] == now[1]:
+        return f"loops the same ({len(now[1])}: {','.join(map(str, now[1])) or '-'} instructions), other code differs"
+    return (f"loop instructions {','.join(map(str, was[1])) or '-'} -> {','.join(map(str, now[1])) or '-'}")
+
+
 def compile_one(build, arch, entry, tmp):
     file, kernel, signature, warps, stages = entry
     out = os.path.join(tmp, hashlib.sha256(repr((arch, entry)).encode()).hexdigest() + ".ptx")
@@ -155,9 +188,20 @@ def compile_one(build, arch, entry, tmp):
                     arch, "--num-warps", str(warps), "--num-stages", str(stages), "-o", out],
                    cwd=ROOT, check=True, capture_output=True, text=True)
     with open(out, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+        data = f.read()
     os.unlink(out)
-    return f"{digest} ptx {arch} {file} {kernel} {signature} w{warps} s{stages}"
+    norm, loops = ptx_summary(data.decode())
+    return (f"{hashlib.sha256(data).hexdigest()} ptx {arch} {file} {kernel} {signature} w{warps} s{stages} "
+            f"norm={norm} loops={','.join(map(str, loops)) or '-'}")
+
+
+def parse_summary(line):
+    """The (norm, loops) of a manifest PTX line, or None (a logits line)."""
+    fields = dict(f.split("=", 1) for f in line.split() if f.startswith(("norm=", "loops=")))
+    if "norm" not in fields:
+        return None
+    loops = fields.get("loops", "-")
+    return fields["norm"], [] if loops == "-" else [int(n) for n in loops.split(",")]
 
 
 def logits_one(build, device, precision, tmp):
@@ -182,11 +226,23 @@ def make_manifest(build, jobs):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["record", "check", "list"])
-    parser.add_argument("build")
-    parser.add_argument("manifest", nargs="?")
+    parser.add_argument("mode", choices=["record", "check", "list", "compare"])
+    parser.add_argument("build", help="the build folder (compare: the first PTX file)")
+    parser.add_argument("manifest", nargs="?", help="the manifest (compare: the second PTX file)")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args()
+    if args.mode == "compare":
+        if not args.manifest:
+            parser.error("compare needs two PTX files")
+        texts = []
+        for path in (args.build, args.manifest):
+            with open(path) as f:
+                texts.append(f.read())
+        if texts[0] == texts[1]:
+            print("identical")
+            return 0
+        print(describe(ptx_summary(texts[0]), ptx_summary(texts[1])))
+        return 1
     build = os.path.abspath(args.build)
     if args.mode == "list":
         generate_list(build)
@@ -207,9 +263,17 @@ def main():
         print(f"the manifest has {len(want)} lines, this run {len(lines)}: was the kernel list changed?")
         return 1
     for w, g in differ:
-        print(f"differs:\n  was {w}\n  now {g}")
+        was, now = parse_summary(w), parse_summary(g)
+        how = f" ({describe(was, now)})" if was and now else ""
+        print(f"differs{how}:\n  was {w}\n  now {g}")
     print(f"{len(lines) - len(differ)}/{len(lines)} identical ({sum(' ptx ' in l for l in lines)} PTX for "
           f"{' and '.join(ARCHS)}, {sum(' logits ' in l for l in lines)} ResNet18 logits)")
+    renumbered = sum(1 for w, g in differ if (a := parse_summary(w)) and (b := parse_summary(g)) and a[0] == b[0])
+    same_loops = sum(1 for w, g in differ if (a := parse_summary(w)) and (b := parse_summary(g))
+                     and a[0] != b[0] and a[1] == b[1])
+    if differ:
+        print(f"of the {len(differ)} that differ: {renumbered} only in register numbers, {same_loops} with the "
+              f"same loop instruction counts")
     return 1 if differ else 0
 
 
