@@ -92,7 +92,10 @@ static void foldOnce(ModuleOp module) {
   // Later ops first, so that chains (insertvalue after insertvalue) die
   // from their end.
   ops.clear();
-  module.walk([&](Operation *op) { ops.push_back(op); });
+  module.walk([&](Operation *op) {
+    if (op != module.getOperation())
+      ops.push_back(op);
+  });
   for (Operation *op : llvm::reverse(ops))
     if (isOpTriviallyDead(op))
       op->erase();
