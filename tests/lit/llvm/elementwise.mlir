@@ -35,13 +35,26 @@ module attributes {mgp.num_warps = 2 : i32} {
 // -----
 
 // make_range: register i holds start + lane*2 + warp*64 + (i%2), masked to
-// the shape; the warp id is made uniform with a shuffle.
+// the shape; the warp id is made uniform with a shuffle. The lane's five
+// bits (bases 2, 4, ..., 32) are one field, (lane & 31) * 2, and the warp's
+// bit (base 64) another, (warp & 1) * 64.
 #b = #mgp.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
 module attributes {mgp.num_warps = 2 : i32} {
 // CHECK-LABEL: llvm.func @range
 // CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK: nvvm.shfl.sync idx
+// CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx
+// CHECK: %[[LANE:.*]] = llvm.urem
 // CHECK: %[[START:.*]] = llvm.mlir.constant(16 : i32)
+// CHECK: %[[M31:.*]] = llvm.mlir.constant(31 : i32)
+// CHECK-NEXT: %[[LF:.*]] = llvm.and %[[LANE]], %[[M31]]
+// CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: %[[LT:.*]] = llvm.mul %[[LF]], %[[TWO]]
+// CHECK-NEXT: %[[M1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: %[[WF:.*]] = llvm.and %[[WARP]], %[[M1]]
+// CHECK-NEXT: %[[B64:.*]] = llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: %[[WT:.*]] = llvm.mul %[[WF]], %[[B64]]
+// CHECK-NEXT: llvm.add %[[LT]], %[[WT]]
+// CHECK-NOT: llvm.lshr
 // CHECK: llvm.add %[[START]], %{{.*}}
 // CHECK: llvm.add %[[START]], %{{.*}}
 // CHECK: llvm.return
