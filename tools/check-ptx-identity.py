@@ -262,15 +262,17 @@ def main():
     if len(want) != len(lines):
         print(f"the manifest has {len(want)} lines, this run {len(lines)}: was the kernel list changed?")
         return 1
+    renumbered = same_loops = 0
     for w, g in differ:
         was, now = parse_summary(w), parse_summary(g)
-        how = f" ({describe(was, now)})" if was and now else ""
+        how = ""
+        if was and now:
+            how = f" ({describe(was, now)})"
+            renumbered += was[0] == now[0]
+            same_loops += was[0] != now[0] and was[1] == now[1]
         print(f"differs{how}:\n  was {w}\n  now {g}")
     print(f"{len(lines) - len(differ)}/{len(lines)} identical ({sum(' ptx ' in l for l in lines)} PTX for "
           f"{' and '.join(ARCHS)}, {sum(' logits ' in l for l in lines)} ResNet18 logits)")
-    renumbered = sum(1 for w, g in differ if (a := parse_summary(w)) and (b := parse_summary(g)) and a[0] == b[0])
-    same_loops = sum(1 for w, g in differ if (a := parse_summary(w)) and (b := parse_summary(g))
-                     and a[0] != b[0] and a[1] == b[1])
     if differ:
         print(f"of the {len(differ)} that differ: {renumbered} only in register numbers, {same_loops} with the "
               f"same loop instruction counts")

@@ -14,25 +14,6 @@
 
 namespace mgp {
 
-/// Runs `pm` on `module` and verifies the result once. Builds with
-/// MGP_VERIFY_EACH_PASS (the sanitizer and fuzz builds) verify after every
-/// pass as well, as MLIR does by default, so that a pass that breaks the IR
-/// is the one named; other builds skip that per-pass verification (about 5 %
-/// of a small kernel's compile). Errors go to the context's diagnostics.
-inline mlir::LogicalResult runVerified(mlir::PassManager &pm,
-                                       mlir::ModuleOp module) {
-#ifndef MGP_VERIFY_EACH_PASS
-  pm.enableVerifier(false);
-#endif
-  if (mlir::failed(pm.run(module)))
-    return mlir::failure();
-#ifndef MGP_VERIFY_EACH_PASS
-  return mlir::verify(module);
-#else
-  return mlir::success();
-#endif
-}
-
 /// Runs `pm` on `module` as the first part of a stage whose end is verified
 /// (runVerified): the IR is not verified here, except in
 /// MGP_VERIFY_EACH_PASS builds (after every pass).
@@ -42,6 +23,22 @@ inline mlir::LogicalResult runUnverified(mlir::PassManager &pm,
   pm.enableVerifier(false);
 #endif
   return pm.run(module);
+}
+
+/// Runs `pm` on `module` and verifies the result once. Builds with
+/// MGP_VERIFY_EACH_PASS (the sanitizer and fuzz builds) verify after every
+/// pass as well, as MLIR does by default, so that a pass that breaks the IR
+/// is the one named; other builds skip that per-pass verification (about 5 %
+/// of a small kernel's compile). Errors go to the context's diagnostics.
+inline mlir::LogicalResult runVerified(mlir::PassManager &pm,
+                                       mlir::ModuleOp module) {
+  if (mlir::failed(runUnverified(pm, module)))
+    return mlir::failure();
+#ifndef MGP_VERIFY_EACH_PASS
+  return mlir::verify(module);
+#else
+  return mlir::success();
+#endif
 }
 
 } // namespace mgp
