@@ -16,7 +16,10 @@ convolution of the same fp16/bf16 values (max relative error <= 1e-2).
 Times are means of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
 
     bench/conv_layers.py [--batch 128] [--dtype fp16|bf16|tf32] [--layers 1,2,3,4]
-                         [--triton]
+                         [--triton] [--extra BMxBNxBK:W:S,...]
+
+--extra adds tiles to the tuner's list (BLOCK_M x BLOCK_N x BLOCK_K, warps,
+stages), to try a tile before the tuner gets it.
 """
 import argparse
 import itertools
@@ -81,7 +84,7 @@ def round_tf32(x):
     return ((x.view(torch.int32) + 0x1000) & -8192).view(torch.float32)
 
 
-def run_layer(kernels, name, hw, c, k, stride, batch, dtype, results):
+def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results):
     torch.manual_seed(0)
     tf32 = dtype == torch.float32
     x = torch.randn(batch, c, hw, hw, device="cuda").to(dtype)
@@ -107,7 +110,7 @@ def run_layer(kernels, name, hw, c, k, stride, batch, dtype, results):
     print(f"| {name} | cuDNN | | {ms:.4f} | {flops / ms / 1e9:.0f} | |", flush=True)
     results.append((name, "cuDNN", "", ms, True))
     for (system, kern), (bm, bn, bk, warps, stages), a_l1 in itertools.product(
-            kernels.items(), CONFIGS["tf32" if tf32 else "16"], (0, 1)):
+            kernels.items(), configs, (0, 1)):
         y = torch.empty(batch, p, q, k, device="cuda", dtype=dtype)
         grid = (mgp.cdiv(m, bm), mgp.cdiv(k, bn), 1)
         f = lambda: kern[grid](  # noqa: E731
@@ -140,7 +143,15 @@ def main():
                         help="which ResNet18 stages (1-4) to run")
     parser.add_argument("--triton", action="store_true",
                         help="also the same kernel compiled by Triton")
+    parser.add_argument("--extra", default="",
+                        help="more tiles, comma-separated BMxBNxBK:WARPS:STAGES")
     args = parser.parse_args()
+    configs = list(CONFIGS["tf32" if args.dtype == "tf32" else "16"])
+    for item in filter(None, args.extra.split(",")):
+        m = re.fullmatch(r"(\d+)x(\d+)x(\d+):(\d+):(\d+)", item.strip())
+        if not m:
+            parser.error(f"--extra: '{item}' is not BMxBNxBK:WARPS:STAGES")
+        configs.append(tuple(int(g) for g in m.groups()))
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[args.dtype]
     stages = {int(s) for s in args.layers.split(",")}
     kernels = {"mgp": mgp.jit(load_kernels().conv2d_nhwc_kernel)}
@@ -151,7 +162,7 @@ def main():
     results = []
     for name, hw, c, k, stride in LAYERS:
         if int(name[5]) in stages:
-            run_layer(kernels, name, hw, c, k, stride, args.batch, dtype, results)
+            run_layer(kernels, configs, name, hw, c, k, stride, args.batch, dtype, results)
     for name in dict.fromkeys(r[0] for r in results):
         for system in kernels:
             rows = [r for r in results if r[0] == name and r[1] == system]

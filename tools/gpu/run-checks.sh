@@ -53,7 +53,9 @@
 #           mgp.jit at the tuner's tiles with the A tile through L2 only and
 #           through L1 (MGP_CONV_CONFIG's l1), against cuDNN and Triton on
 #           the same kernel source; CONV_DTYPES (default fp16,tf32) into
-#           $OUT/conv-DTYPE.md
+#           $OUT/conv-DTYPE.md; CONV_LAYERS (default 1,2,3,4), CONV_EXTRA
+#           (more tiles, BMxBNxBK:WARPS:STAGES,...), CONV_TRITON=0 (mgp and
+#           cuDNN only), CONV_TIMEOUT (s per dtype, default 280)
 #   langtests  Triton's own language tests through mgp.jit on the GPU
 #           (tests/triton_lang/run_triton_tests.py --mode gpu): pass / fail /
 #           NA counts per file and the failures by cause into
@@ -258,8 +260,11 @@ stepConv() {
   for dtype in "${dtypes[@]}"; do
     log "ResNet18's 3x3 convolutions, $dtype: mgp (L2 / L1 A tile), cuDNN, Triton"
     status=0
-    MGP_CACHE_DIR=/tmp/c-conv timeout 280 python3 bench/conv_layers.py --dtype "$dtype" --triton \
-      > "$OUT/conv-$dtype.md" 2>&1 || status=$?
+    local args=(--dtype "$dtype" --layers "${CONV_LAYERS:-1,2,3,4}")
+    [ "${CONV_TRITON:-1}" = 1 ] && args+=(--triton)
+    [ -n "${CONV_EXTRA:-}" ] && args+=(--extra "$CONV_EXTRA")
+    MGP_CACHE_DIR=/tmp/c-conv timeout "${CONV_TIMEOUT:-280}" python3 bench/conv_layers.py \
+      "${args[@]}" > "$OUT/conv-$dtype.md" 2>&1 || status=$?
     grep -E "^best|WRONG" "$OUT/conv-$dtype.md" || tail -n 5 "$OUT/conv-$dtype.md"
     [ "$status" -eq 0 ] || { echo "bench/conv_layers.py --dtype $dtype: exit $status"; exit 1; }
   done
