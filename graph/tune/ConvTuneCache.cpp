@@ -1,8 +1,9 @@
 //===- ConvTuneCache.cpp - Tuned convolution configs on disk --------------===//
 //
 // This file implements the tuning problem keys and the tuning files: three
-// lines, `mgp-conv-tune 1`, the key, and `BM,BN,BK,warps,stages,splitK`,
-// named by a hash of the key.
+// lines, `mgp-conv-tune 1`, the key, and `BM,BN,BK,warps,stages,splitK`
+// (then `,1` when the A tile is read through L1, ConvConfig::aL1), named by a
+// hash of the key.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,9 +67,10 @@ std::string mgp::graph::convTuneKey(const Graph &graph, int index,
 }
 
 std::string mgp::graph::formatConvConfig(const ConvConfig &config) {
-  return llvm::formatv("{0},{1},{2},{3},{4},{5}", config.blockM, config.blockN,
-                       config.blockK, config.numWarps, config.numStages,
-                       config.splitK);
+  return llvm::formatv("{0},{1},{2},{3},{4},{5}{6}", config.blockM,
+                       config.blockN, config.blockK, config.numWarps,
+                       config.numStages, config.splitK,
+                       config.aL1 ? ",1" : "");
 }
 
 ConvTuneCache::ConvTuneCache(std::string directory, llvm::raw_ostream &log)
@@ -110,12 +112,15 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
     return corrupt("expected '" + kHeader + "', the key and a config line");
   if (lines[1] != key)
     return corrupt("it holds another problem ('" + lines[1] + "')");
-  llvm::SmallVector<llvm::StringRef, 6> fields;
+  llvm::SmallVector<llvm::StringRef, 7> fields;
   lines[2].split(fields, ',');
-  if (fields.size() != 6)
+  if (fields.size() != 6 && !(fields.size() == 7 && fields[6] == "1"))
     return corrupt("bad config line '" + lines[2] + "'");
-  auto config =
-      parseConvConfig(llvm::join(fields.begin(), fields.end() - 1, ","));
+  // parseConvConfig's form: BM,BN,BK,warps,stages[,l1].
+  std::string text = llvm::join(fields.begin(), fields.begin() + 5, ",");
+  if (fields.size() == 7)
+    text += ",1";
+  auto config = parseConvConfig(text);
   int64_t split = -1;
   if (!config || fields[5].getAsInteger(10, split) || split < 0 || split > 64) {
     if (!config)

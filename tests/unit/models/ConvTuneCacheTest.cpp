@@ -110,6 +110,18 @@ TEST(ConvTuneCacheTest, StoresAndFindsAConfig) {
        it != end && !ec; it.increment(ec))
     ++files;
   EXPECT_EQ(files, 1);
+  // The A tile through L1: a seventh field.
+  ConvConfig l1{256, 64, 32, 8};
+  l1.aL1 = true;
+  ASSERT_FALSE(bool(cache.store("k3", l1)));
+  text = llvm::MemoryBuffer::getFile(cache.pathFor("k3"));
+  ASSERT_TRUE(bool(text));
+  EXPECT_EQ((*text)->getBuffer(), "mgp-conv-tune 1\nk3\n256,64,32,8,3,0,1\n");
+  auto foundL1 = cache.lookup("k3");
+  ASSERT_TRUE(foundL1.has_value());
+  EXPECT_TRUE(foundL1->aL1);
+  EXPECT_EQ(foundL1->splitK, 0);
+  EXPECT_FALSE(cache.lookup("k1")->aL1);
   llvm::sys::fs::remove_directories(dir);
 }
 
@@ -122,6 +134,9 @@ TEST(ConvTuneCacheTest, CorruptFilesAreReportedByNameAndIgnored) {
       {"mgp-conv-tune 1\nkey\n64,64,16\n", "bad config line '64,64,16'"},
       {"mgp-conv-tune 1\nkey\n48,64,16,4,3,0\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,-1\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,0\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,2\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,1\n", "bad config line"},
       {"", "expected 'mgp-conv-tune 1'"},
   };
   for (auto [text, why] : cases) {
