@@ -4,7 +4,8 @@
 # portable-gpu-tests` (dist/mgp-portable.tar.xz: tools, libmgp.so, mgp.h,
 # the Python package; dist/mgp-gpu-tests.tar.xz: the GPU test binaries and
 # the broken stand-in driver). STEP (several, comma-separated) picks:
-#   tests   every GPU test binary (gtest, label gpu), each of which must pass
+#   tests   every GPU test binary (gtest, label gpu; TESTS_TIMEOUT s, default
+#           480), each of which must pass
 #           and must not report "skipped: no GPU"; the same tests against a
 #           broken driver must fail, not skip; the huge-batch error
 #   api     the C API from C (gcc against mgp.h and libmgp.so only), the
@@ -95,7 +96,7 @@ python3 -c "import torch, triton, numpy; print('torch', torch.__version__, 'trit
 stepTests() {
   log "every GPU test (mgp-gpu-tests-all)"
   status=0
-  MGP_CACHE_DIR=/tmp/c-gpu-tests timeout 480 "$T/bin/mgp-gpu-tests-all" \
+  MGP_CACHE_DIR=/tmp/c-gpu-tests timeout "${TESTS_TIMEOUT:-480}" "$T/bin/mgp-gpu-tests-all" \
     > "$OUT/gpu-tests.log" 2>&1 || status=$?
   grep -E "^\[==========\]|^\[  (FAILED|PASSED|SKIPPED) " "$OUT/gpu-tests.log" | tail -n 20 || true
   [ "$status" -eq 0 ] || { echo "GPU tests failed (status $status)"; exit 1; }
