@@ -87,6 +87,7 @@ def round_tf32(x):
 def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results):
     torch.manual_seed(0)
     tf32 = dtype == torch.float32
+    tuner_tiles = CONFIGS["tf32" if tf32 else "16"]
     x = torch.randn(batch, c, hw, hw, device="cuda").to(dtype)
     w = (torch.randn(k, c, 3, 3, device="cuda") / (3 * c ** 0.5)).to(dtype)
     bias = torch.randn(k, device="cuda").to(dtype)
@@ -123,7 +124,7 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results):
             f()
             torch.cuda.synchronize()
         except Exception as e:  # noqa: BLE001  Triton's and --extra tiles' errors are reported
-            if system == "mgp" and (bm, bn, bk, warps, stages) in CONFIGS["tf32" if tf32 else "16"]:
+            if system == "mgp" and (bm, bn, bk, warps, stages) in tuner_tiles:
                 raise
             print(f"| {name} | {system} | {config} | - | - | {type(e).__name__} |", flush=True)
             continue

@@ -116,11 +116,8 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
   lines[2].split(fields, ',');
   if (fields.size() != 6 && !(fields.size() == 7 && fields[6] == "1"))
     return corrupt("bad config line '" + lines[2] + "'");
-  // parseConvConfig's form: BM,BN,BK,warps,stages[,l1].
-  std::string text = llvm::join(fields.begin(), fields.begin() + 5, ",");
-  if (fields.size() == 7)
-    text += ",1";
-  auto config = parseConvConfig(text);
+  auto config =
+      parseConvConfig(llvm::join(fields.begin(), fields.begin() + 5, ","));
   int64_t split = -1;
   if (!config || fields[5].getAsInteger(10, split) || split < 0 || split > 64) {
     if (!config)
@@ -128,6 +125,7 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
     return corrupt("bad config line '" + lines[2] + "'");
   }
   config->splitK = int(split);
+  config->aL1 = fields.size() == 7;
   return *config;
 }
 
