@@ -6,6 +6,10 @@ scale.
 
   matmul     _bmm_kernel (one batch, masked loads, fp32 accumulation, output
              in the input dtype) at the given tiles, M = N = K
+  persistent _flat_persistent_matmul_kernel (one program per SM looping
+             over its (tile, K step) pairs, the store and the accumulator
+             reset under `if ki == k_tiles - 1`) at 128x128x64, 8 warps,
+             3 stages, M = N = K
   attention  _attn_fwd (online softmax over 64-key blocks, 128 query rows,
              8 warps), [Z, H, N_CTX, HEAD_DIM] fp16, causal or not
 Each output is compared with PyTorch's (max abs difference); mgp's also with
@@ -13,7 +17,8 @@ Triton's. Times are triton.testing.do_bench medians (ms); TFLOP/s counts
 2 M N K for a matmul and 4 Z H N^2 D (half of it when causal) for attention.
 
     bench/dense_matmul_attention.py [--sizes 2048,4096,8192]
-                                    [--contexts 1024,4096] [--kinds matmul,attention]
+                                    [--contexts 1024,4096]
+                                    [--kinds matmul,persistent,attention]
                                     [--no-reflect-ftz]
 
 --no-reflect-ftz launches both compilers' attention kernels with
@@ -72,6 +77,30 @@ def run_matmul(s, dtype):
                    check)
 
 
+def run_persistent(s, dtype):
+    a = torch.randn(s, s, device="cuda", dtype=dtype)
+    b = torch.randn(s, s, device="cuda", dtype=dtype)
+    ref = a @ b
+    name = str(dtype).replace("torch.", "")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    outs = {}
+    for system, kern in (("Triton", KM._flat_persistent_matmul_kernel),
+                         ("mgp", mgp.jit(KM._flat_persistent_matmul_kernel))):
+        c = torch.empty((s, s), dtype=dtype, device="cuda")
+        f = lambda: kern[(sms,)](a, b, c, s, s, s, a.stride(0), a.stride(1),  # noqa: E731
+                                 b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                 BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, NUM_PROGRAMS=sms,
+                                 num_warps=8, num_stages=3)
+        f()
+        torch.cuda.synchronize()
+        outs[system] = c.clone()
+        check = f"vs torch {diff(c, ref):.2g}"
+        if system == "mgp":
+            check += f", vs Triton {diff(c, outs['Triton']):.2g}"
+        report(f"persistent {name} 128x128x64 w8 x{sms}", s, system, do_bench(f), 2 * s ** 3,
+               check)
+
+
 def run_attention(n, d, causal, ftz, z=4):
     h = 4096 // d // 2  # 16 heads of 128, 32 of 64
     q, k, v = (torch.randn(z, h, n, d, device="cuda", dtype=torch.float16) for _ in range(3))
@@ -112,9 +141,9 @@ def main():
                         help="attention with enable_reflect_ftz=False on both sides")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
-    unknown = [k for k in kinds if k not in ("matmul", "attention")]
+    unknown = [k for k in kinds if k not in ("matmul", "persistent", "attention")]
     if unknown:
-        parser.error(f"unknown kinds {unknown} (matmul, attention)")
+        parser.error(f"unknown kinds {unknown} (matmul, persistent, attention)")
     torch.manual_seed(0)
     print("| kernel | shape | system | ms | TFLOP/s | check |")
     print("|---|---|---|---|---|---|")
@@ -122,6 +151,10 @@ def main():
         for s in (int(v) for v in args.sizes.split(",")):
             for dtype in (torch.float16, torch.bfloat16):
                 run_matmul(s, dtype)
+    if "persistent" in kinds:
+        for s in (int(v) for v in args.sizes.split(",")):
+            for dtype in (torch.float16, torch.bfloat16):
+                run_persistent(s, dtype)
     if "attention" in kinds:
         for n in (int(v) for v in args.contexts.split(",")):
             for d in (64, 128):

@@ -435,17 +435,21 @@ def Mgp_WarpGroupDotOp : Mgp_Op<"warp_group_dot", [
     `isAsync` (a loop-carried accumulator of a pipelined loop with a spare
     operand buffer, or whose copies follow the dot) it leaves its own group
     in flight and waits only for the previous one, and an
-    mgp.warp_group_dot_wait after the loop makes the result readable. Example:
+    mgp.warp_group_dot_wait after the loop makes the result readable. With
+    `useC` (an i1, wgmma's scale-d predicate) false, `d = a @ b`: `c` is not
+    read (the accumulator reset of a loop that stores a tile and starts the
+    next, without a select on the in-flight accumulator). Example:
     `%d = mgp.warp_group_dot %a, %b, %c {inputPrecision = tf32} : !mgp.memdesc<128x32xf32, #s> * !mgp.memdesc<32x128xf32, #t> -> tensor<128x128xf32, #mma>`
+    `%d = mgp.warp_group_dot %a, %b, %c useC %use {isAsync} : ...`
   }];
   let arguments = (ins AnyTypeOf<[Mgp_MemDescType, Mgp_Tensor]>:$a,
-                       Mgp_MemDescType:$b, Mgp_Tensor:$c,
+                       Mgp_MemDescType:$b, Mgp_Tensor:$c, Optional<I1>:$useC,
                        Mgp_InputPrecisionAttr:$inputPrecision,
                        UnitAttr:$isAsync);
   let results = (outs Mgp_Tensor:$d);
   let assemblyFormat = [{
-    $a `,` $b `,` $c custom<InputPrecision>($inputPrecision) attr-dict `:`
-    qualified(type($a)) `*` qualified(type($b)) `->` type($d)
+    $a `,` $b `,` $c (`useC` $useC^)? custom<InputPrecision>($inputPrecision)
+    attr-dict `:` qualified(type($a)) `*` qualified(type($b)) `->` type($d)
   }];
   let hasVerifier = 1;
 }

@@ -44,7 +44,8 @@
 #           and --paired-triton (Triton's kernels timed alternately with
 #           mgp's, call by call, in the same process), then the table of
 #           tests/triton/bench_table.py (result, error, Triton us, mgp us,
-#           Triton/mgp and the geometric mean) into $OUT/suite-timing.md
+#           Triton/mgp and the geometric mean) into $OUT/suite-timing.md;
+#           SUITE_FILTER (a run_suite.py -k regex) times only those cases
 #   tma     host TensorDescriptors through TMA: tests/python test_gpu's
 #           TensorDescriptorsThroughTma ($OUT/tma-tests.log) and
 #           bench/descriptor_tma.py, Triton against mgp.jit on the same
@@ -274,15 +275,17 @@ stepConv() {
 stepTiming() {
   SECONDS=0
   local n=${BENCH_N:-20}
+  local filter=()
+  [ -n "${SUITE_FILTER:-}" ] && filter=(-k "$SUITE_FILTER")
   log "suite timing: Triton's outputs on the GPU"
   rm -rf /tmp/suite-triton-t && mkdir -p /tmp/suite-triton-t
   timeout 200 python3 tests/triton/run_suite.py --launcher triton --save /tmp/suite-triton-t \
-    > "$OUT/timing-triton.log" 2>&1 || true
+    "${filter[@]}" > "$OUT/timing-triton.log" 2>&1 || true
   tail -n 2 "$OUT/timing-triton.log"; elapsed triton
   log "suite timing: mgp.jit on the GPU against Triton's outputs, --bench $n, Triton timed alternately"
   MGP_CACHE_DIR=/tmp/c-suite timeout 330 python3 tests/triton/run_suite.py --launcher mgp \
     --against /tmp/suite-triton-t --bench "$n" --bench-json "$OUT/bench-mgp.json" \
-    --paired-triton "$OUT/bench-triton.json" > "$OUT/timing-mgp.log" 2>&1 || true
+    --paired-triton "$OUT/bench-triton.json" "${filter[@]}" > "$OUT/timing-mgp.log" 2>&1 || true
   tail -n 2 "$OUT/timing-mgp.log"; elapsed mgp
   if [ -f "$OUT/bench-triton.json" ] && [ -f "$OUT/bench-mgp.json" ]; then
     python3 tests/triton/bench_table.py "$OUT/bench-triton.json" "$OUT/bench-mgp.json" \

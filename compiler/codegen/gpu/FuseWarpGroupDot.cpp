@@ -20,8 +20,11 @@
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/ir/NvmmaLayout.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mgp {
@@ -65,6 +68,134 @@ bool isPipelineSlot(Value memdesc, scf::ForOp loop) {
          view.getSrc().getDefiningOp<LocalAllocOp>();
 }
 
+/// Whether `value` is a zero constant (a splat of 0 or 0.0).
+bool isZeroConstant(Value value) {
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
+}
+
+/// The accumulator reset of a loop over (tile, K step) pairs, Triton's
+/// persistent style: after the dot, `next = select(last, 0, d)` (or
+/// `select(c, d, 0)`) on a scalar condition is what the loop carries, and
+/// the tile's epilogue reads `d` inside one scf.if. `epilogue` is that
+/// scf.if, null when nothing but the select reads `d`.
+struct AccumulatorReset {
+  arith::SelectOp select;
+  bool resetWhenTrue = false;
+  scf::IfOp epilogue;
+};
+
+std::optional<AccumulatorReset> matchReset(WarpGroupDotOp dot, Value carried) {
+  auto select = carried.getDefiningOp<arith::SelectOp>();
+  if (!select || select->getBlock() != dot->getBlock() ||
+      !select->hasOneUse() || !select.getCondition().getType().isInteger(1))
+    return std::nullopt;
+  AccumulatorReset reset{select, false, {}};
+  Value d = dot.getD();
+  if (select.getFalseValue() == d && isZeroConstant(select.getTrueValue()))
+    reset.resetWhenTrue = true;
+  else if (select.getTrueValue() != d ||
+           !isZeroConstant(select.getFalseValue()))
+    return std::nullopt;
+  Block *body = dot->getBlock();
+  for (Operation *user : d.getUsers()) {
+    if (user == select.getOperation())
+      continue;
+    auto epilogue =
+        dyn_cast_or_null<scf::IfOp>(body->findAncestorOpInBlock(*user));
+    if (!epilogue || epilogue == user || !dot->isBeforeInBlock(epilogue) ||
+        (reset.epilogue && reset.epilogue != epilogue))
+      return std::nullopt;
+    reset.epilogue = epilogue;
+  }
+  return reset;
+}
+
+/// Rewrites a reset (matchReset) of the accumulator of `dot`, carried as
+/// `loop`'s iter arg `index`, so that the loop carries `d` itself: a new i1
+/// iter arg (true on entry) says whether the next dot accumulates, which is
+/// the dot's useC (wgmma's scale-d: false starts the tile from a @ b alone);
+/// the epilogue waits for the dot (warp_group_dot_wait 0) before reading
+/// `d` and yields the waited value, which the loop carries, so no read of
+/// the in-flight accumulator is left outside a wait. After the loop, what
+/// read the loop's result reads it selected against zero by the last flag
+/// (makeAsync puts its wait before the select). Returns the new loop.
+scf::ForOp rewriteReset(scf::ForOp loop, unsigned index, WarpGroupDotOp dot,
+                        AccumulatorReset reset) {
+  Location loc = dot.getLoc();
+  IRRewriter rewriter(loop->getContext());
+  rewriter.setInsertionPoint(loop);
+  Value initTrue = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+  Value condition = reset.select.getCondition();
+  bool resetWhenTrue = reset.resetWhenTrue;
+  DictionaryAttr attrs = loop->getDiscardableAttrDictionary();
+  auto replaced = loop.replaceWithAdditionalYields(
+      rewriter, initTrue, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location yieldLoc, ArrayRef<BlockArgument>) {
+        Value next = condition;
+        if (resetWhenTrue)
+          next = arith::XOrIOp::create(b, yieldLoc, condition, initTrue);
+        return SmallVector<Value>{next};
+      });
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  newLoop->setDiscardableAttrs(attrs);
+  Value useC = newLoop.getRegionIterArgs().back();
+  dot.getUseCMutable().assign(useC);
+  Value d = dot.getD();
+  Value zero = reset.select.getTrueValue() == d ? reset.select.getFalseValue()
+                                                : reset.select.getTrueValue();
+  Operation *yield = newLoop.getBody()->getTerminator();
+  Value carried = d;
+  if (scf::IfOp epilogue = reset.epilogue) {
+    rewriter.setInsertionPoint(epilogue);
+    SmallVector<Type> types(epilogue.getResultTypes());
+    types.push_back(d.getType());
+    auto withAcc = scf::IfOp::create(rewriter, epilogue.getLoc(), types,
+                                     epilogue.getCondition(),
+                                     /*addThenBlock=*/false,
+                                     /*addElseBlock=*/false);
+    withAcc.getThenRegion().takeBody(epilogue.getThenRegion());
+    if (epilogue.getElseRegion().empty()) {
+      rewriter.createBlock(&withAcc.getElseRegion());
+      scf::YieldOp::create(rewriter, epilogue.getLoc());
+    } else {
+      withAcc.getElseRegion().takeBody(epilogue.getElseRegion());
+    }
+    for (Region *region :
+         {&withAcc.getThenRegion(), &withAcc.getElseRegion()}) {
+      Block &block = region->front();
+      Value out = d;
+      if (llvm::any_of(d.getUsers(), [&](Operation *user) {
+            return region->isAncestor(user->getParentRegion());
+          })) {
+        rewriter.setInsertionPointToStart(&block);
+        auto wait = WarpGroupDotWaitOp::create(rewriter, loc, d.getType(), d,
+                                               rewriter.getI32IntegerAttr(0));
+        d.replaceUsesWithIf(wait.getOutput(), [&](OpOperand &use) {
+          return use.getOwner() != wait &&
+                 region->isAncestor(use.getOwner()->getParentRegion());
+        });
+        out = wait.getOutput();
+      }
+      Operation *terminator = block.getTerminator();
+      terminator->insertOperands(terminator->getNumOperands(), out);
+    }
+    rewriter.replaceOp(epilogue, withAcc.getResults().drop_back());
+    carried = withAcc.getResults().back();
+  }
+  yield->setOperand(index, carried);
+  rewriter.eraseOp(reset.select);
+  Value result = newLoop.getResult(index);
+  if (!result.use_empty()) {
+    rewriter.setInsertionPointAfter(newLoop);
+    if (!zero.getParentRegion()->isAncestor(newLoop->getParentRegion()))
+      zero = rewriter.clone(*zero.getDefiningOp())->getResult(0);
+    auto kept = arith::SelectOp::create(
+        rewriter, loc, newLoop.getResults().back(), result, zero);
+    result.replaceAllUsesExcept(kept.getResult(), kept);
+  }
+  return newLoop;
+}
+
 /// In a loop that mgp-pipeline gave a spare operand buffer (or whose
 /// copies it issued after the dot, `mgp.wgmma_copies_after_dot`), a dot
 /// whose operands are both pipeline slots and whose accumulator is only
@@ -72,24 +203,31 @@ bool isPipelineSlot(Value memdesc, scf::ForOp loop) {
 /// iteration waits for the previous iteration's wgmma only (its slot is
 /// then free; with the copies after the dot, once a barrier follows) and an
 /// mgp.warp_group_dot_wait right after the loop waits for the last one
-/// before anything reads the result. An operand staged from registers in
-/// the loop stays synchronous: the next iteration rewrites its buffer.
+/// before anything reads the result. An accumulator reset by a select on a
+/// scalar, read by an epilogue in an scf.if, becomes that form first
+/// (rewriteReset). An operand staged from registers in the loop stays
+/// synchronous: the next iteration rewrites its buffer.
 void makeAsync(WarpGroupDotOp dot) {
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
   auto arg = dyn_cast<BlockArgument>(dot.getC());
   if (!loop ||
       !(loop->hasAttr("mgp.wgmma_spare_buffer") ||
         loop->hasAttr("mgp.wgmma_copies_after_dot")) ||
-      !arg ||
-      arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
-      !dot.getD().hasOneUse() || !isPipelineSlot(dot.getA(), loop) ||
+      !arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
+      dot.getUseC() || !isPipelineSlot(dot.getA(), loop) ||
       !isPipelineSlot(dot.getB(), loop))
     return;
   unsigned index = arg.getArgNumber() - 1;
   Operation *yield = loop.getBody()->getTerminator();
-  if (*dot.getD().getUsers().begin() != yield ||
-      yield->getOperand(index) != dot.getD())
+  Value carried = yield->getOperand(index);
+  if (carried == dot.getD()) {
+    if (!dot.getD().hasOneUse())
+      return;
+  } else if (std::optional<AccumulatorReset> reset = matchReset(dot, carried)) {
+    loop = rewriteReset(loop, index, dot, *reset);
+  } else {
     return;
+  }
   dot.setIsAsync(true);
   OpBuilder builder(loop->getContext());
   builder.setInsertionPointAfter(loop);
@@ -127,7 +265,7 @@ LogicalResult fuse(DotOp dot) {
   auto fused = WarpGroupDotOp::create(
       builder, dot.getLoc(), dot.getD().getType(),
       loadA ? Value(loadA.getSrc()) : dot.getA(), loadB.getSrc(), dot.getC(),
-      dot.getInputPrecisionAttr(), UnitAttr());
+      Value(), dot.getInputPrecisionAttr(), UnitAttr());
   dot.getD().replaceAllUsesWith(fused.getD());
   dot.erase();
   for (LocalLoadOp load : loads)

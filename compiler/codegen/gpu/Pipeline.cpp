@@ -54,6 +54,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mgp {
 #define GEN_PASS_DEF_MGPPIPELINE
@@ -221,9 +222,19 @@ bool hasAsyncWarpGroupDot(scf::ForOp loop, ArrayRef<Candidate> candidates) {
   return false;
 }
 
+/// Whether `op` may run ahead of its iteration, as often as the copies do:
+/// no memory effects, and no regions but those of an scf.if whose ops have
+/// none either (the persistent style's `if ki == 0:` that moves a program's
+/// offsets to its next tile).
+bool canRunAhead(Operation *op) {
+  if (op->getNumRegions() && !isa<scf::IfOp>(op))
+    return false;
+  return isMemoryEffectFree(op);
+}
+
 /// The ops of `body` that `roots` need, following loop-carried values to
-/// the ops that yield them; nullopt when one of them cannot run ahead
-/// (memory effects or regions).
+/// the ops that yield them and an scf.if's regions to the values they read;
+/// nullopt when one of them cannot run ahead (canRunAhead).
 std::optional<llvm::SetVector<Operation *>>
 getAheadSlice(scf::ForOp loop, ArrayRef<Value> roots) {
   Block *body = loop.getBody();
@@ -243,10 +254,16 @@ getAheadSlice(scf::ForOp loop, ArrayRef<Value> roots) {
     Operation *op = value.getDefiningOp();
     if (op->getBlock() != body)
       continue;
-    if (op->getNumRegions() || !isMemoryEffectFree(op))
+    if (!canRunAhead(op))
       return std::nullopt;
-    if (slice.insert(op))
-      worklist.append(op->operand_begin(), op->operand_end());
+    if (!slice.insert(op))
+      continue;
+    worklist.append(op->operand_begin(), op->operand_end());
+    if (op->getNumRegions()) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(op->getRegions(), captured);
+      worklist.append(captured.begin(), captured.end());
+    }
   }
   return slice;
 }

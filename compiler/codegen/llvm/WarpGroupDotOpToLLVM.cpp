@@ -334,7 +334,11 @@ struct WarpGroupDotOpConversion
                        (bytes ? "" : ", 1, 1") + transText + ";\n}";
     std::string constraints = tiedConstraints(
         fragment, accType, aTile ? "l,l,r" : "r,r,r,r,l,r");
+    // scale-d: 1 (d += a * b), or for the first K step the dot's useC.
     Value one = i32Constant(rewriter, loc, 1);
+    Value firstScale = one;
+    if (adaptor.getUseC())
+      firstScale = LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC());
     SmallVector<SmallVector<Value>> acc(repM * repN);
     for (int64_t t = 0; t < repM * repN; ++t)
       for (unsigned reg : regOf[t])
@@ -352,7 +356,7 @@ struct WarpGroupDotOpConversion
           SmallVector<Value> &d = acc[i * repN + j];
           SmallVector<Value> operands(d);
           operands.append(aOperands);
-          operands.append({descB, one});
+          operands.append({descB, kk == 0 ? firstScale : one});
           auto asmOp = emitAsm(rewriter, loc, fragmentType, operands, text,
                                constraints);
           d = unpackRegisters(rewriter, loc, asmOp.getResult(0));

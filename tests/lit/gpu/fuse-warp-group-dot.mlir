@@ -217,3 +217,139 @@ func.func @copies_after_dot(%c: tensor<64x64xf32, #v3>, %n: i32) -> tensor<64x64
   return %r : tensor<64x64xf32, #v3>
 }
 }
+
+// -----
+
+// The persistent style's accumulator reset: after the dot, the loop carries
+// select(last, 0, d) and an scf.if on `last` stores d. The loop carries d
+// itself instead, a new i1 iter arg (true on entry, then !last) is the
+// dot's useC, and the epilogue waits for the dot before reading d and
+// yields the waited value: the dot is asynchronous. After the loop, its
+// result is selected against zero by the last flag.
+// CHECK-LABEL: func.func @reset_in_epilogue
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[USE:.*]] = %[[TRUE]])
+// CHECK: %[[D:.*]] = mgp.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]] useC %[[USE]] {inputPrecision = tf32} {isAsync}
+// CHECK-NOT: arith.select
+// CHECK: %[[E:.*]] = scf.if %[[LAST:.*]] -> (tensor<64x64xf32, #{{.*}}>) {
+// CHECK-NEXT: %[[W:.*]] = mgp.warp_group_dot_wait %[[D]] {pendings = 0 : i32}
+// CHECK-NEXT: mgp.store %{{.*}}, %[[W]]
+// CHECK-NEXT: scf.yield %[[W]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[D]]
+// CHECK: %[[NEXT:.*]] = arith.xori %[[LAST]], %true
+// CHECK: scf.yield %[[E]], %[[NEXT]]
+// CHECK: } {mgp.wgmma_spare_buffer}
+// CHECK-NEXT: %[[R:.*]] = mgp.warp_group_dot_wait %[[LOOP:.*]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: %[[K:.*]] = arith.select %[[LOOP]]#1, %[[R]], %{{.*}}
+// CHECK-NEXT: return %[[K]]
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @reset_in_epilogue(%p: tensor<64x64x!mgp.ptr<f32>, #v3>, %n: i32, %k: i32) -> tensor<64x64xf32, #v3> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #v3>
+  %bufa = mgp.local_alloc : () -> !mgp.memdesc<4x64x32xf32, #a, mutable>
+  %bufb = mgp.local_alloc : () -> !mgp.memdesc<4x32x64xf32, #b, mutable>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #v3>) : i32 {
+    %sa = mgp.memdesc_subview %bufa[%i] : !mgp.memdesc<4x64x32xf32, #a, mutable> -> !mgp.memdesc<64x32xf32, #a, mutable>
+    %sb = mgp.memdesc_subview %bufb[%i] : !mgp.memdesc<4x32x64xf32, #b, mutable> -> !mgp.memdesc<32x64xf32, #b, mutable>
+    %x = mgp.local_load %sa : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
+    %y = mgp.local_load %sb : !mgp.memdesc<32x64xf32, #b, mutable> -> tensor<32x64xf32, #db>
+    %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    %ki = arith.remsi %i, %k : i32
+    %km1 = arith.subi %k, %c1 : i32
+    %last = arith.cmpi eq, %ki, %km1 : i32
+    %next = arith.select %last, %zero, %d : tensor<64x64xf32, #v3>
+    scf.if %last {
+      mgp.store %p, %d : tensor<64x64x!mgp.ptr<f32>, #v3>
+    }
+    scf.yield %next : tensor<64x64xf32, #v3>
+  } {mgp.wgmma_spare_buffer}
+  return %r : tensor<64x64xf32, #v3>
+}
+}
+
+// -----
+
+// select(keep, d, 0): the flag is `keep` itself. Nothing reads the loop's
+// result, so no select follows it.
+// CHECK-LABEL: func.func @reset_keep_form
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[USE:.*]] = %true)
+// CHECK: mgp.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]] useC %[[USE]] {inputPrecision = tf32} {isAsync}
+// CHECK-NOT: arith.xori
+// CHECK: scf.yield %{{.*}}, %[[KEEP:.*]] :
+// CHECK: } {mgp.wgmma_spare_buffer}
+// CHECK-NEXT: mgp.warp_group_dot_wait
+// CHECK-NOT: arith.select
+// CHECK: return
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @reset_keep_form(%p: tensor<64x64x!mgp.ptr<f32>, #v3>, %n: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #v3>
+  %bufa = mgp.local_alloc : () -> !mgp.memdesc<4x64x32xf32, #a, mutable>
+  %bufb = mgp.local_alloc : () -> !mgp.memdesc<4x32x64xf32, #b, mutable>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #v3>) : i32 {
+    %sa = mgp.memdesc_subview %bufa[%i] : !mgp.memdesc<4x64x32xf32, #a, mutable> -> !mgp.memdesc<64x32xf32, #a, mutable>
+    %sb = mgp.memdesc_subview %bufb[%i] : !mgp.memdesc<4x32x64xf32, #b, mutable> -> !mgp.memdesc<32x64xf32, #b, mutable>
+    %x = mgp.local_load %sa : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
+    %y = mgp.local_load %sb : !mgp.memdesc<32x64xf32, #b, mutable> -> tensor<32x64xf32, #db>
+    %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    %ki = arith.remsi %i, %k : i32
+    %keep = arith.cmpi ne, %ki, %c0 : i32
+    %next = arith.select %keep, %d, %zero : tensor<64x64xf32, #v3>
+    scf.yield %next : tensor<64x64xf32, #v3>
+  } {mgp.wgmma_spare_buffer}
+  return
+}
+}
+
+// -----
+
+// A reset by a select on a tensor of conditions (elementwise), or a reset to
+// a nonzero value, keeps the dot synchronous.
+// CHECK-LABEL: func.func @reset_not_matched
+// CHECK-NOT: isAsync
+// CHECK-NOT: useC
+// CHECK: return
+#a = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#b = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#da = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 1}>
+#db = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 1}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+func.func @reset_not_matched(%n: i32, %k: i32, %m: tensor<64x64xi1, #v3>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #v3>
+  %one = arith.constant dense<1.0> : tensor<64x64xf32, #v3>
+  %bufa = mgp.local_alloc : () -> !mgp.memdesc<4x64x32xf32, #a, mutable>
+  %bufb = mgp.local_alloc : () -> !mgp.memdesc<4x32x64xf32, #b, mutable>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %acc2 = %zero) -> (tensor<64x64xf32, #v3>, tensor<64x64xf32, #v3>) : i32 {
+    %sa = mgp.memdesc_subview %bufa[%i] : !mgp.memdesc<4x64x32xf32, #a, mutable> -> !mgp.memdesc<64x32xf32, #a, mutable>
+    %sb = mgp.memdesc_subview %bufb[%i] : !mgp.memdesc<4x32x64xf32, #b, mutable> -> !mgp.memdesc<32x64xf32, #b, mutable>
+    %x = mgp.local_load %sa : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
+    %y = mgp.local_load %sb : !mgp.memdesc<32x64xf32, #b, mutable> -> tensor<32x64xf32, #db>
+    %d = mgp.dot %x, %y, %acc {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    %next = arith.select %m, %zero, %d : tensor<64x64xi1, #v3>, tensor<64x64xf32, #v3>
+    %x2 = mgp.local_load %sa : !mgp.memdesc<64x32xf32, #a, mutable> -> tensor<64x32xf32, #da>
+    %y2 = mgp.local_load %sb : !mgp.memdesc<32x64xf32, #b, mutable> -> tensor<32x64xf32, #db>
+    %d2 = mgp.dot %x2, %y2, %acc2 {inputPrecision = tf32} : tensor<64x32xf32, #da> * tensor<32x64xf32, #db> -> tensor<64x64xf32, #v3>
+    %ki = arith.remsi %i, %k : i32
+    %last = arith.cmpi eq, %ki, %c0 : i32
+    %next2 = arith.select %last, %one, %d2 : tensor<64x64xf32, #v3>
+    scf.yield %next, %next2 : tensor<64x64xf32, #v3>, tensor<64x64xf32, #v3>
+  } {mgp.wgmma_spare_buffer}
+  return
+}
+}

@@ -89,6 +89,16 @@ register("matmul.bmm_bf16", K, "_bmm_kernel", "bmm",
 register("matmul.flat_persistent", K, "_flat_persistent_matmul_kernel", "flat_persistent_matmul",
          _mm_inputs(torch.float16), lambda a, b: f64(a) @ f64(b),
          shapes=[(100, 70, 50), (64, 96, 80), (128, 128, 32)], check=MM16)
+# Five programs over 6 or 12 tiles: some programs move to a second or third
+# tile in the middle of the loop; fp32 inputs take tf32 dots (sums of 128-192
+# products of N(0, 1) values rounded to tf32 are off by ~0.015 absolute, so
+# the atol is wider than TF32's).
+register("matmul.flat_persistent_hopper_fp16", K, "_flat_persistent_matmul_kernel",
+         "flat_persistent_matmul_hopper", _mm_inputs(torch.float16), lambda a, b: f64(a) @ f64(b),
+         shapes=[(256, 384, 128), (300, 200, 192), (512, 384, 256)], check=MM16)
+register("matmul.flat_persistent_hopper_tf32", K, "_flat_persistent_matmul_kernel",
+         "flat_persistent_matmul_hopper", _mm_inputs(torch.float32), lambda a, b: f64(a) @ f64(b),
+         shapes=[(256, 384, 128), (300, 200, 192)], check=Close(1e-2, 5e-2))
 register("matmul.head_scores_3d_dot", K, "_head_scores_kernel", "head_scores",
          lambda g, h, m, n, d: [randn(g, h, m, d, dtype=torch.float16),
                                 randn(g, h, n, d, dtype=torch.float16)],

@@ -320,6 +320,18 @@ def flat_persistent_matmul(a, b):
     return c
 
 
+def flat_persistent_matmul_hopper(a, b):
+    """The same kernel at a Hopper tile (128x128x64, two warp groups), five programs."""
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), dtype=a.dtype, device=a.device)
+    _flat_persistent_matmul_kernel[(5,)](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                                         b.stride(1), c.stride(0), c.stride(1), BLOCK_M=128,
+                                         BLOCK_N=128, BLOCK_K=64, NUM_PROGRAMS=5, num_warps=8,
+                                         num_stages=3)
+    return c
+
+
 @triton.jit
 def _head_scores_kernel(Q, K, S, H, M, N, D, stride_qh, stride_qm, stride_kh, stride_kn,
                         stride_sh, stride_sm, scale, HEADS: tl.constexpr, BLOCK_M: tl.constexpr,
