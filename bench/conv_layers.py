@@ -16,10 +16,12 @@ convolution of the same fp16/bf16 values (max relative error <= 1e-2).
 Times are means of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
 
     bench/conv_layers.py [--batch 128] [--dtype fp16|bf16|tf32] [--layers 1,2,3,4]
-                         [--triton] [--extra BMxBNxBK:W:S,...]
+                         [--triton] [--extra BMxBNxBK:W:S,...] [--persistent]
 
 --extra adds tiles to the tuner's list (BLOCK_M x BLOCK_N x BLOCK_K, warps,
-stages), to try a tile before the tuner gets it.
+stages), to try a tile before the tuner gets it. --persistent also times
+conv2d_nhwc_persistent_kernel (mgp only, A through L2) at every tile, one
+program per SM, each looping over its tiles' steps (rows "mgp persistent").
 """
 import argparse
 import itertools
@@ -49,8 +51,8 @@ LAYERS = [
 # (BLOCK_M, BLOCK_N, BLOCK_K, warps, stages): graph/tune/ConvTuner.cpp's
 # candidates for 16-bit and for tf32 dots.
 CONFIGS = {
-    "16": [(128, 128, 64, 8, 2), (128, 128, 32, 8, 3), (128, 64, 32, 4, 3),
-           (256, 64, 32, 8, 3)],
+    "16": [(128, 128, 64, 8, 2), (128, 128, 64, 8, 3), (128, 64, 32, 4, 3),
+           (256, 64, 32, 8, 4), (128, 256, 32, 8, 3)],
     "tf32": [(64, 128, 32, 8, 3), (128, 128, 32, 8, 3), (128, 128, 16, 8, 3),
              (128, 128, 64, 8, 2), (128, 64, 32, 8, 3)],
 }
@@ -84,7 +86,34 @@ def round_tf32(x):
     return ((x.view(torch.int32) + 0x1000) & -8192).view(torch.float32)
 
 
-def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results):
+def run_persistent(kern, configs, name, args, m, k, flops, ref_nhwc, y_shape, dtype, results):
+    """conv2d_nhwc_persistent_kernel at each tile, NUM_PROGRAMS = the SM count."""
+    x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32 = args
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for bm, bn, bk, warps, stages in configs:
+        y = torch.empty(y_shape, device="cuda", dtype=dtype)
+        f = lambda: kern[(sms,)](  # noqa: E731
+            x_nhwc, w_krsc, bias, y, y, m, c, hw, hw, k, p, q, mgp.cdiv(c, bk), R=3, S=3,
+            STRIDE=stride, PAD=1, HAS_BIAS=1, HAS_RESIDUAL=0, RELU=1, TF32=int(tf32),
+            BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, ROUND_TF32=0, NUM_PROGRAMS=sms,
+            num_warps=warps, num_stages=stages)
+        config = f"{bm}x{bn}x{bk} w{warps} s{stages} x{sms}"
+        try:
+            f()
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001  reported, as --extra tiles' errors are
+            print(f"| {name} | mgp persistent | {config} | - | - | {type(e).__name__} |",
+                  flush=True)
+            continue
+        err = ((y.float() - ref_nhwc).abs().max() / ref_nhwc.abs().max()).item()
+        ok = torch.isfinite(y).all().item() and err <= 1e-2
+        ms = mgp.do_bench(f)
+        print(f"| {name} | mgp persistent | {config} | {ms:.4f} | {flops / ms / 1e9:.0f} | "
+              f"{'ok' if ok else 'WRONG'} {err:.1e} |", flush=True)
+        results.append((name, "mgp persistent", config, ms, ok))
+
+
+def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, persistent=None):
     torch.manual_seed(0)
     tf32 = dtype == torch.float32
     tuner_tiles = CONFIGS["tf32" if tf32 else "16"]
@@ -134,6 +163,10 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results):
         print(f"| {name} | {system} | {config} | {ms:.4f} | {flops / ms / 1e9:.0f} | "
               f"{'ok' if ok else 'WRONG'} {err:.1e} |", flush=True)
         results.append((name, system, config, ms, ok))
+    if persistent is not None:
+        run_persistent(persistent, configs, name,
+                       (x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32), m, k, flops, ref_nhwc,
+                       (batch, p, q, k), dtype, results)
 
 
 def main():
@@ -146,6 +179,8 @@ def main():
                         help="also the same kernel compiled by Triton")
     parser.add_argument("--extra", default="",
                         help="more tiles, comma-separated BMxBNxBK:WARPS:STAGES")
+    parser.add_argument("--persistent", action="store_true",
+                        help="also conv2d_nhwc_persistent_kernel, one program per SM")
     args = parser.parse_args()
     configs = list(CONFIGS["tf32" if args.dtype == "tf32" else "16"])
     for item in filter(None, args.extra.split(",")):
@@ -155,7 +190,9 @@ def main():
         configs.append(tuple(int(g) for g in m.groups()))
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[args.dtype]
     stages = {int(s) for s in args.layers.split(",")}
-    kernels = {"mgp": mgp.jit(load_kernels().conv2d_nhwc_kernel)}
+    module = load_kernels()
+    kernels = {"mgp": mgp.jit(module.conv2d_nhwc_kernel)}
+    persistent = mgp.jit(module.conv2d_nhwc_persistent_kernel) if args.persistent else None
     if args.triton:
         kernels["Triton"] = load_kernels(triton=True).conv2d_nhwc_kernel
     print(f"{torch.cuda.get_device_name()}, batch {args.batch}, {args.dtype}")
@@ -163,9 +200,10 @@ def main():
     results = []
     for name, hw, c, k, stride in LAYERS:
         if int(name[5]) in stages:
-            run_layer(kernels, configs, name, hw, c, k, stride, args.batch, dtype, results)
+            run_layer(kernels, configs, name, hw, c, k, stride, args.batch, dtype, results,
+                      persistent)
     for name in dict.fromkeys(r[0] for r in results):
-        for system in kernels:
+        for system in list(kernels) + ["mgp persistent"]:
             rows = [r for r in results if r[0] == name and r[1] == system]
             if not rows:
                 continue

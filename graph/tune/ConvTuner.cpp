@@ -61,12 +61,15 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   // H200 or came within 3 % of the winner (MGP_DEBUG=1 prints every
   // candidate's time); each candidate costs about 0.1 s of cold start
   // (compile, driver JIT, timing), so the lists are short.
-  // 16-bit: 256x64 (two warp groups along M) for the 64-channel layer1
-  // convolutions, one warp group over 128x64 for the stem GEMM, the 128x128
-  // tiles for the rest.
+  // 16-bit: 256x64 (two warp groups along M, four stages) for the
+  // 64-channel layer1 convolutions, one warp group over 128x64 for the stem
+  // GEMM, 128x256 for the 512-channel layer4, the 128x128 tiles for the
+  // rest (a 64-element K step at two stages, whose buffers leave room for
+  // two blocks per SM, or three).
   static const ConvConfig sixteenBit[] = {
-      make(128, 128, 64, 8, 2), make(128, 128, 32, 8, 3),
-      make(128, 64, 32, 4, 3),  make(256, 64, 32, 8, 3),
+      make(128, 128, 64, 8, 2), make(128, 128, 64, 8, 3),
+      make(128, 64, 32, 4, 3),  make(256, 64, 32, 8, 4),
+      make(128, 256, 32, 8, 3),
   };
   // tf32: twice the operand bytes per K step; 64x128 wins most layers.
   static const ConvConfig tf32[] = {

@@ -57,7 +57,8 @@
 #           the same kernel source; CONV_DTYPES (default fp16,tf32) into
 #           $OUT/conv-DTYPE.md; CONV_LAYERS (default 1,2,3,4), CONV_EXTRA
 #           (more tiles, BMxBNxBK:WARPS:STAGES,...), CONV_TRITON=0 (mgp and
-#           cuDNN only), CONV_TIMEOUT (s per dtype, default 280)
+#           cuDNN only), CONV_PERSISTENT=1 (also the persistent kernel at
+#           each tile), CONV_TIMEOUT (s per dtype, default 280)
 #   langtests  Triton's own language tests through mgp.jit on the GPU
 #           (tests/triton_lang/run_triton_tests.py --mode gpu): pass / fail /
 #           NA counts per file and the failures by cause into
@@ -265,6 +266,7 @@ stepConv() {
     local args=(--dtype "$dtype" --layers "${CONV_LAYERS:-1,2,3,4}")
     [ "${CONV_TRITON:-1}" = 1 ] && args+=(--triton)
     [ -n "${CONV_EXTRA:-}" ] && args+=(--extra "$CONV_EXTRA")
+    [ "${CONV_PERSISTENT:-0}" = 1 ] && args+=(--persistent)
     MGP_CACHE_DIR=/tmp/c-conv timeout "${CONV_TIMEOUT:-280}" python3 bench/conv_layers.py \
       "${args[@]}" > "$OUT/conv-$dtype.md" 2>&1 || status=$?
     grep -E "^best|WRONG" "$OUT/conv-$dtype.md" || tail -n 5 "$OUT/conv-$dtype.md"

@@ -1,0 +1,73 @@
+"""kernels_dsl/conv2d_nhwc.mgp's persistent convolution (a fixed number of
+programs, each looping over the (tile, step) pairs of its tiles) through
+mgp.jit on the interpreter (MGP_INTERPRET=1), on fresh random NHWC inputs,
+against a NumPy float64 convolution: fp32 (ieee) dots within fp32 rounding.
+Shapes leave partial tiles along M and N, programs with one tile more than
+others, stride 2, and channel counts that are not a multiple of BLOCK_K."""
+import importlib.machinery
+import importlib.util
+import os
+import unittest
+
+try:
+    import numpy as np
+except ImportError:
+    raise unittest.SkipTest("numpy is not installed (pip install numpy)")
+
+import mgp
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def load_conv_module():
+    path = os.path.join(ROOT, "kernels_dsl", "conv2d_nhwc.mgp")
+    loader = importlib.machinery.SourceFileLoader("conv2d_nhwc", path)
+    spec = importlib.util.spec_from_loader("conv2d_nhwc", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def conv_reference(x, w, bias, residual, stride, pad):
+    """relu(conv(x, w) + bias + residual) in float64; x NHWC, w [K][R][S][C]."""
+    n, h, wd, c = x.shape
+    k, r, s, _ = w.shape
+    p = (h + 2 * pad - r) // stride + 1
+    q = (wd + 2 * pad - s) // stride + 1
+    xp = np.zeros((n, h + 2 * pad, wd + 2 * pad, c))
+    xp[:, pad:pad + h, pad:pad + wd, :] = x
+    y = np.zeros((n, p, q, k))
+    for i in range(r):
+        for j in range(s):
+            patch = xp[:, i:i + stride * (p - 1) + 1:stride, j:j + stride * (q - 1) + 1:stride, :]
+            y += patch @ w[:, i, j, :].astype(np.float64).T
+    return np.maximum(y + bias + residual, 0.0)
+
+
+class PersistentConvolution(unittest.TestCase):
+    def test_against_numpy(self):
+        kernel = mgp.jit(load_conv_module().conv2d_nhwc_persistent_kernel)
+        rng = np.random.default_rng(20261206)
+        # (batch, H = W, C, K, stride, BLOCK_M, BLOCK_N, BLOCK_K, programs)
+        cases = [(2, 9, 32, 48, 1, 64, 32, 16, 5), (3, 10, 20, 40, 2, 32, 32, 16, 7),
+                 (1, 7, 48, 64, 1, 64, 64, 32, 2)]
+        for batch, hw, c, k, stride, bm, bn, bk, programs in cases:
+            with self.subTest(batch=batch, hw=hw, c=c, k=k, stride=stride):
+                x = rng.standard_normal((batch, hw, hw, c)).astype(np.float32)
+                w = (rng.standard_normal((k, 3, 3, c)) / (3 * c ** 0.5)).astype(np.float32)
+                bias = rng.standard_normal(k).astype(np.float32)
+                p = (hw + 2 - 3) // stride + 1
+                residual = rng.standard_normal((batch, p, p, k)).astype(np.float32)
+                want = conv_reference(x, w, bias, residual, stride, 1)
+                y = np.full((batch, p, p, k), np.nan, dtype=np.float32)
+                kernel[(programs,)](x, w, bias, residual, y, batch * p * p, c, hw, hw, k, p, p,
+                                    mgp.cdiv(c, bk), R=3, S=3, STRIDE=stride, PAD=1, HAS_BIAS=1,
+                                    HAS_RESIDUAL=1, RELU=1, TF32=0, BLOCK_M=bm, BLOCK_N=bn,
+                                    BLOCK_K=bk, ROUND_TF32=0, NUM_PROGRAMS=programs)
+                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
+                self.assertGreater(np.count_nonzero(want), want.size // 4)
+                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+if __name__ == "__main__":
+    unittest.main()
