@@ -71,10 +71,11 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
       make(128, 64, 32, 4, 3),  make(256, 64, 32, 8, 4),
       make(128, 256, 32, 8, 3),
   };
-  // tf32: twice the operand bytes per K step; 64x128 wins most layers.
+  // tf32: twice the operand bytes per K step; 64x128 and 128x128 win most
+  // layers, 128x64 the 64-channel layer1, 128x256 the 512-channel layer4.
   static const ConvConfig tf32[] = {
       make(64, 128, 32, 8, 3),  make(128, 128, 32, 8, 3),
-      make(128, 128, 16, 8, 3), make(128, 128, 64, 8, 2),
+      make(128, 128, 16, 8, 3), make(128, 256, 16, 8, 3),
       make(128, 64, 32, 8, 3),
   };
   // tf32x3 (fp32): the split operands take more shared memory, so the
