@@ -86,6 +86,25 @@ def round_tf32(x):
     return ((x.view(torch.int32) + 0x1000) & -8192).view(torch.float32)
 
 
+def measure(name, system, config, f, y, ref_nhwc, flops, results, must_run):
+    """Runs `f` once and checks `y` against the reference, then times it; a
+    launch error is a row of the table unless `must_run`."""
+    try:
+        f()
+        torch.cuda.synchronize()
+    except Exception as e:  # noqa: BLE001  Triton's and --extra tiles' errors are reported
+        if must_run:
+            raise
+        print(f"| {name} | {system} | {config} | - | - | {type(e).__name__} |", flush=True)
+        return
+    err = ((y.float() - ref_nhwc).abs().max() / ref_nhwc.abs().max()).item()
+    ok = torch.isfinite(y).all().item() and err <= 1e-2
+    ms = mgp.do_bench(f)
+    print(f"| {name} | {system} | {config} | {ms:.4f} | {flops / ms / 1e9:.0f} | "
+          f"{'ok' if ok else 'WRONG'} {err:.1e} |", flush=True)
+    results.append((name, system, config, ms, ok))
+
+
 def run_persistent(kern, configs, name, args, m, k, flops, ref_nhwc, y_shape, dtype, results):
     """conv2d_nhwc_persistent_kernel at each tile, NUM_PROGRAMS = the SM count."""
     x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32 = args
@@ -97,20 +116,8 @@ def run_persistent(kern, configs, name, args, m, k, flops, ref_nhwc, y_shape, dt
             STRIDE=stride, PAD=1, HAS_BIAS=1, HAS_RESIDUAL=0, RELU=1, TF32=int(tf32),
             BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, ROUND_TF32=0, NUM_PROGRAMS=sms,
             num_warps=warps, num_stages=stages)
-        config = f"{bm}x{bn}x{bk} w{warps} s{stages} x{sms}"
-        try:
-            f()
-            torch.cuda.synchronize()
-        except Exception as e:  # noqa: BLE001  reported, as --extra tiles' errors are
-            print(f"| {name} | mgp persistent | {config} | - | - | {type(e).__name__} |",
-                  flush=True)
-            continue
-        err = ((y.float() - ref_nhwc).abs().max() / ref_nhwc.abs().max()).item()
-        ok = torch.isfinite(y).all().item() and err <= 1e-2
-        ms = mgp.do_bench(f)
-        print(f"| {name} | mgp persistent | {config} | {ms:.4f} | {flops / ms / 1e9:.0f} | "
-              f"{'ok' if ok else 'WRONG'} {err:.1e} |", flush=True)
-        results.append((name, "mgp persistent", config, ms, ok))
+        measure(name, "mgp persistent", f"{bm}x{bn}x{bk} w{warps} s{stages} x{sms}", f, y,
+                ref_nhwc, flops, results, must_run=False)
 
 
 def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, persistent=None):
@@ -149,20 +156,8 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
             HAS_RESIDUAL=0, RELU=1, TF32=int(tf32), SPLIT_K=0, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
             ROUND_TF32=0, A_L1=a_l1, num_warps=warps, num_stages=stages)
         config = f"{bm}x{bn}x{bk} w{warps} s{stages}{' L1' if a_l1 else ''}"
-        try:
-            f()
-            torch.cuda.synchronize()
-        except Exception as e:  # noqa: BLE001  Triton's and --extra tiles' errors are reported
-            if system == "mgp" and (bm, bn, bk, warps, stages) in tuner_tiles:
-                raise
-            print(f"| {name} | {system} | {config} | - | - | {type(e).__name__} |", flush=True)
-            continue
-        err = ((y.float() - ref_nhwc).abs().max() / ref_nhwc.abs().max()).item()
-        ok = torch.isfinite(y).all().item() and err <= 1e-2
-        ms = mgp.do_bench(f)
-        print(f"| {name} | {system} | {config} | {ms:.4f} | {flops / ms / 1e9:.0f} | "
-              f"{'ok' if ok else 'WRONG'} {err:.1e} |", flush=True)
-        results.append((name, system, config, ms, ok))
+        measure(name, system, config, f, y, ref_nhwc, flops, results,
+                must_run=system == "mgp" and (bm, bn, bk, warps, stages) in tuner_tiles)
     if persistent is not None:
         run_persistent(persistent, configs, name,
                        (x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32), m, k, flops, ref_nhwc,

@@ -52,6 +52,19 @@ def diff(x, y):
     return (x.float() - y.float()).abs().max().item()
 
 
+def time_system(what, shape, system, f, out, ref, outs, flops):
+    """Runs `f` once, keeps its output `out` for the next system's check, and
+    reports `f`'s time with the output's distance to PyTorch's (and mgp's to
+    Triton's)."""
+    f()
+    torch.cuda.synchronize()
+    outs[system] = out.clone()
+    check = f"vs torch {diff(out, ref):.2g}"
+    if system == "mgp":
+        check += f", vs Triton {diff(out, outs['Triton']):.2g}"
+    report(what, shape, system, do_bench(f), flops, check)
+
+
 def run_matmul(s, dtype):
     a = torch.randn(s, s, device="cuda", dtype=dtype)
     b = torch.randn(s, s, device="cuda", dtype=dtype)
@@ -67,14 +80,8 @@ def run_matmul(s, dtype):
                                    b.stride(0), b.stride(1), 0, c.stride(1), c.stride(2),
                                    BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=warps,
                                    num_stages=stages)
-            f()
-            torch.cuda.synchronize()
-            outs[system] = c[0].clone()
-            check = f"vs torch {diff(c[0], ref):.2g}"
-            if system == "mgp":
-                check += f", vs Triton {diff(c[0], outs['Triton']):.2g}"
-            report(f"matmul {name} {bm}x{bn}x{bk} w{warps}", s, system, do_bench(f), 2 * s ** 3,
-                   check)
+            time_system(f"matmul {name} {bm}x{bn}x{bk} w{warps}", s, system, f, c[0], ref, outs,
+                        2 * s ** 3)
 
 
 def run_persistent(s, dtype):
@@ -91,14 +98,8 @@ def run_persistent(s, dtype):
                                  b.stride(0), b.stride(1), c.stride(0), c.stride(1),
                                  BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, NUM_PROGRAMS=sms,
                                  num_warps=8, num_stages=3)
-        f()
-        torch.cuda.synchronize()
-        outs[system] = c.clone()
-        check = f"vs torch {diff(c, ref):.2g}"
-        if system == "mgp":
-            check += f", vs Triton {diff(c, outs['Triton']):.2g}"
-        report(f"persistent {name} 128x128x64 w8 x{sms}", s, system, do_bench(f), 2 * s ** 3,
-               check)
+        time_system(f"persistent {name} 128x128x64 w8 x{sms}", s, system, f, c, ref, outs,
+                    2 * s ** 3)
 
 
 def run_attention(n, d, causal, ftz, z=4):
@@ -122,14 +123,8 @@ def run_attention(n, d, causal, ftz, z=4):
                                h, n, HEAD_DIM=d, BLOCK_M=128, BLOCK_N=64,
                                STAGE=3 if causal else 1, num_warps=8, num_stages=2,
                                enable_reflect_ftz=ftz)
-        f()
-        torch.cuda.synchronize()
-        outs[system] = o.clone()
-        check = f"vs torch {diff(o, ref):.2g}"
-        if system == "mgp":
-            check += f", vs Triton {diff(o, outs['Triton']):.2g}"
         what = "attention fwd 128x64 w8" + ("" if ftz else " no-ftz")
-        report(what, shape, system, do_bench(f), flops, check)
+        time_system(what, shape, system, f, o, ref, outs, flops)
 
 
 def main():
