@@ -57,32 +57,39 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   };
   if (!wgmma)
     return candidates;
-  // sm_90a (wgmma): per dot kind, the tiles that won a ResNet18 layer on the
-  // H200 or came within 3 % of the winner (MGP_DEBUG=1 prints every
-  // candidate's time); each candidate costs about 0.1 s of cold start
-  // (compile, driver JIT, timing), so the lists are short.
-  // 16-bit: 256x64 (two warp groups along M, four stages) for the
-  // 64-channel layer1 convolutions, one warp group over 128x64 for the stem
-  // GEMM, 128x256 for the 512-channel layer4, the 128x128 tiles for the
-  // rest (a 64-element K step at two stages, whose buffers leave room for
-  // two blocks per SM, or three).
+  // sm_90a (wgmma): per dot kind, the tiles the tuner picked for a
+  // ResNet18 layer inside the network on the H100 or the H200
+  // (MGP_DEBUG=1 prints every candidate's time); each candidate costs about
+  // 0.1 s of cold start (compile, driver JIT, timing) and the largest tiles
+  // compile slowest, so the lists are short. 128x256 tiles, which won
+  // layer4 in the stand-alone convolution benchmark, lost it in the network
+  // on both machines and are not here.
+  // 16-bit: 128x128 with a 64-element K step at three stages (most layers;
+  // narrowed to 128x64 for the 64-channel layer1 on the H100) or two
+  // (buffers that leave room for three blocks per SM), 256x64 at four stages
+  // for layer1 on the H200, one warp group over 128x64 for the stem GEMM and
+  // the smallest 1x1 downsample.
   static const ConvConfig sixteenBit[] = {
-      make(128, 128, 64, 8, 2), make(128, 128, 64, 8, 3),
-      make(128, 64, 32, 4, 3),  make(256, 64, 32, 8, 4),
-      make(128, 256, 32, 8, 3),
+      make(128, 128, 64, 8, 3),
+      make(128, 128, 64, 8, 2),
+      make(256, 64, 32, 8, 4),
+      make(128, 64, 32, 4, 3),
   };
-  // tf32: twice the operand bytes per K step; 64x128 and 128x128 win most
-  // layers, 128x64 the 64-channel layer1, 128x256 the 512-channel layer4.
+  // tf32: twice the operand bytes per K step; 128x128x32 wins most layers
+  // (128x64x32 on layer1 once narrowed), 64x128x32 the 512-channel layer4,
+  // 128x128x16 the stem in some calls and a 1x1 downsample.
   static const ConvConfig tf32[] = {
-      make(64, 128, 32, 8, 3),  make(128, 128, 32, 8, 3),
-      make(128, 128, 16, 8, 3), make(128, 256, 16, 8, 3),
-      make(128, 64, 32, 8, 3),
+      make(128, 128, 32, 8, 3),
+      make(64, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3),
   };
   // tf32x3 (fp32): the split operands take more shared memory, so the
-  // 256x64 tile never launches and 128x128x64 only on the narrower layers.
+  // 256x64 tile never launches; 128x128x64 (two stages) won only a 1x1
+  // downsample by 7 us and its kernels took up to 1 s each to compile.
   static const ConvConfig tf32x3[] = {
-      make(128, 128, 32, 8, 3), make(64, 128, 32, 8, 3),
-      make(128, 128, 16, 8, 3), make(128, 128, 64, 8, 2),
+      make(128, 128, 32, 8, 3),
+      make(64, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3),
   };
   switch (dot) {
   case TuneDot::SixteenBit:

@@ -201,7 +201,7 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
     // sm_90a: few candidates per dot kind (cold start), every one whole warp
     // groups with 64 rows each, so each really runs on wgmma.
     llvm::ArrayRef<ConvConfig> wgmma = convTuneCandidates(true, dot);
-    EXPECT_GE(wgmma.size(), 4u);
+    EXPECT_GE(wgmma.size(), 3u);
     EXPECT_LE(wgmma.size(), 5u);
     for (const ConvConfig &c : wgmma) {
       EXPECT_EQ(c.numWarps % 4, 0) << formatConvConfig(c);
