@@ -413,7 +413,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     if (llvm::Error e = allocateScratch(graph, used, scratch))
       return std::move(e);
     double best = std::numeric_limits<double>::infinity();
-    std::optional<ConvConfig> winner;
+    std::optional<size_t> winner;
     // MGP_DEBUG=1: every candidate's time, so a candidate list can be judged.
     bool debug = options.log && isEnvOn(EnvVar::Debug);
     std::string times;
@@ -436,19 +436,27 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
                                formatConvConfig(problem->configs[c]), *ms);
       if (*ms < best) {
         best = *ms;
-        winner = problem->configs[c];
+        winner = c;
       }
     }
     if (!winner)
       continue;
+    const ConvConfig &picked = problem->configs[*winner];
     if (debug)
       *options.log << "mgp: tuning '"
                    << graph.values[graph.nodes[problem->node].result].name
-                   << "': picked " << formatConvConfig(*winner) << " of (ms)"
+                   << "': picked " << formatConvConfig(picked) << " of (ms)"
                    << times << "\n";
     for (int node : problem->nodes)
-      chosen[node] = *winner;
-    if (llvm::Error e = cache.store(problem->key, *winner)) {
+      chosen[node] = picked;
+    if (options.images)
+      for (const KernelLaunch &launch : problem->launches[*winner]) {
+        std::string key = launch.key();
+        auto image = set->images.find(key);
+        if (image != set->images.end())
+          options.images->try_emplace(key, image->second);
+      }
+    if (llvm::Error e = cache.store(problem->key, picked)) {
       if (options.log)
         *options.log << "mgp: warning: " << llvm::toString(std::move(e))
                      << "\n";

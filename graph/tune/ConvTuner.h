@@ -34,6 +34,10 @@ struct ConvTunerOptions {
   /// candidates are timed with 16-bit buffers, under keys ending `|fp16`.
   DType activation = DType::F32;
   llvm::raw_ostream *log = nullptr; ///< progress and warnings; may be null
+  /// Where the JIT images of the picked candidates' kernels go, by
+  /// KernelLaunch::key(), for the plan's compile phase
+  /// (GpuCompileOptions::knownImages); may be null.
+  llvm::StringMap<DeviceImage> *images = nullptr;
 };
 
 /// Whether tuning is on: MGP_TUNE is not off|0|false|no and MGP_CONV_CONFIG

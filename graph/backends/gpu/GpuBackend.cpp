@@ -394,31 +394,43 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
     if (llvm::Error e = checkTF32Rounding(model.graph, checked->launches))
       return e;
   endStep("plan launches");
+  // JIT images made before the plan's compile phase (the tuner's picks and
+  // the kernels compiled beside it), so that it does not JIT them again.
+  llvm::StringMap<DeviceImage> knownImages;
   if (convTuningEnabled()) {
     if (llvm::Error e = device->makeCurrent())
       return e;
     // The kernels that are not convolutions do not depend on the tuning:
-    // they compile (into the kernel cache) while the tuner works. Their
-    // errors come again from the compile phase below.
+    // they compile (into the kernel cache) and JIT-compile while the tuner
+    // works. Their errors come again from the compile phase below.
     std::vector<KernelLaunch> untuned;
     for (const KernelLaunch &launch : checked->launches)
       if (!isConvNode(model.graph, launch.node))
         untuned.push_back(launch);
     GpuCompileOptions early;
     early.target = target;
+    llvm::StringMap<DeviceImage> earlyImages;
     std::thread earlyCompile([&] {
+      // This thread's context, for the JIT.
+      if (llvm::Error e = device->makeCurrent())
+        llvm::consumeError(std::move(e));
+      else
+        early.jitImages = true;
       auto set = compileGpuKernels(untuned, early);
-      if (!set)
+      if (set)
+        earlyImages = std::move(set->images);
+      else
         llvm::consumeError(set.takeError());
     });
     ConvTuneCache cache(ConvTuneCache::directoryFromEnvironment(),
                         llvm::errs());
-    auto tuned =
-        tuneConvolutions(model.graph,
-                         getConvTunerOptions(device->properties(), target,
-                                             planOptions, options.progress),
-                         cache);
+    ConvTunerOptions tunerOptions = getConvTunerOptions(
+        device->properties(), target, planOptions, options.progress);
+    tunerOptions.images = &knownImages;
+    auto tuned = tuneConvolutions(model.graph, tunerOptions, cache);
     earlyCompile.join();
+    for (auto &image : earlyImages)
+      knownImages.try_emplace(image.getKey(), std::move(image.getValue()));
     if (!tuned)
       return tuned.takeError();
     planOptions.tuned = std::move(*tuned);
@@ -439,6 +451,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   compileOptions.target = target;
   compileOptions.progress = options.progress;
   compileOptions.jitImages = true;
+  compileOptions.knownImages = &knownImages;
   auto set = compileGpuKernels(modelPlan.launches, compileOptions);
   if (!set)
     return set.takeError();

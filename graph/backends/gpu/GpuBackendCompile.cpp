@@ -64,7 +64,15 @@ mgp::graph::compileGpuKernels(llvm::ArrayRef<KernelLaunch> launches,
                     : llvm::Expected<std::shared_ptr<const CompiledKernel>>(
                           request.takeError());
         std::optional<DeviceImage> image;
-        if (kernel && jitContext) {
+        const DeviceImage *known = nullptr;
+        if (kernel && jitContext && options.knownImages) {
+          auto found = options.knownImages->find(launch->key());
+          if (found != options.knownImages->end())
+            known = &found->second;
+        }
+        if (known) {
+          image = *known;
+        } else if (kernel && jitContext) {
           llvm::Expected<DeviceImage> jitted =
               Module::compilePTX((*kernel)->ptx, jitContext);
           if (jitted)

@@ -43,6 +43,10 @@ struct GpuCompileOptions {
   /// current context (GpuKernelSet::images). A JIT that fails leaves no image:
   /// loading the kernel reports the error.
   bool jitImages = false;
+  /// Images an earlier phase JIT-compiled for the same context, by
+  /// KernelLaunch::key(): with `jitImages`, a kernel found here takes its
+  /// image from it instead of the driver's JIT. May be null.
+  const llvm::StringMap<DeviceImage> *knownImages = nullptr;
 };
 
 /// What a compile phase did.

@@ -13,12 +13,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/backends/gpu/GpuBackend.h"
+#include "graph/ModelStats.h"
+#include "graph/backends/gpu/GpuBackendCompile.h"
 #include "graph/backends/gpu/GpuBackendGraph.h"
 #include "graph/backends/gpu/GpuBackendStaging.h"
-#include "graph/ir/GraphParser.h"
-#include "graph/ModelStats.h"
-#include "graph/passes/ShapeInference.h"
 #include "graph/io/WeightInit.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/passes/ShapeInference.h"
 
 #include "runtime/DeviceBuffer.h"
 #include "tests/unit/support/GpuTestSupport.h"
@@ -92,6 +95,50 @@ protected:
     return graph;
   }
 };
+
+// The plan's compile phase takes the images the tuner and the early compile
+// JIT-compiled (GpuCompileOptions::knownImages) instead of the driver's JIT
+// again; the kernels not among them are JIT-compiled and load.
+TEST_F(GpuBackendTest, KnownImagesAreNotJitCompiledAgain) {
+  Graph graph = resnet18();
+  Graph fused =
+      fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph);
+  LaunchOptions launchOptions;
+  launchOptions.tf32 = true;
+  auto launches = planLaunches(fused, launchOptions);
+  ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+  std::vector<KernelLaunch> two;
+  for (const KernelLaunch &launch : *launches)
+    if (launch.aliasOf < 0 && (two.empty() || two[0].key() != launch.key()) &&
+        two.size() < 2)
+      two.push_back(launch);
+  ASSERT_EQ(two.size(), 2u);
+
+  auto device = Device::open(0);
+  ASSERT_TRUE(bool(device)) << llvm::toString(device.takeError());
+  ASSERT_FALSE(bool(device->makeCurrent()));
+  auto target = getDeviceTarget(device->properties());
+  ASSERT_TRUE(bool(target)) << llvm::toString(target.takeError());
+  GpuCompileOptions options;
+  options.target = *target;
+  options.jitImages = true;
+  llvm::StringMap<DeviceImage> known;
+  known[two[0].key()].cubin = "taken as it is, never JIT-compiled";
+  options.knownImages = &known;
+  auto set = compileGpuKernels(two, options);
+  ASSERT_TRUE(bool(set)) << llvm::toString(set.takeError());
+  ASSERT_EQ(set->images.count(two[0].key()), 1u);
+  EXPECT_EQ(set->images[two[0].key()].cubin,
+            "taken as it is, never JIT-compiled");
+  ASSERT_EQ(set->images.count(two[1].key()), 1u);
+  EXPECT_GT(set->images[two[1].key()].cubin.size(), 1000u);
+  std::vector<LoadedKernel::Request> requests = {
+      set->loadRequest(two[1].key(), "'" + two[1].kernel + "'")};
+  std::vector<llvm::Expected<LoadedKernel>> loaded =
+      LoadedKernel::loadAll(requests);
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_TRUE(bool(loaded[0])) << llvm::toString(loaded[0].takeError());
+}
 
 TEST_F(GpuBackendTest, FusedConvLayerMatchesReference) {
   auto parsed = parseGraphString(R"(
