@@ -28,11 +28,14 @@
 // `async_wait 0` (and its barrier) follows the loop.
 // A loop whose buffers would pass the shared budget (an option: 96 KiB for
 // sm_80-sm_89, more on sm_90) with numStages copies gets fewer stages (down
-// to 2; none below). A loop whose dot becomes an mgp.warp_group_dot gets
-// numStages + 1 buffers (slot = index mod numStages + 1, the attribute
-// `mgp.wgmma_spare_buffer`): its wgmma may still read the slot of iteration
-// i while iteration i + 1 copies into the slot of i + numStages
-// (mgp-fuse-warp-group-dot then makes the dot asynchronous). When that
+// to 2; none below); buffers staged before the loop and read in it and the
+// largest scratch of an op in the loop (a persistent loop's epilogue
+// conversion) count against the budget too. A loop whose dot becomes an
+// mgp.warp_group_dot gets numStages + 1 buffers (slot = index mod
+// numStages + 1, the attribute `mgp.wgmma_spare_buffer`): its wgmma may
+// still read the slot of iteration i while iteration i + 1 copies into the
+// slot of i + numStages (mgp-fuse-warp-group-dot then makes the dot
+// asynchronous). When that
 // spare buffer is what keeps a second block off an sm_90 SM (two blocks'
 // buffers fit its 228 KiB with numStages slots, not with numStages + 1)
 // and the dot will be asynchronous (both operands read from the loop's
@@ -482,6 +485,19 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages,
       hoisted += getBufferSizeInBytes(alloc.getType());
   });
   sharedBudget -= hoisted;
+  // So does the scratch of the ops in the loop (a layout conversion in a
+  // persistent loop's epilogue): it is live while every slot is. A copied
+  // load's conversions become reads of its slot in their layout, no scratch.
+  int64_t scratch = 0;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+      if (llvm::any_of(candidates, [&](const Candidate &c) {
+            return convert.getSrc() == c.load->getResult(0);
+          }))
+        return;
+    scratch = std::max(scratch, getScratchSizeInBytes(op));
+  });
+  sharedBudget -= scratch;
   int spare = hasWarpGroupDot(loop) ? 1 : 0;
   numStages =
       std::min<int64_t>(numStages, sharedBudget / bytesPerStage - spare);
@@ -489,7 +505,8 @@ LogicalResult pipelineLoop(scf::ForOp loop, int numStages,
     return success();
   // Triton's order when the spare buffer alone keeps two blocks off an SM.
   auto twoBlocksFit = [&](int64_t buffers) {
-    return 2 * (buffers * bytesPerStage + hoisted + kSharedReservedPerBlock) <=
+    return 2 * (buffers * bytesPerStage + hoisted + scratch +
+                kSharedReservedPerBlock) <=
            kHopperSharedPerSM;
   };
   bool copiesAfterDot = spare && !twoBlocksFit(numStages + 1) &&
