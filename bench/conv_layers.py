@@ -19,7 +19,13 @@ Times are means of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
                          [--triton] [--extra BMxBNxBK:W:S,...] [--persistent]
 
 --extra adds tiles to the tuner's list (BLOCK_M x BLOCK_N x BLOCK_K, warps,
-stages), to try a tile before the tuner gets it. --persistent also times
+stages), to try a tile before the tuner gets it. A tile that wins here may
+still lose in ResNet18: on the H100 128x256x32 was layer4's fastest tile
+here and lost layer4 in the tuner's timing inside mgp-run (0.090 ms against
+0.071 for 128x128x64 at three stages), on the H200 too. What decides a candidate
+list is the tuner's own timings (`MGP_DEBUG=1 mgp-run ... --device gpu` with
+an empty MGP_CACHE_DIR prints every candidate's time per layer) or a forced
+tile (`MGP_CONV_CONFIG`) with `--profile`. --persistent also times
 conv2d_nhwc_persistent_kernel (mgp only, A through L2) at every tile, one
 program per SM, each looping over its tiles' steps (rows "mgp persistent").
 """
