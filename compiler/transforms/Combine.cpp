@@ -6,10 +6,10 @@
 // splat become a splat.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/ir/ZeroConstant.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/IR/Dominance.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mgp {
@@ -49,11 +49,6 @@ struct SelectOfMaskedLoad : public OpRewritePattern<arith::SelectOp> {
   }
 };
 
-/// True if `value` is a constant zero (scalar or splat).
-bool isZero(Value value) {
-  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
-}
-
 /// add(dot(%a, %b, 0), %c) -> dot(%a, %b, %c), for arith.addf and arith.addi.
 template <typename AddOp>
 struct DotPlusAddend : public OpRewritePattern<AddOp> {
@@ -64,7 +59,7 @@ struct DotPlusAddend : public OpRewritePattern<AddOp> {
     for (int side = 0; side < 2; ++side) {
       Value lhs = add->getOperand(side), rhs = add->getOperand(1 - side);
       auto dot = lhs.template getDefiningOp<DotOp>();
-      if (!dot || !dot->hasOneUse() || !isZero(dot.getC()) ||
+      if (!dot || !dot->hasOneUse() || !isZeroConstant(dot.getC()) ||
           rhs.getType() != dot.getType())
         continue;
       rewriter.replaceOpWithNewOp<DotOp>(add, dot.getA(), dot.getB(), rhs,

@@ -19,11 +19,11 @@
 #include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/MgpDialect.h"
 #include "compiler/ir/NvmmaLayout.h"
+#include "compiler/ir/ZeroConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -66,11 +66,6 @@ bool isPipelineSlot(Value memdesc, scf::ForOp loop) {
   auto view = memdesc.getDefiningOp<MemDescSubviewOp>();
   return view && loop.isDefinedOutsideOfLoop(view.getSrc()) &&
          view.getSrc().getDefiningOp<LocalAllocOp>();
-}
-
-/// Whether `value` is a zero constant (a splat of 0 or 0.0).
-bool isZeroConstant(Value value) {
-  return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
 }
 
 /// The accumulator reset of a loop over (tile, K step) pairs, Triton's

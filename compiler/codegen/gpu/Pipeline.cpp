@@ -35,8 +35,8 @@
 // numStages + 1, the attribute `mgp.wgmma_spare_buffer`): its wgmma may
 // still read the slot of iteration i while iteration i + 1 copies into the
 // slot of i + numStages (mgp-fuse-warp-group-dot then makes the dot
-// asynchronous). When that
-// spare buffer is what keeps a second block off an sm_90 SM (two blocks'
+// asynchronous). When that spare buffer is what keeps a second block off an
+// sm_90 SM (two blocks'
 // buffers fit its 228 KiB with numStages slots, not with numStages + 1)
 // and the dot will be asynchronous (both operands read from the loop's
 // slots, the accumulator only carried to the next iteration), the loop
@@ -50,6 +50,7 @@
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/codegen/gpu/SharedScratch.h"
 #include "compiler/ir/Layout.h"
+#include "compiler/ir/ZeroConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -104,10 +105,6 @@ struct Candidate {
   unsigned vectorWidth = 1;
   bool computed = false;
 };
-
-bool isZero(Value value) {
-  return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
-}
 
 bool isDotOperand(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -337,7 +334,7 @@ AsyncForm rewriteToAsync(scf::ForOp loop, ArrayRef<Candidate> candidates,
       return MemDescSubviewOp::create(b, loc, buffer, slot);
     };
     Value other = c.load.getOther();
-    bool nonzeroOther = other && !isZero(other);
+    bool nonzeroOther = other && !isZeroConstant(other);
     if (nonzeroOther || c.computed) {
       // Read the slot back in the load's layout for the readers. The copy
       // zero-fills masked-off elements: a nonzero `other` goes there.
