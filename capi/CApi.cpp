@@ -297,6 +297,7 @@ makeJitOptions(const mgp_context_st *context, const char *fileName,
     result.numWarps = given.num_warps;
   if (given.num_stages)
     result.numStages = given.num_stages;
+  result.maxNumRegs = given.maxnreg;
   if (llvm::Error err = result.verify())
     return makeJitError(JitErrorKind::InvalidArgument,
                         llvm::toString(std::move(err)));

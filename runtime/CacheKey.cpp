@@ -59,6 +59,7 @@ std::string mgp::computeCacheKey(const KernelRequest &request,
   h.number('S', static_cast<uint64_t>(request.options.numStages));
   h.text('P', dotPrecisionName(request.options.precision));
   h.number('F', request.options.reflectFtz);
+  h.number('R', static_cast<uint64_t>(request.options.maxNumRegs));
   h.text('K', request.kernelName);
   // The kernel and every function and constant it names, so that an edit
   // elsewhere in the file keeps the key.

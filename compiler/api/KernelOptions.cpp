@@ -30,5 +30,8 @@ llvm::Error KernelOptions::verify() const {
   if (numStages < 1)
     return llvm::createStringError(
         llvm::formatv("num_stages must be at least 1, got {0}", numStages));
+  if (maxNumRegs != 0 && (maxNumRegs < 16 || maxNumRegs > 255))
+    return llvm::createStringError(llvm::formatv(
+        "maxnreg must be 0 (no limit) or in 16..255, got {0}", maxNumRegs));
   return llvm::Error::success();
 }

@@ -37,9 +37,14 @@ struct KernelOptions {
   /// `enable_reflect_ftz=True` (LLVM's `nvvm-reflect-ftz` module flag): the
   /// same instructions and bits as Triton's kernel. false keeps denormals.
   bool reflectFtz = true;
+  /// The most registers a thread of the kernel may use (Triton's `maxnreg`:
+  /// PTX `.maxnreg`, so ptxas spills rather than exceed it and more blocks
+  /// fit on a multiprocessor); 0: no limit.
+  int maxNumRegs = 0;
 
   /// Checks the ranges. Errors: `num_warps must be a power of two in 1..32,
-  /// got N`, `num_stages must be at least 1, got N`.
+  /// got N`, `num_stages must be at least 1, got N`, `maxnreg must be 0 (no
+  /// limit) or in 16..255, got N`.
   llvm::Error verify() const;
 };
 

@@ -68,6 +68,9 @@ inline constexpr llvm::StringLiteral kNumWarpsAttrName = "mgp.num_warps";
 inline constexpr llvm::StringLiteral kThreadsPerWarpAttrName =
     "mgp.threads_per_warp";
 inline constexpr llvm::StringLiteral kSharedAttrName = "mgp.shared";
+/// The registers per thread a kernel may use (KernelOptions::maxNumRegs);
+/// absent: no limit.
+inline constexpr llvm::StringLiteral kMaxNumRegsAttrName = "mgp.maxnreg";
 /// Argument attribute (the `:16` hint).
 inline constexpr llvm::StringLiteral kDivisibilityAttrName = "mgp.divisibility";
 /// String attribute on mgp.load and mgp.async_copy_global_to_local: Triton's

@@ -144,6 +144,10 @@ mgp::runStages(mlir::ModuleOp module, const KernelOptions &options,
             timed("gpu", [&] { return runGPUPasses(module, options, target); }))
       return std::move(err);
   if (runs(Stage::LLVM)) {
+    if (options.maxNumRegs > 0)
+      module->setAttr(kMaxNumRegsAttrName,
+                      mlir::Builder(module.getContext())
+                          .getI32IntegerAttr(options.maxNumRegs));
     lowered.llvmContext = std::make_unique<llvm::LLVMContext>();
     auto llvmModule = timed("llvm", [&] {
       return lowerToLLVMIR(module, *lowered.llvmContext, target);

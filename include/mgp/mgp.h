@@ -148,6 +148,9 @@ typedef struct mgp_compile_options {
       enable_reflect_ftz=False); 0: they flush them to zero, Triton's
       default. */
   int no_reflect_ftz;
+  /** The most registers per thread (Triton's maxnreg, PTX `.maxnreg`): 16..255;
+      0: no limit. */
+  int maxnreg;
 } mgp_compile_options;
 
 /** Compiles kernel \p kernel_name of \p source (the whole file, named

@@ -102,7 +102,8 @@ class Arg(ctypes.Structure):
 class CompileOptions(ctypes.Structure):
     _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
                 ("precision", ctypes.c_char_p), ("arch", ctypes.c_char_p),
-                ("cpu_threads", ctypes.c_uint), ("no_reflect_ftz", ctypes.c_int)]
+                ("cpu_threads", ctypes.c_uint), ("no_reflect_ftz", ctypes.c_int),
+                ("maxnreg", ctypes.c_int)]
 
 
 class KernelInfo(ctypes.Structure):

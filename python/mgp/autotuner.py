@@ -36,13 +36,16 @@ class Config:
         result["num_stages"] = self.num_stages
         if self.num_ctas != 1:
             result["num_ctas"] = self.num_ctas
+        if self.maxnreg is not None:
+            result["maxnreg"] = self.maxnreg
         return result
 
     def describe(self):
         """A stable text of the config (the disk cache's identity)."""
         items = sorted((k, repr(v)) for k, v in self.kwargs.items())
-        return (f"{items}, num_warps={self.num_warps}, "
+        text = (f"{items}, num_warps={self.num_warps}, "
                 f"num_stages={self.num_stages}, num_ctas={self.num_ctas}")
+        return text if self.maxnreg is None else f"{text}, maxnreg={self.maxnreg}"
 
     def __repr__(self):
         parts = [f"{k}: {v}" for k, v in self.kwargs.items()]

@@ -11,8 +11,8 @@ _PRECISIONS = {"tf32", "ieee"}
 
 def compile_options(options):
     """mgp_compile_options from launch keywords (num_warps, num_stages,
-    precision, enable_reflect_ftz; num_ctas, a positive integer, and Triton's
-    other options are accepted and have no effect)."""
+    precision, enable_reflect_ftz, maxnreg; num_ctas, a positive integer,
+    and Triton's other options are accepted and have no effect)."""
     opts = _lib.CompileOptions()
     if not options:
         return opts
@@ -37,6 +37,10 @@ def compile_options(options):
         if not isinstance(ftz, bool):
             raise TypeError(f"enable_reflect_ftz must be True or False, got {ftz!r}")
         opts.no_reflect_ftz = int(not ftz)
+    maxnreg = options.get("maxnreg")
+    if maxnreg is not None:
+        # The range (16..255) is checked where the options are (the C API).
+        opts.maxnreg = _option_int("maxnreg", maxnreg)
     return opts
 
 
@@ -143,7 +147,7 @@ def _signature_text(fn_params, signature, constexprs):
 
 
 def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
-            arch=None, precision="tf32", enable_reflect_ftz=True):
+            arch=None, precision="tf32", enable_reflect_ftz=True, maxnreg=None):
     """Compiles kernel ``fn`` (an @mgp.jit / @triton.jit kernel or a plain
     function) for ``signature`` to PTX, without launching anything.
 
@@ -153,14 +157,16 @@ def compile(fn, signature, constexprs=None, num_warps=4, num_stages=3,
     text as a launch bakes them. ``arch``: the
     target ("sm_90"); default: the GPU's when there is one, else "sm_90".
     ``enable_reflect_ftz``: libdevice's f32 functions flush denormals to
-    zero (Triton's default, True) or keep them (False).
+    zero (Triton's default, True) or keep them (False). ``maxnreg``: the
+    most registers per thread (PTX ``.maxnreg``, 16..255; None: no limit).
     Returns a CompiledKernel; ``.asm["ptx"]`` is the PTX."""
     from .jit import jit
     kernel = jit(fn)
     kernel = getattr(kernel, "base_fn", kernel)
     options = compile_options({"num_warps": num_warps, "num_stages": num_stages,
                                "precision": precision,
-                               "enable_reflect_ftz": enable_reflect_ftz})
+                               "enable_reflect_ftz": enable_reflect_ftz,
+                               "maxnreg": maxnreg})
     if arch is None and not runtime.interpreting():
         arch = runtime.context(runtime.current_device()).arch
     options.arch = (arch or "sm_90").encode()

@@ -550,6 +550,42 @@ static void testReflectFtz(void) {
   }
 }
 
+/* options.maxnreg (Triton's maxnreg) reaches the PTX as `.maxnreg`; 0 sets
+   no limit, and an out-of-range value is refused naming the option. */
+static void testMaxnreg(void) {
+  static const char *const source =
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.jit\n"
+      "def k(X, B: tl.constexpr):\n"
+      "    offs = tl.arange(0, B)\n"
+      "    tl.store(X + offs, tl.load(X + offs) * 2.0)\n";
+  const int limits[] = {0, 72, 300};
+  for (int i = 0; i < 3; ++i) {
+    mgp_compile_options options;
+    memset(&options, 0, sizeof(options));
+    options.arch = "sm_90";
+    options.maxnreg = limits[i];
+    mgp_kernel kernel = NULL;
+    mgp_status status = mgp_kernel_compile(NULL, source, "maxnreg.py", "k",
+                                           "*fp32,1024", &options, &kernel);
+    if (limits[i] == 300) {
+      CHECK(status == MGP_ERROR_INVALID_ARGUMENT);
+      CHECK_CONTAINS(mgp_last_error(), "maxnreg must be 0");
+      CHECK(kernel == NULL);
+      continue;
+    }
+    CHECK_STATUS(status, MGP_SUCCESS);
+    const char *ptx = NULL;
+    if (kernel && mgp_kernel_ptx(kernel, &ptx) == MGP_SUCCESS) {
+      if (limits[i])
+        CHECK_CONTAINS(ptx, ".maxnreg 72");
+      else
+        CHECK(strstr(ptx, ".maxnreg") == NULL);
+    }
+    mgp_kernel_destroy(kernel);
+  }
+}
+
 /* An edited kernel is compiled again, never answered by the memory or disk
    cache with the old code: a kernel rebound as `k = triton.jit(k)` and one
    under a decorator whose arguments span lines. The scale is 3.0 (PTX
@@ -687,6 +723,7 @@ int main(int argc, char **argv) {
       {"compile-only-ptx", testCompileOnlyPTX},
       {"edited-kernel-recompiles", testEditedKernelRecompiles},
       {"reflect-ftz", testReflectFtz},
+      {"maxnreg", testMaxnreg},
       {"gpu-context", testGpuContext},
       {"tensor-map-encode", testTensorMapEncode},
   };

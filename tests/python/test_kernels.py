@@ -364,6 +364,26 @@ class AheadOfTime(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "enable_reflect_ftz must be True or False"):
             mgp.compile(K.layer_norm_kernel, sig, arch="sm_90", enable_reflect_ftz=1)
 
+    def test_maxnreg(self):
+        # Triton's maxnreg: `.maxnreg N` in the PTX, a different kernel from
+        # the unlimited one; out of range is refused by the C API's check.
+        sig = "*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32,i32,fp32,1024"
+        free = mgp.compile(K.layer_norm_kernel, sig, arch="sm_90").ptx
+        capped = mgp.compile(K.layer_norm_kernel, sig, arch="sm_90", maxnreg=64).ptx
+        self.assertNotIn(".maxnreg", free)
+        self.assertIn(".maxnreg 64", capped)
+        with self.assertRaisesRegex(Exception, "maxnreg must be 0 .no limit. or in 16..255, got 8"):
+            mgp.compile(K.layer_norm_kernel, sig, arch="sm_90", maxnreg=8)
+        with self.assertRaisesRegex(TypeError, "maxnreg must be an integer"):
+            mgp.compile(K.layer_norm_kernel, sig, arch="sm_90", maxnreg=64.0)
+        # An autotune config's maxnreg is one of its launch options, and part
+        # of its identity in the tuning cache.
+        capped_config = mgp.Config({"BLOCK": 64}, num_warps=8, maxnreg=128)
+        self.assertEqual(capped_config.all_kwargs()["maxnreg"], 128)
+        self.assertNotIn("maxnreg", mgp.Config({"BLOCK": 64}).all_kwargs())
+        self.assertNotEqual(capped_config.describe(),
+                            mgp.Config({"BLOCK": 64}, num_warps=8).describe())
+
     def test_compile_bakes_constexprs_that_are_not_numbers(self):
         # None, a string and a dtype, as Triton's ASTSource takes them: baked
         # into the kernel's text, as a launch bakes them.

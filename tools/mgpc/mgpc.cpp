@@ -101,6 +101,12 @@ static cl::opt<std::string>
               cl::desc("Dot input precision: tf32 (each dot's own, Triton's "
                        "default) or ieee (every f32 dot exact)"),
               cl::init("tf32"), cl::cat(mgpcCategory));
+static cl::opt<int>
+    maxNumRegs("maxnreg",
+               cl::desc("The most registers per thread (Triton's maxnreg: PTX "
+                        ".maxnreg); 0, the default: no limit"),
+               cl::init(mgp::KernelOptions().maxNumRegs),
+               cl::cat(mgpcCategory));
 static cl::opt<bool> reflectFtz(
     "enable-reflect-ftz",
     cl::desc("libdevice's f32 functions flush denormals to zero (Triton's "
@@ -192,6 +198,7 @@ static Error getCompileOptions(mgp::KernelOptions &options,
     return dots.takeError();
   options.precision = *dots;
   options.reflectFtz = reflectFtz;
+  options.maxNumRegs = maxNumRegs;
   return options.verify();
 }
 

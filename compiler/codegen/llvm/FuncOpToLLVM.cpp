@@ -3,8 +3,9 @@
 // This file implements the lowering of func.func/return/call (upstream
 // patterns with mgp's type converter, so pointer arguments become
 // `!llvm.ptr<1>`) and the kernel finishing step: a function with `mgp.kernel`
-// gets `nvvm.kernel` and `nvvm.maxntid = [32 * mgp.num_warps, 1, 1]`, and a
-// pointer argument with `mgp.divisibility = 16` gets `llvm.align = 16`.
+// gets `nvvm.kernel` and `nvvm.maxntid = [32 * mgp.num_warps, 1, 1]` (and
+// `nvvm.maxnreg` when the module has `mgp.maxnreg`), and a pointer argument
+// with `mgp.divisibility = 16` gets `llvm.align = 16`.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/llvm/ElementIndices.h"
@@ -25,6 +26,7 @@ void mgp::populateFuncOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
 
 void mgp::finalizeKernelAttributes(ModuleOp module) {
   int threads = 32 * getNumWarps(module);
+  auto maxNumRegs = module->getAttrOfType<IntegerAttr>(kMaxNumRegsAttrName);
   module.walk([&](LLVM::LLVMFuncOp func) {
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       auto divisibility =
@@ -44,5 +46,8 @@ void mgp::finalizeKernelAttributes(ModuleOp module) {
     func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                   b.getDenseI32ArrayAttr({threads, 1, 1}));
+    if (maxNumRegs)
+      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    b.getI32IntegerAttr(maxNumRegs.getInt()));
   });
 }

@@ -94,6 +94,7 @@ TEST(CacheKey, EveryComponentChangesTheKey) {
           {"interpreter", [](KernelRequest &in) { in.target = Target::cpu(); }},
           {"num_warps", [](KernelRequest &in) { in.options.numWarps = 8; }},
           {"num_stages", [](KernelRequest &in) { in.options.numStages = 2; }},
+          {"maxnreg", [](KernelRequest &in) { in.options.maxNumRegs = 128; }},
           {"precision",
            [](KernelRequest &in) {
              in.options.precision = DotPrecision::IEEE;
