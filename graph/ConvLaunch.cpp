@@ -92,6 +92,16 @@ ConvConfig mgp::graph::defaultConvConfig(const Graph &graph, int node) {
   return ConvConfig{64, 64, 16, 4};
 }
 
+/// The registers per thread at which two blocks of `numWarps` warps fit in a
+/// multiprocessor's 64K (0, no limit, when that is above the 255 a thread
+/// can have). Without it the driver's JIT gave the 8-warp tf32 convolutions
+/// with a residual more than 128 registers, one block per multiprocessor
+/// (docs/kernels.md, "Registers").
+static int twoBlockRegisterLimit(int numWarps) {
+  int limit = 65536 / (2 * 32 * numWarps);
+  return limit > 255 ? 0 : limit;
+}
+
 /// The padded taps per row of the stem kernel (a power of two >= S, at
 /// least 4 so that a row is at least one 16-float chunk), or 0 when the
 /// stem kernel does not apply: C <= 4 and S <= 8 with R*S > 1, and the
@@ -193,6 +203,7 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN)));
   launches.back().options.numWarps = config.numWarps;
+  launches.back().options.maxNumRegs = twoBlockRegisterLimit(config.numWarps);
   launches.back().options.numStages = config.numStages;
   launches.back().workspace = workspace;
   return launches;
@@ -281,6 +292,7 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
   launches.back().options.numWarps = config.numWarps;
+  launches.back().options.maxNumRegs = twoBlockRegisterLimit(config.numWarps);
   launches.back().options.numStages = config.numStages;
   if (!splitK)
     return launches;

@@ -81,11 +81,14 @@ struct KernelLaunch {
   std::string signature() const;
   /// The constexprs as `NAME=value` joined with spaces (for --info).
   std::string specialization() const;
-  /// `file:kernel[signature]/wN/sS`: equal keys share one compiled kernel.
+  /// `file:kernel[signature]/wN/sS` (and `/rR` with a register limit):
+  /// equal keys share one compiled kernel.
   std::string key() const {
     return file + ":" + kernel + "[" + signature() + "]/w" +
            std::to_string(options.numWarps) + "/s" +
-           std::to_string(options.numStages);
+           std::to_string(options.numStages) +
+           (options.maxNumRegs ? "/r" + std::to_string(options.maxNumRegs)
+                               : "");
   }
 };
 

@@ -269,6 +269,31 @@ TEST(ConvNhwcPlanTest, StemWithTwoStepsPerRowMatchesReference) {
   EXPECT_LT(tf32, 5e-3);
 }
 
+TEST(ConvNhwcPlanTest, EightWarpConvolutionsLeaveRoomForTwoBlocks) {
+  // 8 warps: at most 128 registers per thread, so two blocks fit in a
+  // multiprocessor's 64K (the key says so); 4 warps: no limit. The stem's
+  // GEMM takes the same rule, its packing launch none.
+  for (const char *name : {"3x3_s1_relu", "stem_7x7_s2_nchw_input"})
+    for (int warps : {8, 4}) {
+      const ConvCase *conv = nullptr;
+      for (const ConvCase &c : kConvCases)
+        if (llvm::StringRef(c.name) == name)
+          conv = &c;
+      ASSERT_NE(conv, nullptr);
+      std::string config = "64,32,16," + std::to_string(warps);
+      ASSERT_EQ(setenv("MGP_CONV_CONFIG", config.c_str(), 1), 0);
+      auto launches = planLaunches(parse(conv->graph), LaunchOptions());
+      unsetenv("MGP_CONV_CONFIG");
+      ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+      const KernelLaunch &gemm = launches->back();
+      EXPECT_EQ(gemm.options.maxNumRegs, warps == 8 ? 128 : 0) << name;
+      EXPECT_EQ(llvm::StringRef(gemm.key()).ends_with("/r128"), warps == 8)
+          << gemm.key();
+      if (launches->size() > 1 && launches->front().auxiliary)
+        EXPECT_EQ(launches->front().options.maxNumRegs, 0);
+    }
+}
+
 TEST(ConvNhwcModelTest, StemAt224MatchesReference) {
   // The real stem: 3x224x224, 64 channels, 7x7 stride 2 padding 3, bias and
   // ReLU fused.
