@@ -96,7 +96,7 @@ ConvConfig mgp::graph::defaultConvConfig(const Graph &graph, int node) {
 /// multiprocessor's 64K (0, no limit, when that is above the 255 a thread
 /// can have). Without it the driver's JIT gave the 8-warp tf32 convolutions
 /// with a residual more than 128 registers, one block per multiprocessor
-/// (docs/kernels.md, "Registers").
+/// (docs/kernels.md, "Launch rules").
 static int twoBlockRegisterLimit(int numWarps) {
   int limit = 65536 / (2 * 32 * numWarps);
   return limit > 255 ? 0 : limit;

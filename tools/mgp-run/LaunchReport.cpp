@@ -40,6 +40,8 @@ void run::printLaunches(const Graph &graph,
     std::string spec = launch.specialization() +
                        " warps=" + std::to_string(launch.options.numWarps) +
                        " stages=" + std::to_string(launch.options.numStages);
+    if (launch.options.maxNumRegs)
+      spec += " maxnreg=" + std::to_string(launch.options.maxNumRegs);
     os << llvm::format("%-4d %-26s %-22s %-12s %s\n", launch.node, name.c_str(),
                        launch.kernel.c_str(), grid.c_str(), spec.c_str());
   }
