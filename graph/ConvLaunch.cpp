@@ -93,13 +93,15 @@ ConvConfig mgp::graph::defaultConvConfig(const Graph &graph, int node) {
 }
 
 /// The registers per thread at which two blocks of `numWarps` warps fit in a
-/// multiprocessor's 64K (0, no limit, when that is above the 255 a thread
-/// can have). Without it the driver's JIT gave the 8-warp tf32 convolutions
-/// with a residual more than 128 registers, one block per multiprocessor
-/// (docs/kernels.md, "Launch rules").
-static int twoBlockRegisterLimit(int numWarps) {
+/// multiprocessor's 64K, for tf32 dots (0, no limit, otherwise or when that
+/// is above the 255 a thread can have). Without it the driver's JIT gave the
+/// 8-warp tf32 convolutions with a residual more than 128 registers, one
+/// block per multiprocessor; the 16-bit ones fit already (and lost 1 % with
+/// it), tf32x3's need more (7 % slower with it; docs/kernels.md, "Launch
+/// rules").
+static int twoBlockRegisterLimit(int numWarps, const LaunchOptions &options) {
   int limit = 65536 / (2 * 32 * numWarps);
-  return limit > 255 ? 0 : limit;
+  return dotTF32Code(options) != 1 || limit > 255 ? 0 : limit;
 }
 
 /// The padded taps per row of the stem kernel (a power of two >= S, at
@@ -203,7 +205,8 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN)));
   launches.back().options.numWarps = config.numWarps;
-  launches.back().options.maxNumRegs = twoBlockRegisterLimit(config.numWarps);
+  launches.back().options.maxNumRegs =
+      twoBlockRegisterLimit(config.numWarps, options);
   launches.back().options.numStages = config.numStages;
   launches.back().workspace = workspace;
   return launches;
@@ -292,7 +295,8 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
   launches.back().options.numWarps = config.numWarps;
-  launches.back().options.maxNumRegs = twoBlockRegisterLimit(config.numWarps);
+  launches.back().options.maxNumRegs =
+      twoBlockRegisterLimit(config.numWarps, options);
   launches.back().options.numStages = config.numStages;
   if (!splitK)
     return launches;

@@ -269,10 +269,14 @@ TEST(ConvNhwcPlanTest, StemWithTwoStepsPerRowMatchesReference) {
   EXPECT_LT(tf32, 5e-3);
 }
 
-TEST(ConvNhwcPlanTest, EightWarpConvolutionsLeaveRoomForTwoBlocks) {
-  // 8 warps: at most 128 registers per thread, so two blocks fit in a
-  // multiprocessor's 64K (the key says so); 4 warps: no limit. The stem's
-  // GEMM takes the same rule, its packing launch none.
+TEST(ConvNhwcPlanTest, EightWarpTF32ConvolutionsLeaveRoomForTwoBlocks) {
+  // tf32 dots at 8 warps: at most 128 registers per thread, so two blocks
+  // fit in a multiprocessor's 64K (the key says so); 4 warps, ieee and
+  // tf32x3 dots: no limit. The stem's GEMM takes the same rule, its packing
+  // launch none.
+  LaunchOptions tf32, tf32x3;
+  tf32.tf32 = true;
+  tf32x3.tf32x3 = true;
   for (const char *name : {"3x3_s1_relu", "stem_7x7_s2_nchw_input"})
     for (int warps : {8, 4}) {
       const ConvCase *conv = nullptr;
@@ -282,9 +286,14 @@ TEST(ConvNhwcPlanTest, EightWarpConvolutionsLeaveRoomForTwoBlocks) {
       ASSERT_NE(conv, nullptr);
       std::string config = "64,32,16," + std::to_string(warps);
       ASSERT_EQ(setenv("MGP_CONV_CONFIG", config.c_str(), 1), 0);
-      auto launches = planLaunches(parse(conv->graph), LaunchOptions());
+      Graph graph = parse(conv->graph);
+      auto launches = planLaunches(graph, tf32);
+      auto ieee = planLaunches(graph, LaunchOptions());
+      auto split = planLaunches(graph, tf32x3);
       unsetenv("MGP_CONV_CONFIG");
-      ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+      ASSERT_TRUE(launches && ieee && split);
+      EXPECT_EQ(ieee->back().options.maxNumRegs, 0);
+      EXPECT_EQ(split->back().options.maxNumRegs, 0);
       const KernelLaunch &gemm = launches->back();
       EXPECT_EQ(gemm.options.maxNumRegs, warps == 8 ? 128 : 0) << name;
       EXPECT_EQ(llvm::StringRef(gemm.key()).ends_with("/r128"), warps == 8)
