@@ -314,6 +314,22 @@ class MgpAgainstTriton(unittest.TestCase):
         self.assertTrue(torch.equal(got, want))
         self.assertTrue(torch.equal(got, x + y))
 
+    def test_maxnreg_as_triton(self):
+        # maxnreg=32: `.maxnreg 32` in both compilers' PTX, the same sums.
+        n = 98432
+        x, y = rand(n), rand(n)
+        want = torch.full_like(x, float("nan"))
+        got = torch.full_like(x, float("nan"))
+        grid = lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)
+        ref = T.add_kernel[grid](x, y, want, n, BLOCK_SIZE=1024, maxnreg=32)
+        kernel = mgp.jit(T.add_kernel)
+        kernel[grid](x, y, got, n, BLOCK_SIZE=1024, maxnreg=32)
+        self.assertTrue(torch.equal(got, want))
+        self.assertTrue(torch.equal(got, x + y))
+        self.assertIn(".maxnreg 32", ref.asm["ptx"])
+        compiled = kernel.warmup(x, y, got, n, BLOCK_SIZE=1024, maxnreg=32, grid=grid)
+        self.assertIn(".maxnreg 32", compiled.asm["ptx"])
+
     def test_denormals_as_triton(self):
         # Inputs whose results (exp2 of -126..-150) or arguments (y down to
         # 1e-45) are f32 denormals, and ordinary ones: every function's
