@@ -104,6 +104,15 @@ static int twoBlockRegisterLimit(int numWarps, const LaunchOptions &options) {
   return dotTF32Code(options) != 1 || limit > 255 ? 0 : limit;
 }
 
+/// A convolution GEMM launch's compile options from its configuration: warps,
+/// stages and the register limit.
+static void setGemmOptions(KernelLaunch &launch, const ConvConfig &config,
+                           const LaunchOptions &options) {
+  launch.options.numWarps = config.numWarps;
+  launch.options.numStages = config.numStages;
+  launch.options.maxNumRegs = twoBlockRegisterLimit(config.numWarps, options);
+}
+
 /// The padded taps per row of the stem kernel (a power of two >= S, at
 /// least 4 so that a row is at least one 16-float chunk), or 0 when the
 /// stem kernel does not apply: C <= 4 and S <= 8 with R*S > 1, and the
@@ -204,10 +213,7 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .constexpr_("BLOCK_K", blockK)
       .constexpr_("ROUND_TF32", options.roundTF32);
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN)));
-  launches.back().options.numWarps = config.numWarps;
-  launches.back().options.maxNumRegs =
-      twoBlockRegisterLimit(config.numWarps, options);
-  launches.back().options.numStages = config.numStages;
+  setGemmOptions(launches.back(), config, options);
   launches.back().workspace = workspace;
   return launches;
 }
@@ -294,10 +300,7 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
     b.constexpr_("A_L1", config.aL1);
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
-  launches.back().options.numWarps = config.numWarps;
-  launches.back().options.maxNumRegs =
-      twoBlockRegisterLimit(config.numWarps, options);
-  launches.back().options.numStages = config.numStages;
+  setGemmOptions(launches.back(), config, options);
   if (!splitK)
     return launches;
 
