@@ -53,6 +53,9 @@ namespace mgp {
   X(cuMemcpyDtoHAsync)                                                         \
   X(cuMemsetD8)                                                                \
   X(cuStreamCreate)                                                            \
+  X(cuStreamCreateWithPriority)                                                \
+  X(cuCtxGetStreamPriorityRange)                                               \
+  X(cuStreamWaitEvent)                                                         \
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
   X(cuStreamBeginCapture)                                                      \

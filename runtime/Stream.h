@@ -17,6 +17,14 @@ class Stream {
 public:
   /// Creates a stream that does not synchronize with the default stream.
   static llvm::Expected<Stream> create();
+  /// Creates such a stream at the context's lowest priority: the block
+  /// scheduler starts its blocks when no stream of a higher priority has
+  /// blocks waiting.
+  static llvm::Expected<Stream> createLowPriority();
+
+  /// Makes the work queued on the stream from now on wait for \p event's
+  /// last record (inside a stream capture, a dependency of the graph).
+  llvm::Error waitFor(CUevent event) const;
 
   /// Waits until everything queued on the stream has finished.
   llvm::Error synchronize() const;

@@ -35,6 +35,9 @@ static const EnvVarInfo kEnvVars[] = {
     {EnvVar::Pinned, "MGP_PINNED", "off",
      "the gpu backend copies inputs and outputs through pageable memory "
      "instead of page-locked staging buffers"},
+    {EnvVar::SideStream, "MGP_SIDE_STREAM", "off",
+     "the gpu backend queues every launch on one stream instead of running "
+     "independent ones (ResNet's downsample convolutions) on a second"},
     {EnvVar::Tune, "MGP_TUNE", "off",
      "the gpu backend does not tune its convolutions (their defaults)"},
     {EnvVar::ConvConfig, "MGP_CONV_CONFIG", "BM,BN,BK,W[,S[,L1]]",

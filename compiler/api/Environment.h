@@ -25,6 +25,7 @@ enum class EnvVar {
   NoWgmma,    ///< MGP_NO_WGMMA
   CudaGraph,  ///< MGP_CUDA_GRAPH
   Pinned,     ///< MGP_PINNED
+  SideStream, ///< MGP_SIDE_STREAM
   Tune,       ///< MGP_TUNE
   ConvConfig, ///< MGP_CONV_CONFIG
 };
@@ -50,7 +51,7 @@ bool isEnvOn(EnvVar var);
 /// any case, spaces around ignored.
 bool isOffValue(llvm::StringRef value);
 /// A switch that is off: set to an isOffValue (MGP_CACHE, MGP_CUDA_GRAPH,
-/// MGP_PINNED, MGP_TUNE); unset or anything else leaves it on.
+/// MGP_PINNED, MGP_SIDE_STREAM, MGP_TUNE); unset or anything else leaves it on.
 bool isEnvOff(EnvVar var);
 
 /// The cache directory: MGP_CACHE_DIR when set and not empty, else

@@ -15,16 +15,17 @@
 
 #include "graph/backends/gpu/GpuBackend.h"
 
-#include "graph/tune/ConvTuner.h"
-#include "graph/passes/FoldBatchNorm.h"
-#include "graph/passes/FuseEpilogue.h"
+#include "graph/ModelStats.h"
 #include "graph/backends/gpu/GpuBackendArena.h"
+#include "graph/backends/gpu/GpuBackendConcurrency.h"
 #include "graph/backends/gpu/GpuBackendGraph.h"
 #include "graph/backends/gpu/GpuBackendStaging.h"
-#include "graph/ModelStats.h"
-#include "graph/passes/NhwcLayout.h"
 #include "graph/ir/StorageTypes.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/passes/NhwcLayout.h"
 #include "graph/passes/Tf32Rounding.h"
+#include "graph/tune/ConvTuner.h"
 
 #include "compiler/api/Environment.h"
 #include "runtime/Device.h"
@@ -71,6 +72,9 @@ struct ReadyLaunch {
   int layerIndex = -1;         ///< entry in `layerTotals`
   double flops = 0;            ///< 2 x the node's MACs (ModelStats)
   std::string label;           ///< the node's value name, for errors
+  /// >= 0: the launch runs on `sideStream` beside the launch before it, with
+  /// forkEvents/joinEvents[sideIndex] (planSideLaunches).
+  int sideIndex = -1;
 };
 
 class GpuBackendImpl : public GpuBackend {
@@ -94,6 +98,9 @@ public:
   bool cudaGraphEnabled() const override { return forward.isEnabled(); }
   void setPinnedStaging(bool enabled) override;
   bool pinnedStaging() const override { return staging.isPinned(); }
+  unsigned sideLaunches() const override {
+    return static_cast<unsigned>(forkEvents.size());
+  }
   unsigned graphReplays() const override { return forward.replays(); }
   size_t graphNodes() const override { return forward.nodes(); }
   std::vector<KernelProfileEntry> profile() const override;
@@ -133,6 +140,11 @@ private:
   std::vector<DType> types;              ///< by value: fp32 or fp16/bf16
   std::optional<DeviceBuffer> workspace; ///< split-K partial sums
   std::optional<Stream> stream;
+  /// Launches beside the one before them (none when MGP_SIDE_STREAM=off):
+  /// per launch, and the stream and events that run them.
+  std::vector<bool> sideLaunch;
+  std::optional<Stream> sideStream;
+  std::vector<Event> forkEvents, joinEvents;
   std::map<std::string, LoadedKernel> loaded; ///< by KernelLaunch::key()
   std::vector<ReadyLaunch> ready;
   std::vector<Event> launchEvents; ///< launches + 1 (profiling)
@@ -279,7 +291,9 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
   }
   if (firstError)
     return firstError;
-  for (const KernelLaunch &launch : modelPlan.launches) {
+  int sideLaunches = 0;
+  for (size_t index = 0; index < modelPlan.launches.size(); ++index) {
+    const KernelLaunch &launch = modelPlan.launches[index];
     if (launch.aliasOf >= 0)
       continue;
     auto found = loaded.find(launch.key());
@@ -339,6 +353,8 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     }
     layerAuxiliary = launch.auxiliary;
     r.layerIndex = static_cast<int>(layerTotals.size()) - 1;
+    if (sideLaunch[index])
+      r.sideIndex = sideLaunches++;
     ready.push_back(std::move(r));
   }
   // Pointers into the slots once `ready` no longer moves.
@@ -480,7 +496,29 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   if (!newStream)
     return newStream.takeError();
   stream.emplace(std::move(*newStream));
-  endStep("allocate arena and workspace, create stream");
+  sideLaunch.assign(modelPlan.launches.size(), false);
+  if (!isEnvOff(EnvVar::SideStream))
+    sideLaunch = planSideLaunches(model.graph, modelPlan.launches, arenaPlan,
+                                  elementBytes(types));
+  if (llvm::is_contained(sideLaunch, true)) {
+    auto low = Stream::createLowPriority();
+    if (!low)
+      return low.takeError();
+    sideStream.emplace(std::move(*low));
+  }
+  for (bool side : sideLaunch) {
+    if (!side)
+      continue;
+    auto fork = Event::create();
+    if (!fork)
+      return fork.takeError();
+    auto join = Event::create();
+    if (!join)
+      return join.takeError();
+    forkEvents.push_back(std::move(*fork));
+    joinEvents.push_back(std::move(*join));
+  }
+  endStep("allocate arena and workspace, create streams");
   std::vector<StagedValue> stagedInputs, stagedOutputs;
   for (int value : model.graph.inputs)
     stagedInputs.push_back(
@@ -520,9 +558,29 @@ llvm::Error GpuBackendImpl::enqueueLaunches(bool timed) {
     if (timed && i > 0)
       if (llvm::Error e = launchEvents[i].record(stream->handle()))
         return e;
-    if (llvm::Error e = r.function->launch(r.config, r.args.data()))
+    // A side launch waits for what came before the launch it runs beside
+    // (the fork, recorded before that launch) and the launch after it for
+    // the side launch (the join). Timed runs keep one stream.
+    if (!timed && i + 1 < ready.size() && ready[i + 1].sideIndex >= 0)
+      if (llvm::Error e =
+              forkEvents[ready[i + 1].sideIndex].record(stream->handle()))
+        return e;
+    bool side = !timed && r.sideIndex >= 0;
+    LaunchConfig config = r.config;
+    if (side) {
+      if (llvm::Error e = sideStream->waitFor(forkEvents[r.sideIndex].handle()))
+        return e;
+      config.stream = sideStream->handle();
+    }
+    if (llvm::Error e = r.function->launch(config, r.args.data()))
       return backendError("node '" + r.label + "' (" + r.function->name() +
                           "): " + llvm::toString(std::move(e)));
+    if (side) {
+      if (llvm::Error e = joinEvents[r.sideIndex].record(sideStream->handle()))
+        return e;
+      if (llvm::Error e = stream->waitFor(joinEvents[r.sideIndex].handle()))
+        return e;
+    }
   }
   return llvm::Error::success();
 }

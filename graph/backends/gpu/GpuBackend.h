@@ -54,6 +54,10 @@ public:
   virtual void setPinnedStaging(bool enabled) = 0;
   /// Whether run() copies through pinned buffers now.
   virtual bool pinnedStaging() const = 0;
+  /// Launches that run on a second stream beside the launch before them
+  /// (graph/backends/gpu/GpuBackendConcurrency.h; 0 with MGP_SIDE_STREAM=off
+  /// and in profiling runs, which keep one stream).
+  virtual unsigned sideLaunches() const = 0;
   /// Graph replays so far (the capturing run counts) and the graph's nodes.
   virtual unsigned graphReplays() const = 0;
   virtual size_t graphNodes() const = 0;

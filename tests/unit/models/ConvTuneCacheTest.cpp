@@ -211,6 +211,10 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   }
   for (const ConvConfig &c : all)
     EXPECT_EQ(c.blockK % 16, 0) << formatConvConfig(c);
+  // tf32's list also splits the largest tile's reduction in two (layer4).
+  EXPECT_EQ(llvm::count_if(convTuneCandidates(true, TuneDot::TF32),
+                           [](const ConvConfig &c) { return c.splitK == 2; }),
+            1);
 }
 
 TEST(ConvTunerTest, StoredConfigsReachThePlan) {

@@ -9,15 +9,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/passes/FoldBatchNorm.h"
-#include "graph/passes/FuseEpilogue.h"
+#include "graph/LaunchRequest.h"
 #include "graph/backends/gpu/GpuBackend.h"
 #include "graph/backends/gpu/GpuBackendArena.h"
-#include "graph/ir/GraphParser.h"
-#include "graph/LaunchRequest.h"
-#include "graph/passes/ShapeInference.h"
-#include "graph/ir/StorageTypes.h"
+#include "graph/backends/gpu/GpuBackendConcurrency.h"
 #include "graph/io/WeightInit.h"
+#include "graph/ir/GraphParser.h"
+#include "graph/ir/StorageTypes.h"
+#include "graph/passes/FoldBatchNorm.h"
+#include "graph/passes/FuseEpilogue.h"
+#include "graph/passes/ShapeInference.h"
 
 #include "runtime/CacheKey.h"
 
@@ -28,6 +29,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mgp;
@@ -148,6 +150,59 @@ TEST(GpuBackendArenaTest, ResNet18LiveValuesNeverOverlap) {
           << graph.values[v].name;
     }
   }
+}
+
+// In ResNet18 exactly the three downsample convolutions run beside the
+// launch before them, their block's first 3x3 convolution (the same input,
+// neither reading the other's result), in fp32 and with fp16 storage; a
+// downsample whose result the arena put on the bytes of that convolution's
+// input (as it could put a value that died) stays on one stream.
+TEST(GpuBackendConcurrencyTest, ResNet18DownsamplesRunBesideTheirBlocksConv1) {
+  PlannedResNet net = planResNet18(2, 64, false);
+  const Graph &graph = net.graph;
+  std::vector<DType> types = planStorageTypes(graph, DType::F16);
+  for (bool half : {false, true}) {
+    std::vector<unsigned> bytes =
+        half ? elementBytes(types) : std::vector<unsigned>();
+    ArenaPlan arena = planArena(graph, net.launches, bytes);
+    std::vector<bool> side =
+        planSideLaunches(graph, net.launches, arena, bytes);
+    ASSERT_EQ(side.size(), net.launches.size());
+    int previous = -1;
+    std::vector<std::string> beside;
+    for (size_t i = 0; i < net.launches.size(); ++i) {
+      const KernelLaunch &launch = net.launches[i];
+      if (launch.aliasOf >= 0) {
+        EXPECT_FALSE(side[i]);
+        continue;
+      }
+      if (side[i]) {
+        const std::string &name =
+            graph.values[graph.nodes[launch.node].result].name;
+        beside.push_back(name);
+        ASSERT_GE(previous, 0);
+        const KernelLaunch &before = net.launches[previous];
+        EXPECT_EQ(graph.nodes[launch.node].operands[0],
+                  graph.nodes[before.node].operands[0])
+            << name << " and the launch before it read the same input";
+      }
+      previous = int(i);
+    }
+    EXPECT_EQ(beside, (std::vector<std::string>{"layer2.0.downsample.1",
+                                                "layer3.0.downsample.1",
+                                                "layer4.0.downsample.1"}));
+  }
+
+  ArenaPlan arena = planArena(graph, net.launches);
+  std::vector<bool> side = planSideLaunches(graph, net.launches, arena);
+  size_t first = std::find(side.begin(), side.end(), true) - side.begin();
+  ASSERT_LT(first, side.size());
+  int downsample = graph.nodes[net.launches[first].node].result;
+  int input = graph.nodes[net.launches[first].node].operands[0];
+  arena.offsetOf[downsample] = arena.offsetOf[input];
+  std::vector<bool> unsafe = planSideLaunches(graph, net.launches, arena);
+  EXPECT_FALSE(unsafe[first]);
+  EXPECT_EQ(std::count(unsafe.begin(), unsafe.end(), true), 2);
 }
 
 TEST(GpuBackendCompileTest, LaunchRequestsCarryTheSignature) {

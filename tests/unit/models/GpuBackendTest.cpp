@@ -29,6 +29,8 @@
 
 #include "gtest/gtest.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <cmath>
 
 using namespace mgp;
@@ -385,6 +387,52 @@ output flat
     ASSERT_FALSE(bool((*gpu)->prepare(*parsed, weights)));
     EXPECT_TRUE((*gpu)->pinnedStaging());
   }
+}
+
+// The downsample convolutions on a second stream (GpuBackendConcurrency.h)
+// give the one-stream logits bit for bit, eager and as a CUDA graph (two
+// parallel branches per pair), on fresh inputs; MGP_SIDE_STREAM=off keeps
+// one stream.
+TEST_F(GpuBackendTest, SideStreamGivesTheOneStreamLogitsBitwise) {
+  Graph graph = resnet18();
+  WeightMap weights = initWeights(graph, 23);
+  const Shape &shape = graph.values[graph.inputs[0]].shape;
+  std::vector<Tensor> inputs = {randomNormalTensor(shape, 29),
+                                randomNormalTensor(shape, 31)};
+  BackendOptions options;
+  options.precision = Precision::FP16;
+  auto prepared = [&](bool side) {
+    if (side)
+      unsetenv("MGP_SIDE_STREAM");
+    else
+      setenv("MGP_SIDE_STREAM", "off", 1);
+    auto gpu = createGpuBackend(options);
+    EXPECT_TRUE(bool(gpu)) << llvm::toString(gpu.takeError());
+    EXPECT_FALSE(bool((*gpu)->prepare(graph, weights)));
+    unsetenv("MGP_SIDE_STREAM");
+    return std::move(*gpu);
+  };
+  std::unique_ptr<GpuBackend> one = prepared(false), two = prepared(true);
+  EXPECT_EQ(one->sideLaunches(), 0u);
+  EXPECT_EQ(two->sideLaunches(), 3u);
+  for (bool graphed : {false, true}) {
+    one->setCudaGraph(graphed);
+    two->setCudaGraph(graphed);
+    for (int round = 0; round < 2; ++round)
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        auto want = one->run(inputs[i]);
+        ASSERT_TRUE(bool(want)) << llvm::toString(want.takeError());
+        auto got = two->run(inputs[i]);
+        ASSERT_TRUE(bool(got)) << llvm::toString(got.takeError());
+        EXPECT_EQ(got->front().data, want->front().data)
+            << (graphed ? "graph" : "eager") << " input " << i;
+      }
+  }
+  EXPECT_EQ(two->graphReplays(), 4u);
+  auto logits = two->run(inputs[0]);
+  ASSERT_TRUE(bool(logits)) << llvm::toString(logits.takeError());
+  EXPECT_TRUE(llvm::any_of(logits->front().data,
+                           [](float v) { return v != 0 && std::isfinite(v); }));
 }
 
 // Device memory exhausted (issue 7): with all but under 1 MiB of the device
