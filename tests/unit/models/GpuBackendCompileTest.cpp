@@ -205,6 +205,39 @@ TEST(GpuBackendConcurrencyTest, ResNet18DownsamplesRunBesideTheirBlocksConv1) {
   EXPECT_EQ(std::count(unsafe.begin(), unsafe.end(), true), 2);
 }
 
+// The residual block of the GPU test SideStreamGivesTheOneStreamOutputsBitwise
+// (tests/lit/models/Inputs/residual-block.graph, batch 32), planned for 132
+// SMs: its 1x1 downsample runs beside the block's first 3x3 convolution. At
+// batch 2 the convolutions have fewer tiles than SMs, split their reductions
+// through the shared workspace and stay on one stream.
+TEST(GpuBackendConcurrencyTest, SplitKLaunchesStayOnTheMainStream) {
+  for (int64_t batch : {32, 2}) {
+    auto parsed = parseGraphFile(
+        MGP_SOURCE_DIR "/tests/lit/models/Inputs/residual-block.graph");
+    ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+    DimBindings bindings;
+    bindings["N"] = batch;
+    ASSERT_FALSE(bool(inferShapes(*parsed, bindings)));
+    Model model = foldBatchNorm(*parsed, initWeights(*parsed, 3));
+    Graph graph = fuseEpilogues(model.graph);
+    LaunchOptions options;
+    options.numSMs = 132;
+    auto launches = planLaunches(graph, options);
+    ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+    ArenaPlan arena = planArena(graph, *launches);
+    std::vector<bool> side = planSideLaunches(graph, *launches, arena);
+    std::vector<std::string> beside;
+    for (size_t i = 0; i < launches->size(); ++i)
+      if (side[i])
+        beside.push_back(
+            graph.values[graph.nodes[(*launches)[i].node].result].name);
+    if (batch == 32)
+      EXPECT_EQ(beside, std::vector<std::string>{"down.1"});
+    else
+      EXPECT_TRUE(beside.empty()) << beside.front();
+  }
+}
+
 TEST(GpuBackendCompileTest, LaunchRequestsCarryTheSignature) {
   PlannedResNet net = planResNet18(2, 64, true);
   Target sm90 = *Target::parse("sm_90");

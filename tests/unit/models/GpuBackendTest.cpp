@@ -390,26 +390,16 @@ output flat
 }
 
 // A residual block's 1x1 downsample on a second stream, beside the block's
-// first 3x3 convolution (GpuBackendConcurrency.h), gives the one-stream
-// outputs bit for bit, eager and as a CUDA graph (two parallel branches), on
-// fresh inputs; MGP_SIDE_STREAM=off keeps one stream. The block has more
-// tiles than an H100 or H200 has SMs, so no convolution splits its
+// first 3x3 convolution (GpuBackendConcurrency.h;
+// tests/lit/models/Inputs/residual-block.graph at batch 32), gives the
+// one-stream outputs bit for bit, eager and as a CUDA graph (two parallel
+// branches), on fresh inputs; MGP_SIDE_STREAM=off keeps one stream. The block
+// has more tiles than an H100 or H200 has SMs, so no convolution splits its
 // reduction (split-K launches use the shared workspace and stay on the main
 // stream).
 TEST_F(GpuBackendTest, SideStreamGivesTheOneStreamOutputsBitwise) {
-  auto parsed = parseGraphString(R"(
-input x: f32[32, 64, 56, 56]
-param conv1.weight: f32[128, 64, 3, 3]
-param conv2.weight: f32[128, 128, 3, 3]
-param down.weight: f32[128, 64, 1, 1]
-c1 = conv2d(x, conv1.weight, stride=2, padding=1)
-r1 = relu(c1)
-d = conv2d(x, down.weight, stride=2)
-c2 = conv2d(r1, conv2.weight, padding=1)
-s = add(c2, d)
-out = relu(s)
-output out
-)");
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR
+                               "/tests/lit/models/Inputs/residual-block.graph");
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   ASSERT_FALSE(bool(inferShapes(*parsed)));
   WeightMap weights = initWeights(*parsed, 23);
