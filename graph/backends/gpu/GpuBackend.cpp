@@ -5,10 +5,12 @@
 // distinct specialization (GpuBackendCompile), loads each PTX module, uploads
 // the weights into one buffer, allocates the arena and builds each launch's
 // argument slots once (every address is fixed from then on). run() copies the
-// input into the arena, launches every kernel on one stream (with events
+// input into the arena, launches every kernel on one stream (a launch
+// independent of the one before it on a second stream beside it,
+// graph/backends/gpu/GpuBackendConcurrency.h; with events
 // around each launch when profiling; otherwise replayed as a CUDA graph from
-// the second run on, graph/backends/gpu/GpuBackendGraph.h) and copies the outputs back,
-// both through pinned host buffers allocated in prepare()
+// the second run on, graph/backends/gpu/GpuBackendGraph.h) and copies the
+// outputs back, both through pinned host buffers allocated in prepare()
 // (graph/backends/gpu/GpuBackendStaging.h).
 //
 //===----------------------------------------------------------------------===//

@@ -3,9 +3,11 @@
 // This file implements the entry points of the `gpu` backend: every node of
 // the folded and fused graph runs as its kernels_dsl kernel
 // (graph/KernelLaunch.h), compiled to PTX for the device's architecture
-// (graph/backends/gpu/GpuBackendCompile.h) and launched through the CUDA driver on one
-// stream, with the weights uploaded once and the activations in one arena
-// planned by liveness (graph/backends/gpu/GpuBackendArena.h).
+// (graph/backends/gpu/GpuBackendCompile.h) and launched through the CUDA
+// driver on one stream (a launch independent of the one before it on a
+// second, graph/backends/gpu/GpuBackendConcurrency.h), with the weights
+// uploaded once and the activations in one arena planned by liveness
+// (graph/backends/gpu/GpuBackendArena.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +57,8 @@ public:
   /// Whether run() copies through pinned buffers now.
   virtual bool pinnedStaging() const = 0;
   /// Launches that run on a second stream beside the launch before them
-  /// (graph/backends/gpu/GpuBackendConcurrency.h; 0 with MGP_SIDE_STREAM=off
-  /// and in profiling runs, which keep one stream).
+  /// (graph/backends/gpu/GpuBackendConcurrency.h; 0 with MGP_SIDE_STREAM=off).
+  /// Profiling runs queue them on the main stream all the same.
   virtual unsigned sideLaunches() const = 0;
   /// Graph replays so far (the capturing run counts) and the graph's nodes.
   virtual unsigned graphReplays() const = 0;
