@@ -101,7 +101,8 @@ ConvConfig mgp::graph::defaultConvConfig(const Graph &graph, int node) {
 /// rules").
 static int twoBlockRegisterLimit(int numWarps, const LaunchOptions &options) {
   int limit = 65536 / (2 * 32 * numWarps);
-  return dotTF32Code(options) != 1 || limit > 255 ? 0 : limit;
+  bool tf32Dots = dotTF32Code(options) == 1 && !options.halfActivations;
+  return !tf32Dots || limit > 255 ? 0 : limit;
 }
 
 /// A convolution GEMM launch's compile options from its configuration: warps,

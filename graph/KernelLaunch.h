@@ -133,6 +133,9 @@ struct LaunchOptions {
   /// mode, whose next dot reads them from memory with wgmma, which truncates
   /// (the weights are rounded once, roundWeightsToTF32).
   bool roundTF32 = false;
+  /// Activations and weights stored 16-bit (fp16/bf16): the convolutions'
+  /// dots are 16-bit whatever `tf32` says (it applies to fp32 dots only).
+  bool halfActivations = false;
   /// Replaces the tuned per-kernel configurations of every convolution;
   /// when unset, planLaunches takes it from the MGP_CONV_CONFIG environment
   /// variable if that is set.

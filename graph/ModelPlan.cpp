@@ -15,6 +15,8 @@ LaunchOptions mgp::graph::getLaunchOptions(const PlanOptions &options) {
   LaunchOptions launch;
   launch.tf32 = options.precision != Precision::FP32;
   launch.roundTF32 = options.gpu && options.precision == Precision::TF32;
+  launch.halfActivations = options.precision == Precision::FP16 ||
+                           options.precision == Precision::BF16;
   // fp32: three tf32 products per dot (fp32 accuracy on the tensor cores);
   // the cpu backend runs the gpu's kernels on the interpreter.
   launch.tf32x3 = options.precision == Precision::FP32;

@@ -271,12 +271,15 @@ TEST(ConvNhwcPlanTest, StemWithTwoStepsPerRowMatchesReference) {
 
 TEST(ConvNhwcPlanTest, EightWarpTF32ConvolutionsLeaveRoomForTwoBlocks) {
   // tf32 dots at 8 warps: at most 128 registers per thread, so two blocks
-  // fit in a multiprocessor's 64K (the key says so); 4 warps, ieee and
-  // tf32x3 dots: no limit. The stem's GEMM takes the same rule, its packing
+  // fit in a multiprocessor's 64K (the key says so); 4 warps, ieee, tf32x3
+  // and 16-bit dots (fp16/bf16 storage, where `tf32` is set for the fp32
+  // dots only): no limit. The stem's GEMM takes the same rule, its packing
   // launch none.
-  LaunchOptions tf32, tf32x3;
+  LaunchOptions tf32, tf32x3, half;
   tf32.tf32 = true;
   tf32x3.tf32x3 = true;
+  half.tf32 = true;
+  half.halfActivations = true;
   for (const char *name : {"3x3_s1_relu", "stem_7x7_s2_nchw_input"})
     for (int warps : {8, 4}) {
       const ConvCase *conv = nullptr;
@@ -290,10 +293,12 @@ TEST(ConvNhwcPlanTest, EightWarpTF32ConvolutionsLeaveRoomForTwoBlocks) {
       auto launches = planLaunches(graph, tf32);
       auto ieee = planLaunches(graph, LaunchOptions());
       auto split = planLaunches(graph, tf32x3);
+      auto sixteen = planLaunches(graph, half);
       unsetenv("MGP_CONV_CONFIG");
-      ASSERT_TRUE(launches && ieee && split);
+      ASSERT_TRUE(launches && ieee && split && sixteen);
       EXPECT_EQ(ieee->back().options.maxNumRegs, 0);
       EXPECT_EQ(split->back().options.maxNumRegs, 0);
+      EXPECT_EQ(sixteen->back().options.maxNumRegs, 0);
       const KernelLaunch &gemm = launches->back();
       EXPECT_EQ(gemm.options.maxNumRegs, warps == 8 ? 128 : 0) << name;
       EXPECT_EQ(llvm::StringRef(gemm.key()).ends_with("/r128"), warps == 8)

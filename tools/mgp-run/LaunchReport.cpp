@@ -19,12 +19,14 @@ using namespace mgp::graph;
 
 void run::printLaunches(const Graph &graph,
                         llvm::ArrayRef<KernelLaunch> launches,
-                        llvm::StringRef precision, llvm::raw_ostream &os) {
+                        llvm::StringRef precision,
+                        const std::vector<bool> &side, llvm::raw_ostream &os) {
   os << "\nkernels (BatchNorm folded, epilogues fused, " << precision << "):\n";
   os << llvm::format("%-4s %-26s %-22s %-12s %s\n", "#", "node", "kernel",
                      "grid", "specialization");
   llvm::StringSet<> keys;
-  for (const KernelLaunch &launch : launches) {
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const KernelLaunch &launch = launches[i];
     const std::string &name =
         graph.values[graph.nodes[launch.node].result].name;
     if (launch.aliasOf >= 0) {
@@ -42,6 +44,8 @@ void run::printLaunches(const Graph &graph,
                        " stages=" + std::to_string(launch.options.numStages);
     if (launch.options.maxNumRegs)
       spec += " maxnreg=" + std::to_string(launch.options.maxNumRegs);
+    if (i < side.size() && side[i])
+      spec += " (second stream)";
     os << llvm::format("%-4d %-26s %-22s %-12s %s\n", launch.node, name.c_str(),
                        launch.kernel.c_str(), grid.c_str(), spec.c_str());
   }

@@ -14,13 +14,19 @@
 #include "graph/KernelLaunch.h"
 #include "runtime/Compare.h"
 
+#include <vector>
+
 namespace mgp::run {
 
 /// Prints one line per node of `graph`: its kernel (or `(alias)`), grid and
 /// constexpr specialization; then the number of distinct specializations.
+/// The kernel table of `--info`: one row per launch; a launch whose entry
+/// in \p side is true runs on the gpu device's second stream, beside the
+/// launch before it (empty: none does).
 void printLaunches(const graph::Graph &graph,
                    llvm::ArrayRef<graph::KernelLaunch> launches,
-                   llvm::StringRef precision, llvm::raw_ostream &os);
+                   llvm::StringRef precision, const std::vector<bool> &side,
+                   llvm::raw_ostream &os);
 
 /// Prints each distinct specialization once, in first-use order, as
 /// `file kernel signature` (what `mgpc kernels_dsl/FILE -k KERNEL

@@ -24,8 +24,9 @@
 #endif
 #include "graph/ir/Diagnostic.h"
 #ifdef MGP_HAVE_GPU_BACKEND
-#include "graph/tune/ConvTuner.h"
 #include "graph/backends/gpu/GpuBackend.h"
+#include "graph/backends/gpu/GpuBackendConcurrency.h"
+#include "graph/tune/ConvTuner.h"
 #endif
 #include "graph/passes/FoldBatchNorm.h"
 #include "graph/passes/FuseEpilogue.h"
@@ -459,8 +460,18 @@ static Error runTool() {
       return Error::success();
     }
     run::printInfo(graph, fused, llvm::outs());
+    // The gpu device runs some launches on a second stream, beside the
+    // launch before them (graph/backends/gpu/GpuBackendConcurrency.h).
+    std::vector<bool> side;
+#ifdef MGP_HAVE_GPU_BACKEND
+    if (device == "gpu" && !isEnvOff(EnvVar::SideStream)) {
+      std::vector<unsigned> bytes = elementBytes(plan->types);
+      side = planSideLaunches(fused, plan->launches,
+                              planArena(fused, plan->launches, bytes), bytes);
+    }
+#endif
     run::printLaunches(fused, plan->launches, precisionName(options.precision),
-                       llvm::outs());
+                       side, llvm::outs());
     return Error::success();
   }
   // Copies: the graph moves into the model below.
