@@ -18,11 +18,11 @@
 
 namespace mgp::run {
 
-/// Prints one line per node of `graph`: its kernel (or `(alias)`), grid and
-/// constexpr specialization; then the number of distinct specializations.
-/// The kernel table of `--info`: one row per launch; a launch whose entry
-/// in \p side is true runs on the gpu device's second stream, beside the
-/// launch before it (empty: none does).
+/// The kernel table of `--info`: one line per launch, its node, kernel (or
+/// `(alias)`), grid and constexpr specialization, ` (second stream)` where
+/// \p side says it runs on the gpu device's second stream beside the launch
+/// before it (empty: none does); then the number of distinct
+/// specializations.
 void printLaunches(const graph::Graph &graph,
                    llvm::ArrayRef<graph::KernelLaunch> launches,
                    llvm::StringRef precision, const std::vector<bool> &side,
