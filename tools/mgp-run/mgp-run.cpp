@@ -464,11 +464,8 @@ static Error runTool() {
     // launch before them (graph/backends/gpu/GpuBackendConcurrency.h).
     std::vector<bool> side;
 #ifdef MGP_HAVE_GPU_BACKEND
-    if (device == "gpu" && !isEnvOff(EnvVar::SideStream)) {
-      std::vector<unsigned> bytes = elementBytes(plan->types);
-      side = planSideLaunches(fused, plan->launches,
-                              planArena(fused, plan->launches, bytes), bytes);
-    }
+    if (device == "gpu")
+      side = planGpuSideLaunches(fused, *plan);
 #endif
     run::printLaunches(fused, plan->launches, precisionName(options.precision),
                        side, llvm::outs());

@@ -498,10 +498,7 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   if (!newStream)
     return newStream.takeError();
   stream.emplace(std::move(*newStream));
-  sideLaunch.assign(modelPlan.launches.size(), false);
-  if (!isEnvOff(EnvVar::SideStream))
-    sideLaunch = planSideLaunches(model.graph, modelPlan.launches, arenaPlan,
-                                  elementBytes(types));
+  sideLaunch = planGpuSideLaunches(model.graph, modelPlan);
   if (llvm::is_contained(sideLaunch, true)) {
     auto low = Stream::createLowPriority();
     if (!low)

@@ -8,7 +8,10 @@
 
 #include "graph/backends/gpu/GpuBackendConcurrency.h"
 
+#include "graph/ir/StorageTypes.h"
 #include "graph/ir/Tensor.h"
+
+#include "compiler/api/Environment.h"
 
 using namespace mgp::graph;
 
@@ -85,4 +88,13 @@ std::vector<bool> mgp::graph::planSideLaunches(
     previous = static_cast<int>(i);
   }
   return side;
+}
+
+std::vector<bool> mgp::graph::planGpuSideLaunches(const Graph &graph,
+                                                  const ModelPlan &plan) {
+  if (isEnvOff(EnvVar::SideStream))
+    return std::vector<bool>(plan.launches.size(), false);
+  std::vector<unsigned> bytes = elementBytes(plan.types);
+  return planSideLaunches(graph, plan.launches,
+                          planArena(graph, plan.launches, bytes), bytes);
 }

@@ -15,6 +15,7 @@
 #define MGP_GRAPH_GPUBACKENDCONCURRENCY_H
 
 #include "graph/KernelLaunch.h"
+#include "graph/ModelPlan.h"
 #include "graph/backends/gpu/GpuBackendArena.h"
 
 #include <vector>
@@ -33,6 +34,12 @@ std::vector<bool> planSideLaunches(const Graph &graph,
                                    llvm::ArrayRef<KernelLaunch> launches,
                                    const ArenaPlan &arena,
                                    llvm::ArrayRef<unsigned> elementBytes = {});
+
+/// The gpu backend's side launches for `plan` (`graph`'s, with the arena
+/// planArena makes for its storage types): planSideLaunches, or none at all
+/// with MGP_SIDE_STREAM=off. `mgp-run --info` shows the same.
+std::vector<bool> planGpuSideLaunches(const Graph &graph,
+                                      const ModelPlan &plan);
 
 } // namespace mgp::graph
 
