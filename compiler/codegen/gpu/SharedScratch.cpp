@@ -31,7 +31,45 @@ int64_t getConvertScratchSize(ConvertLayoutOp convert) {
   auto dst = cast<RankedTensorType>(convert.getType());
   if (!convertNeedsSharedMemory(src, dst))
     return 0;
+  if (std::optional<VectorScratchLayout> vector =
+          getVectorScratchLayout(src, dst))
+    return vector->getSizeInBytes();
   return getConvertScratchLayout(src, dst).getSizeInBytes();
+}
+
+/// A coordinate bit: (dim, bit).
+using CoordBit = std::pair<unsigned, unsigned>;
+
+/// The coordinate bit `basis` sets, or none when it is zero (a replica).
+/// False when it is neither (several dims, or not a power of two).
+bool getBasisBit(ArrayRef<int64_t> basis, std::optional<CoordBit> &bit) {
+  bit.reset();
+  for (auto [d, value] : llvm::enumerate(basis)) {
+    if (value == 0)
+      continue;
+    if (bit || !llvm::isPowerOf2_64(value))
+      return false;
+    bit = CoordBit(d, llvm::Log2_64(value));
+  }
+  return true;
+}
+
+/// Whether the non-zero bases of `bases` are coordinate bits, each of the
+/// shape's `totalBits` bits exactly once (a one-to-one layout up to replicas).
+bool coversEachBitOnce(const LayoutBases &bases, unsigned totalBits) {
+  llvm::SmallVector<CoordBit> seen;
+  for (const auto *list : {&bases.reg, &bases.lane, &bases.warp})
+    for (const auto &basis : *list) {
+      std::optional<CoordBit> bit;
+      if (!getBasisBit(basis, bit))
+        return false;
+      if (!bit)
+        continue;
+      if (llvm::is_contained(seen, *bit))
+        return false;
+      seen.push_back(*bit);
+    }
+  return seen.size() == totalBits;
 }
 
 int64_t getResultElements(RankedTensorType type, unsigned axis) {
@@ -124,6 +162,119 @@ ConvertScratchLayout getConvertScratchLayout(RankedTensorType src,
             pad, getContigPerThread(type.getEncoding(), type.getShape())[last]);
   }
   layout.rowStride = src.getShape()[last] + pad;
+  return layout;
+}
+
+int64_t VectorScratchLayout::getOffset(ArrayRef<int64_t> coords) const {
+  int64_t offset = 0;
+  for (auto [coord, bits] : llvm::zip(coords, bitOffsets))
+    for (auto [bit, bitOffset] : llvm::enumerate(bits))
+      if (coord >> bit & 1)
+        offset ^= bitOffset;
+  return offset;
+}
+
+std::optional<VectorScratchLayout>
+getVectorScratchLayout(RankedTensorType src, RankedTensorType dst) {
+  Attribute srcEnc = src.getEncoding(), dstEnc = dst.getEncoding();
+  if (!isDistributedEncoding(srcEnc) || !isDistributedEncoding(dstEnc) ||
+      src.getShape() != dst.getShape() || src.getRank() == 0)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = src.getShape();
+  unsigned last = shape.size() - 1, totalBits = 0;
+  for (int64_t size : shape) {
+    if (!llvm::isPowerOf2_64(size))
+      return std::nullopt;
+    totalBits += llvm::Log2_64(size);
+  }
+  // The padded row-major scratch vectorizes both sides when both hold
+  // contiguous runs along the last dim.
+  if (getContigPerThread(srcEnc, shape)[last] > 1 &&
+      getContigPerThread(dstEnc, shape)[last] > 1)
+    return std::nullopt;
+  LayoutBases srcBases = getLayoutBases(srcEnc, shape);
+  LayoutBases dstBases = getLayoutBases(dstEnc, shape);
+  if (!coversEachBitOnce(srcBases, totalBits) ||
+      !coversEachBitOnce(dstBases, totalBits))
+    return std::nullopt;
+  auto isZero = [](ArrayRef<int64_t> basis) {
+    return llvm::all_of(basis, [](int64_t v) { return v == 0; });
+  };
+  // Each element is stored by its one owner: no replicated lanes or warps.
+  if (llvm::any_of(srcBases.lane, isZero) ||
+      llvm::any_of(srcBases.warp, isZero))
+    return std::nullopt;
+
+  VectorScratchLayout layout;
+  layout.elemBytes = getElementBytes(src.getElementType());
+  layout.numElements = src.getNumElements();
+  int64_t maxVector = std::max<int64_t>(1, 16 / layout.elemBytes);
+  for (auto [srcBit, basis] : llvm::enumerate(srcBases.reg)) {
+    if (isZero(basis) || int64_t(2) << layout.srcVectorBits.size() > maxVector)
+      continue;
+    auto *it = llvm::find(dstBases.reg, basis);
+    if (it == dstBases.reg.end())
+      continue;
+    layout.srcVectorBits.push_back(srcBit);
+    layout.dstVectorBits.push_back(it - dstBases.reg.begin());
+  }
+  if (layout.srcVectorBits.empty())
+    return std::nullopt;
+  unsigned vectorBits = layout.srcVectorBits.size();
+  layout.vector = 1u << vectorBits;
+
+  for (int64_t size : shape)
+    layout.bitOffsets.emplace_back(llvm::Log2_64(size), 0);
+  unsigned next = 0;
+  auto place = [&](ArrayRef<int64_t> basis) {
+    std::optional<CoordBit> bit;
+    getBasisBit(basis, bit);
+    int64_t &offset = layout.bitOffsets[bit->first][bit->second];
+    if (offset == 0)
+      offset = int64_t(1) << next++;
+    return &offset;
+  };
+  for (unsigned srcBit : layout.srcVectorBits)
+    place(srcBases.reg[srcBit]);
+  // One shared-memory access phase: the lanes that together move 128 bytes.
+  int64_t vectorBytes = layout.vector * layout.elemBytes;
+  unsigned bankBits = llvm::Log2_64(std::min<int64_t>(
+      std::min<int64_t>(32, 128 / vectorBytes), srcBases.getNumLanes()));
+  for (unsigned lane = 0; lane < bankBits; ++lane)
+    place(srcBases.lane[lane]);
+  for (unsigned d : getOrder(dstEnc))
+    for (int64_t &offset : layout.bitOffsets[d])
+      if (offset == 0)
+        offset = int64_t(1) << next++;
+  assert(next == totalBits && "every coordinate bit has its offset bit");
+
+  // The destination's phase lanes: those not already on distinct bank bits
+  // XOR a free bank bit in.
+  auto bankBitOf = [&](int64_t offset) -> std::optional<unsigned> {
+    unsigned bit = llvm::Log2_64(offset);
+    if (bit >= vectorBits && bit < vectorBits + bankBits)
+      return bit - vectorBits;
+    return std::nullopt;
+  };
+  llvm::SmallVector<bool> used(bankBits, false);
+  llvm::SmallVector<int64_t *> swizzled;
+  for (unsigned lane = 0;
+       lane < std::min<size_t>(bankBits, dstBases.lane.size()); ++lane) {
+    if (isZero(dstBases.lane[lane]))
+      continue;
+    int64_t *offset = place(dstBases.lane[lane]);
+    if (std::optional<unsigned> bank = bankBitOf(*offset))
+      used[*bank] = true;
+    else
+      swizzled.push_back(offset);
+  }
+  for (int64_t *offset : swizzled) {
+    auto *free = llvm::find(used, false);
+    if (free == used.end())
+      break;
+    *offset |= int64_t(1) << (vectorBits + (free - used.begin()));
+    *free = true;
+  }
   return layout;
 }
 

@@ -38,6 +38,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace mgp {
 
 /// Every buffer and scratch region starts at a multiple of this many bytes.
@@ -95,6 +97,42 @@ struct ConvertScratchLayout {
 /// thread along the last dim) elements for rank >= 2; unpadded for rank 1.
 ConvertScratchLayout getConvertScratchLayout(mlir::RankedTensorType src,
                                              mlir::RankedTensorType dst);
+
+/// The scratch layout of a transposing convert_layout whose source and
+/// destination hold some elements in the same registers' pattern: where the
+/// padded row-major scratch would leave one side to single-element accesses,
+/// the element offset is instead a GF(2)-linear map of the coordinate bits
+/// (as Triton's linear layouts do). Its lowest bits are `vector` elements that
+/// both sides hold in registers (their bases are register bases of both
+/// layouts), so each thread stores and loads whole `vector`-element runs; the
+/// next bits are the source's first lanes (the lanes of one shared-memory
+/// access phase fall into distinct banks), the rest the remaining coordinate
+/// bits in the destination's order, with the destination's first lanes also
+/// XORed into the bank bits (its phase is conflict-free too). No padding: the
+/// scratch holds exactly the tensor.
+struct VectorScratchLayout {
+  unsigned vector = 0;   ///< elements per access (a power of two >= 2)
+  int64_t elemBytes = 0; ///< bytes per element (pointers: 8, i1: 1)
+  int64_t numElements = 0;
+  /// Per dim, per coordinate bit (value 1 << i): the offset bits it XORs in.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> bitOffsets;
+  /// The register bits of the source and of the destination whose bases make
+  /// up a vector, element bit j first (element j of a run is the register
+  /// with bit srcVectorBits[k] set for each set bit k of j).
+  llvm::SmallVector<unsigned> srcVectorBits, dstVectorBits;
+
+  /// Element index of the tensor element at `coords` (XOR of bitOffsets).
+  int64_t getOffset(llvm::ArrayRef<int64_t> coords) const;
+  int64_t getSizeInBytes() const { return numElements * elemBytes; }
+};
+
+/// The vector scratch layout of converting `src` to `dst`, or none where the
+/// padded row-major one serves: both layouts must map their register, lane
+/// and warp bits one-to-one onto the coordinate bits (the source with no
+/// replicated lanes or warps), share at least two elements' register bases,
+/// and one of them hold a single contiguous element along the last dim.
+std::optional<VectorScratchLayout>
+getVectorScratchLayout(mlir::RankedTensorType src, mlir::RankedTensorType dst);
 
 /// The number of distinct warps holding elements along `axis` of a tensor of
 /// `type` (warps that only replicate data do not count).

@@ -5,8 +5,10 @@
 // permutation. Otherwise it goes through the op's shared scratch buffer at
 // `mgp.allocation.offset`: every thread stores all its registers at their
 // element offsets (one owner per element), a barrier, then every thread loads
-// the elements of the new layout. The scratch layout (row-major, rows padded)
-// is SharedScratch.h's; it holds the whole tensor, so one round suffices.
+// the elements of the new layout. The scratch layout (row-major, rows padded,
+// or for transposing conversions the vector layout whose runs both sides
+// move whole) is SharedScratch.h's; it holds the whole tensor, so one round
+// suffices.
 // A mgp.reshape that is not a register permutation (ViewOpsToLLVM.cpp) goes
 // the same way through its scratch, at each element's row-major index, and
 // so does mgp.gather's source (each result element then read at the
@@ -74,6 +76,18 @@ struct ConvertLayoutOpConversion : TargetConversionPattern<ConvertLayoutOp> {
     if (!offset)
       return failure();
     Value base = getSharedPointer(rewriter, loc, target, op, *offset);
+    if (std::optional<VectorScratchLayout> vector =
+            getVectorScratchLayout(srcType, dstType)) {
+      emitVectorScratchStores(rewriter, loc, target, srcType, srcRegisters,
+                              base, *vector);
+      target.barrier(rewriter, loc);
+      SmallVector<Value> registers =
+          emitVectorScratchLoads(rewriter, loc, target, dstType,
+                                 srcRegisters.front().getType(), base, *vector);
+      rewriter.replaceOp(op,
+                         packRegisters(rewriter, loc, structType, registers));
+      return success();
+    }
     ConvertScratchLayout layout = getConvertScratchLayout(srcType, dstType);
     auto offsetOf = [&](OpBuilder &b, ValueRange coords) {
       return emitScratchOffset(b, loc, coords, layout);

@@ -51,6 +51,25 @@ emitSharedLoads(mlir::OpBuilder &b, mlir::Location loc,
                 mlir::Type elementType, mlir::Value base,
                 SharedOffsetFn offsetOf, SharedAlignFn alignOf = {});
 
+/// Stores the registers `registers` of a thread holding `type`, the source of
+/// a conversion through the vector scratch `layout`, as layout.vector-element
+/// runs (one vector st.shared each) at `base`.
+void emitVectorScratchStores(mlir::OpBuilder &b, mlir::Location loc,
+                             const TargetInfo &target,
+                             mlir::RankedTensorType type,
+                             llvm::ArrayRef<mlir::Value> registers,
+                             mlir::Value base,
+                             const VectorScratchLayout &layout);
+
+/// Loads the registers (of LLVM type `elementType`) of a thread holding
+/// `type`, the destination of a conversion through the vector scratch
+/// `layout`, as layout.vector-element runs (one vector ld.shared each).
+llvm::SmallVector<mlir::Value>
+emitVectorScratchLoads(mlir::OpBuilder &b, mlir::Location loc,
+                       const TargetInfo &target, mlir::RankedTensorType type,
+                       mlir::Type elementType, mlir::Value base,
+                       const VectorScratchLayout &layout);
+
 /// The swizzled element offset (i32) of `coords` (one per dim of `type`,
 /// start offsets included) in a shared buffer of `type`, as Layout.h's
 /// getSharedOffset computes it (LocalMemOpToLLVM.cpp).

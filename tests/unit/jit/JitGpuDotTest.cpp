@@ -6,7 +6,8 @@
 // loaded as fp32 and cast), for several block shapes and 4 or 8 warps,
 // against a double-precision C++ reference. The tolerance is the
 // componentwise bound of the operand rounding: |C - ref| <= 2u * sum_k
-// |a_ik||b_kj| + 1e-5, u = 2^-10 (tf32), 2^-11 (fp16), 2^-8 (bf16).
+// |a_ik||b_kj| + 1e-5, u = 2^-10 (tf32), 2^-11 (fp16), 2^-8 (bf16). Some
+// cases store C column-major (a transposing conversion of the accumulator).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
@@ -57,22 +58,31 @@ struct DotCase {
   int m, n, k;           ///< problem size
   int blockM, blockN, blockK;
   int warps;
+  bool storeColumns = false; ///< C stored column-major (C[m + n * M])
 };
 
 /// gtest prints each case by name instead of its bytes.
 void PrintTo(const DotCase &c, std::ostream *os) {
   *os << c.precision << " " << c.m << "x" << c.n << "x" << c.k << " blocks "
       << c.blockM << "x" << c.blockN << "x" << c.blockK << ", " << c.warps
-      << " warps";
+      << " warps" << (c.storeColumns ? ", C column-major" : "");
 }
 
-std::string sourceFor(const std::string &precision) {
+/// The kernel for `c`: its operand cast, and for column-major C the store
+/// offsets rm + rn * M (a transposing conversion of the accumulator).
+std::string sourceFor(const DotCase &c) {
+  std::string precision = c.precision;
   std::string cast = precision == "fp16"   ? ".to(tl.float16)"
                      : precision == "bf16" ? ".to(tl.bfloat16)"
                                            : "";
   std::string src = kMatmulSource;
   for (size_t at; (at = src.find("CAST")) != std::string::npos;)
     src.replace(at, 4, cast);
+  if (c.storeColumns) {
+    const std::string rows = "c_ptr + rm[:, None] * N + rn[None, :]";
+    size_t at = src.find(rows);
+    src.replace(at, rows.size(), "c_ptr + rm[:, None] + rn[None, :] * M");
+  }
   return src;
 }
 
@@ -90,7 +100,7 @@ void runDotCase(const DotCase &c) {
   JitOptions options;
   options.numWarps = c.warps;
   options.fileName = "matmul.py";
-  auto kernel = jit(sourceFor(c.precision), "matmul_kernel", options);
+  auto kernel = jit(sourceFor(c), "matmul_kernel", options);
   ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
 
   std::mt19937 gen(11 + c.m * 7 + c.n * 3 + c.k);
@@ -110,6 +120,13 @@ void runDotCase(const DotCase &c) {
                      kw("BLOCK_N", c.blockN), kw("BLOCK_K", c.blockK));
   ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
   ASSERT_FALSE(bool(dc->copyToHost(out.data(), out.size() * 4)));
+  if (c.storeColumns) {
+    std::vector<float> rows(out.size());
+    for (int m = 0; m < c.m; ++m)
+      for (int n = 0; n < c.n; ++n)
+        rows[size_t(m) * c.n + n] = out[m + size_t(n) * c.m];
+    out = std::move(rows);
+  }
 
   MatmulError error;
   checkMatmul(a, b, out, c.m, c.n, c.k, 2 * unitRoundoff(c.precision), 1e-5,
@@ -156,13 +173,23 @@ INSTANTIATE_TEST_SUITE_P(
                       // instructions, a 32-byte swizzle (f16 K tile 16).
                       DotCase{"tf32", 130, 200, 64, 64, 128, 32, 8},
                       DotCase{"bf16", 256, 256, 96, 128, 256, 32, 8},
-                      DotCase{"fp16", 192, 64, 80, 64, 64, 16, 4}),
+                      DotCase{"fp16", 192, 64, 80, 64, 64, 16, 4},
+                      // C column-major: the accumulator reaches the store's
+                      // layout through SharedScratch.h's vector scratch
+                      // (whole 16-byte runs on both sides), on wgmma with
+                      // two warp groups along M and along N, and on mma.sync
+                      // (a 32-row block), ragged and masked.
+                      DotCase{"fp16", 512, 128, 128, 256, 64, 64, 8, true},
+                      DotCase{"tf32", 130, 200, 64, 64, 128, 32, 8, true},
+                      DotCase{"bf16", 100, 70, 45, 32, 32, 32, 4, true},
+                      DotCase{"tf32", 256, 128, 96, 128, 128, 32, 4, true}),
     [](const ::testing::TestParamInfo<DotCase> &info) {
       const DotCase &c = info.param;
       return std::string(c.precision) + "_" + std::to_string(c.m) + "x" +
              std::to_string(c.n) + "x" + std::to_string(c.k) + "_b" +
              std::to_string(c.blockM) + "x" + std::to_string(c.blockN) + "x" +
-             std::to_string(c.blockK) + "_w" + std::to_string(c.warps);
+             std::to_string(c.blockK) + "_w" + std::to_string(c.warps) +
+             (c.storeColumns ? "_colC" : "");
     });
 
 } // namespace
