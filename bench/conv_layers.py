@@ -16,7 +16,7 @@ convolution of the same fp16/bf16 values (max relative error <= 1e-2).
 Times are means of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
 
     bench/conv_layers.py [--batch 128] [--dtype fp16|bf16|tf32] [--layers 1,2,3,4]
-                         [--triton] [--extra BMxBNxBK:W:S,...] [--persistent]
+                         [--triton] [--extra BMxBNxBK:W:S,...] [--persistent] [--cols]
 
 --extra adds tiles to the tuner's list (BLOCK_M x BLOCK_N x BLOCK_K, warps,
 stages), to try a tile before the tuner gets it. A tile that wins here may
@@ -28,6 +28,9 @@ an empty MGP_CACHE_DIR prints every candidate's time per layer) or a forced
 tile (`MGP_CONV_CONFIG`) with `--profile`. --persistent also times
 conv2d_nhwc_persistent_kernel (mgp only, A through L2) at every tile, one
 program per SM, each looping over its tiles' steps (rows "mgp persistent").
+--cols also times conv2d_nhwc_cols_kernel, the transposed GEMM (BLOCK_N
+channels x BLOCK_M pixels, stored through a transposing conversion), by mgp
+and with --triton by Triton (rows "mgp cols", "Triton cols").
 """
 import argparse
 import itertools
@@ -125,7 +128,23 @@ def run_persistent(kern, configs, name, args, m, k, flops, ref_nhwc, y_shape, dt
                 ref_nhwc, flops, results, must_run=False)
 
 
-def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, persistent=None):
+def run_cols(kern, system, configs, name, args, m, k, flops, ref_nhwc, y_shape, dtype, results):
+    """conv2d_nhwc_cols_kernel (the transposed GEMM: BLOCK_N channels x
+    BLOCK_M pixels) at each tile."""
+    x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32 = args
+    for bm, bn, bk, warps, stages in configs:
+        y = torch.empty(y_shape, device="cuda", dtype=dtype)
+        grid = (mgp.cdiv(m, bm), mgp.cdiv(k, bn))
+        f = lambda: kern[grid](  # noqa: E731
+            x_nhwc, w_krsc, bias, y, m, c, hw, hw, k, p, q, mgp.cdiv(c, bk), R=3, S=3,
+            STRIDE=stride, PAD=1, HAS_BIAS=1, RELU=1, TF32=int(tf32), BLOCK_M=bm, BLOCK_N=bn,
+            BLOCK_K=bk, num_warps=warps, num_stages=stages)
+        measure(name, system, f"{bm}x{bn}x{bk} w{warps} s{stages}", f, y, ref_nhwc, flops,
+                results, must_run=False)
+
+
+def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, persistent=None,
+              cols=None):
     torch.manual_seed(0)
     tf32 = dtype == torch.float32
     tuner_tiles = CONFIGS["tf32" if tf32 else "16"]
@@ -163,6 +182,9 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
         config = f"{bm}x{bn}x{bk} w{warps} s{stages}{' L1' if a_l1 else ''}"
         measure(name, system, config, f, y, ref_nhwc, flops, results,
                 must_run=system == "mgp" and (bm, bn, bk, warps, stages) in tuner_tiles)
+    for system, kern in (cols or {}).items():
+        run_cols(kern, system, configs, name, (x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32),
+                 m, k, flops, ref_nhwc, (batch, p, q, k), dtype, results)
     if persistent is not None:
         run_persistent(persistent, configs, name,
                        (x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32), m, k, flops, ref_nhwc,
@@ -181,6 +203,8 @@ def main():
                         help="more tiles, comma-separated BMxBNxBK:WARPS:STAGES")
     parser.add_argument("--persistent", action="store_true",
                         help="also conv2d_nhwc_persistent_kernel, one program per SM")
+    parser.add_argument("--cols", action="store_true",
+                        help="also conv2d_nhwc_cols_kernel (channels x pixels)")
     args = parser.parse_args()
     configs = list(CONFIGS["tf32" if args.dtype == "tf32" else "16"])
     for item in filter(None, args.extra.split(",")):
@@ -193,17 +217,21 @@ def main():
     module = load_kernels()
     kernels = {"mgp": mgp.jit(module.conv2d_nhwc_kernel)}
     persistent = mgp.jit(module.conv2d_nhwc_persistent_kernel) if args.persistent else None
+    cols = {"mgp cols": mgp.jit(module.conv2d_nhwc_cols_kernel)} if args.cols else {}
     if args.triton:
-        kernels["Triton"] = load_kernels(triton=True).conv2d_nhwc_kernel
+        triton_module = load_kernels(triton=True)
+        kernels["Triton"] = triton_module.conv2d_nhwc_kernel
+        if args.cols:
+            cols["Triton cols"] = triton_module.conv2d_nhwc_cols_kernel
     print(f"{torch.cuda.get_device_name()}, batch {args.batch}, {args.dtype}")
     print("| layer | system | config | ms | TFLOP/s | check |\n|---|---|---|---|---|---|")
     results = []
     for name, hw, c, k, stride in LAYERS:
         if int(name[5]) in stages:
             run_layer(kernels, configs, name, hw, c, k, stride, args.batch, dtype, results,
-                      persistent)
+                      persistent, cols)
     for name in dict.fromkeys(r[0] for r in results):
-        for system in list(kernels) + ["mgp persistent"]:
+        for system in list(kernels) + list(cols) + ["mgp persistent"]:
             rows = [r for r in results if r[0] == name and r[1] == system]
             if not rows:
                 continue
