@@ -128,21 +128,6 @@ def run_persistent(kern, configs, name, args, m, k, flops, ref_nhwc, y_shape, dt
                 ref_nhwc, flops, results, must_run=False)
 
 
-def run_cols(kern, system, configs, name, args, m, k, flops, ref_nhwc, y_shape, dtype, results):
-    """conv2d_nhwc_cols_kernel (the transposed GEMM: BLOCK_N channels x
-    BLOCK_M pixels) at each tile."""
-    x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32 = args
-    for bm, bn, bk, warps, stages in configs:
-        y = torch.empty(y_shape, device="cuda", dtype=dtype)
-        grid = (mgp.cdiv(m, bm), mgp.cdiv(k, bn))
-        f = lambda: kern[grid](  # noqa: E731
-            x_nhwc, w_krsc, bias, y, m, c, hw, hw, k, p, q, mgp.cdiv(c, bk), R=3, S=3,
-            STRIDE=stride, PAD=1, HAS_BIAS=1, RELU=1, TF32=int(tf32), BLOCK_M=bm, BLOCK_N=bn,
-            BLOCK_K=bk, num_warps=warps, num_stages=stages)
-        measure(name, system, f"{bm}x{bn}x{bk} w{warps} s{stages}", f, y, ref_nhwc, flops,
-                results, must_run=False)
-
-
 def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, persistent=None,
               cols=None):
     torch.manual_seed(0)
@@ -171,7 +156,7 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
     print(f"| {name} | cuDNN | | {ms:.4f} | {flops / ms / 1e9:.0f} | |", flush=True)
     results.append((name, "cuDNN", "", ms, True))
     for (system, kern), (bm, bn, bk, warps, stages), a_l1 in itertools.product(
-            kernels.items(), configs, (0, 1)):
+            list(kernels.items()) + list((cols or {}).items()), configs, (0, 1)):
         y = torch.empty(batch, p, q, k, device="cuda", dtype=dtype)
         grid = (mgp.cdiv(m, bm), mgp.cdiv(k, bn), 1)
         f = lambda: kern[grid](  # noqa: E731
@@ -182,9 +167,6 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
         config = f"{bm}x{bn}x{bk} w{warps} s{stages}{' L1' if a_l1 else ''}"
         measure(name, system, config, f, y, ref_nhwc, flops, results,
                 must_run=system == "mgp" and (bm, bn, bk, warps, stages) in tuner_tiles)
-    for system, kern in (cols or {}).items():
-        run_cols(kern, system, configs, name, (x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32),
-                 m, k, flops, ref_nhwc, (batch, p, q, k), dtype, results)
     if persistent is not None:
         run_persistent(persistent, configs, name,
                        (x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32), m, k, flops, ref_nhwc,
