@@ -187,11 +187,6 @@ getVectorScratchLayout(RankedTensorType src, RankedTensorType dst) {
       return std::nullopt;
     totalBits += llvm::Log2_64(size);
   }
-  // The padded row-major scratch vectorizes both sides when both hold
-  // contiguous runs along the last dim.
-  if (getContigPerThread(srcEnc, shape)[last] > 1 &&
-      getContigPerThread(dstEnc, shape)[last] > 1)
-    return std::nullopt;
   LayoutBases srcBases = getLayoutBases(srcEnc, shape);
   LayoutBases dstBases = getLayoutBases(dstEnc, shape);
   if (!coversEachBitOnce(srcBases, totalBits) ||
@@ -222,6 +217,16 @@ getVectorScratchLayout(RankedTensorType src, RankedTensorType dst) {
     return std::nullopt;
   unsigned vectorBits = layout.srcVectorBits.size();
   layout.vector = 1u << vectorBits;
+  // The padded row-major scratch moves each side in runs of its contiguous
+  // elements along the last dim (at most 16 bytes): keep it unless the
+  // vector layout's runs take fewer accesses, 2 / vector < 1 / srcRun +
+  // 1 / dstRun (always when one side has single elements).
+  auto rowRun = [&](Attribute enc) {
+    return std::min<int64_t>(getContigPerThread(enc, shape)[last], maxVector);
+  };
+  int64_t srcRun = rowRun(srcEnc), dstRun = rowRun(dstEnc);
+  if (2 * srcRun * dstRun >= int64_t(layout.vector) * (srcRun + dstRun))
+    return std::nullopt;
 
   for (int64_t size : shape)
     layout.bitOffsets.emplace_back(llvm::Log2_64(size), 0);

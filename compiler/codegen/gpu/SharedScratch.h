@@ -98,18 +98,18 @@ struct ConvertScratchLayout {
 ConvertScratchLayout getConvertScratchLayout(mlir::RankedTensorType src,
                                              mlir::RankedTensorType dst);
 
-/// The scratch layout of a transposing convert_layout whose source and
-/// destination hold some elements in the same registers' pattern: where the
-/// padded row-major scratch would leave one side to single-element accesses,
-/// the element offset is instead a GF(2)-linear map of the coordinate bits
-/// (as Triton's linear layouts do). Its lowest bits are `vector` elements that
-/// both sides hold in registers (their bases are register bases of both
-/// layouts), so each thread stores and loads whole `vector`-element runs; the
-/// next bits are the source's first lanes (the lanes of one shared-memory
-/// access phase fall into distinct banks), the rest the remaining coordinate
-/// bits in the destination's order, with the destination's first lanes also
-/// XORed into the bank bits (its phase is conflict-free too). No padding: the
-/// scratch holds exactly the tensor.
+/// The scratch layout of a convert_layout whose source and destination hold
+/// some elements in the same registers' pattern: where the padded row-major
+/// scratch would take more accesses (a transposing conversion leaves one side
+/// to single elements), the element offset is instead a GF(2)-linear map of the
+/// coordinate bits (as Triton's linear layouts do). Its lowest bits are
+/// `vector` elements that both sides hold in registers (their bases are
+/// register bases of both layouts), so each thread stores and loads whole
+/// `vector`-element runs; the next bits are the source's first lanes (the lanes
+/// of one shared-memory access phase fall into distinct banks), the rest the
+/// remaining coordinate bits in the destination's order, with the destination's
+/// first lanes also XORed into the bank bits (its phase is conflict-free too).
+/// No padding: the scratch holds exactly the tensor.
 struct VectorScratchLayout {
   unsigned vector = 0;   ///< elements per access (a power of two >= 2)
   int64_t elemBytes = 0; ///< bytes per element (pointers: 8, i1: 1)
@@ -129,8 +129,10 @@ struct VectorScratchLayout {
 /// The vector scratch layout of converting `src` to `dst`, or none where the
 /// padded row-major one serves: both layouts must map their register, lane
 /// and warp bits one-to-one onto the coordinate bits (the source with no
-/// replicated lanes or warps), share at least two elements' register bases,
-/// and one of them hold a single contiguous element along the last dim.
+/// replicated lanes or warps) and share register bases, and the runs those
+/// give must take fewer accesses than the padded layout's (each side's
+/// contiguous elements along the last dim): 2 / vector < 1 / srcRun +
+/// 1 / dstRun.
 std::optional<VectorScratchLayout>
 getVectorScratchLayout(mlir::RankedTensorType src, mlir::RankedTensorType dst);
 

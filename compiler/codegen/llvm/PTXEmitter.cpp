@@ -63,6 +63,15 @@ static void initializeNVPTX() {
     auto shortPointers = options.find("nvptx-short-ptr");
     if (shortPointers != options.end())
       static_cast<cl::opt<bool> *>(shortPointers->second)->setValue(true);
+    // No scalar partial-redundancy elimination in GVN: it computes values
+    // the code after a loop shares with the loop's preheader on the loop's
+    // zero-trip edge too, and the block that edge then gets holds the
+    // accumulator's initial copies apart from the preheader's; ptxas takes
+    // those for non-wgmma definitions of a wgmma accumulator in flight and
+    // serializes every wgmma of the kernel (C7515).
+    auto pre = options.find("enable-pre");
+    if (pre != options.end())
+      static_cast<cl::opt<bool> *>(pre->second)->setValue(false);
   });
 }
 

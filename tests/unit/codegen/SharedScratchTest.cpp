@@ -189,12 +189,38 @@ TEST_F(SharedScratchTest, HalfPrecisionTransposeMovesWholeVectors) {
   EXPECT_EQ(check.conflicts, 0u);
 }
 
+TEST_F(SharedScratchTest, WgmmaAccumulatorToRowsStoresWholeVectors) {
+  // The convolutions' epilogue: a 256x64 fp32 accumulator (2 consecutive
+  // columns per register pair) to rows of 8 (two 16-byte loads). Both hold
+  // column 1 and row 128 apart in registers: 4-element runs take 16 + 16
+  // accesses per thread where the padded layout takes 32 + 16.
+  auto acc = tensor(
+      {256, 64}, mgp::MmaEncodingAttr::get(&context, 3, {8, 1}, {16, 64, 16}));
+  auto rows = tensor({256, 64}, blocked({1, 8}, {4, 8}, {8, 1}, {1, 0}));
+  std::optional<mgp::VectorScratchLayout> layout =
+      mgp::getVectorScratchLayout(acc, rows);
+  ASSERT_TRUE(layout);
+  EXPECT_EQ(layout->vector, 4u);
+  VectorScratchCheck check = checkVectorScratch(acc, rows, *layout);
+  EXPECT_TRUE(check.oneToOne);
+  EXPECT_TRUE(check.runsAligned);
+  EXPECT_EQ(check.conflicts, 0u);
+  // One accumulator warp group (no row repetition): only column 1 is shared,
+  // 2-element runs are no better than 2 + 8.
+  auto one = tensor(
+      {64, 64}, mgp::MmaEncodingAttr::get(&context, 3, {4, 1}, {16, 64, 16}));
+  auto oneRows = tensor({64, 64}, blocked({1, 8}, {4, 8}, {4, 1}, {1, 0}));
+  ASSERT_TRUE(mgp::convertNeedsSharedMemory(one, oneRows));
+  EXPECT_FALSE(mgp::getVectorScratchLayout(one, oneRows));
+}
+
 TEST_F(SharedScratchTest, PaddedScratchWhereBothSidesAreContiguous) {
   // No register basis in common: the padded row-major scratch.
   auto rows = tensor({32, 32}, blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}));
   auto cols = tensor({32, 32}, blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}));
   EXPECT_FALSE(mgp::getVectorScratchLayout(rows, cols));
-  // Both hold 4 contiguous elements along the last dim: row-major vectors.
+  // Both hold 4 contiguous elements along the last dim: row-major vectors of
+  // 4 on both sides, as many accesses as 4-element runs would take.
   auto other = tensor({32, 32}, blocked({1, 4}, {8, 4}, {1, 4}, {1, 0}));
   ASSERT_TRUE(mgp::convertNeedsSharedMemory(rows, other));
   EXPECT_FALSE(mgp::getVectorScratchLayout(rows, other));
