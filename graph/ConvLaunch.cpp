@@ -39,11 +39,11 @@ llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
   auto bad = [&](const llvm::Twine &why) {
     return llvm::createStringError(
         "bad conv config '" + text +
-        "' (expected BM,BN,BK,warps[,stages[,l1]]): " + why);
+        "' (expected BM,BN,BK,warps[,stages[,l1[,transposed]]]): " + why);
   };
-  if (fields.size() < 4 || fields.size() > 6)
-    return bad("four to six comma-separated integers");
-  int64_t values[6] = {0, 0, 0, 0, 3, 0};
+  if (fields.size() < 4 || fields.size() > 7)
+    return bad("four to seven comma-separated integers");
+  int64_t values[7] = {0, 0, 0, 0, 3, 0, 0};
   for (size_t i = 0; i < fields.size(); ++i)
     if (fields[i].trim().getAsInteger(10, values[i]))
       return bad("'" + fields[i] + "' is not an integer");
@@ -60,9 +60,12 @@ llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
     return bad("stages must be in [1, 8]");
   if (values[5] != 0 && values[5] != 1)
     return bad("l1 must be 0 or 1");
+  if (values[6] != 0 && values[6] != 1)
+    return bad("transposed must be 0 or 1");
   ConvConfig config{values[0], values[1], values[2], int(values[3])};
   config.numStages = int(values[4]);
   config.aL1 = values[5] != 0;
+  config.transposed = values[6] != 0;
   return config;
 }
 
@@ -260,7 +263,9 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
   int residual = hasResidual ? node.operands[3] : out;
 
   LaunchBuilder b(index, "conv2d_nhwc.mgp",
-                  gather ? "conv2d_nhwc_gather_kernel" : "conv2d_nhwc_kernel");
+                  gather              ? "conv2d_nhwc_gather_kernel"
+                  : config.transposed ? "conv2d_nhwc_cols_kernel"
+                                      : "conv2d_nhwc_kernel");
   b.buffer("x_ptr", node.operands[0])
       .buffer("w_ptr", node.operands[1])
       .buffer("b_ptr", hasBias ? node.operands[2] : out)

@@ -108,11 +108,17 @@ struct ConvConfig {
   /// L1 too (A_L1=1, `cp.async.ca`), where the default copy is L2-only: the
   /// taps of a row read overlapping pixels. The stem kernel always does.
   bool aL1 = false;
+  /// conv2d_nhwc_cols_kernel instead of conv2d_nhwc_kernel: the same
+  /// arguments with the GEMM transposed (BLOCK_N channels x BLOCK_M pixels:
+  /// few channels make the tensor cores' M, many pixels their N). The stem
+  /// (gather kernel) ignores it.
+  bool transposed = false;
 };
 
-/// Parses `BM,BN,BK,warps[,stages[,l1]]` (the MGP_CONV_CONFIG tuning knob):
-/// block sizes powers of two in [16, 256] (BK in [8, 128]), warps 1, 2, 4, 8
-/// or 16, stages 1 to 8, l1 0 or 1 (ConvConfig::aL1).
+/// Parses `BM,BN,BK,warps[,stages[,l1[,transposed]]]` (the MGP_CONV_CONFIG
+/// tuning knob): block sizes powers of two in [16, 256] (BK in [8, 128]),
+/// warps 1, 2, 4, 8 or 16, stages 1 to 8, l1 and transposed 0 or 1
+/// (ConvConfig::aL1, ConvConfig::transposed).
 llvm::Expected<ConvConfig> parseConvConfig(llvm::StringRef text);
 
 /// MGP_CONV_CONFIG parsed when it is set (an error naming the variable when

@@ -2,8 +2,9 @@
 //
 // This file implements the tuning problem keys and the tuning files: three
 // lines, `mgp-conv-tune 1`, the key, and `BM,BN,BK,warps,stages,splitK`
-// (then `,1` when the A tile is read through L1, ConvConfig::aL1), named by a
-// hash of the key.
+// (then `,1` when the A tile is read through L1, ConvConfig::aL1, or `,L1,1`
+// with L1 0 or 1 for the transposed kernel, ConvConfig::transposed), named by
+// a hash of the key.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,10 +68,12 @@ std::string mgp::graph::convTuneKey(const Graph &graph, int index,
 }
 
 std::string mgp::graph::formatConvConfig(const ConvConfig &config) {
+  std::string flags = config.transposed ? (config.aL1 ? ",1,1" : ",0,1")
+                      : config.aL1      ? ",1"
+                                        : "";
   return llvm::formatv("{0},{1},{2},{3},{4},{5}{6}", config.blockM,
                        config.blockN, config.blockK, config.numWarps,
-                       config.numStages, config.splitK,
-                       config.aL1 ? ",1" : "");
+                       config.numStages, config.splitK, flags);
 }
 
 ConvTuneCache::ConvTuneCache(std::string directory, llvm::raw_ostream &log)
@@ -112,9 +115,13 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
     return corrupt("expected '" + kHeader + "', the key and a config line");
   if (lines[1] != key)
     return corrupt("it holds another problem ('" + lines[1] + "')");
-  llvm::SmallVector<llvm::StringRef, 7> fields;
+  llvm::SmallVector<llvm::StringRef, 8> fields;
   lines[2].split(fields, ',');
-  if (fields.size() != 6 && !(fields.size() == 7 && fields[6] == "1"))
+  bool flagsOk = fields.size() == 6 ||
+                 (fields.size() == 7 && fields[6] == "1") ||
+                 (fields.size() == 8 &&
+                  (fields[6] == "0" || fields[6] == "1") && fields[7] == "1");
+  if (!flagsOk)
     return corrupt("bad config line '" + lines[2] + "'");
   auto config =
       parseConvConfig(llvm::join(fields.begin(), fields.begin() + 5, ","));
@@ -125,7 +132,8 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
     return corrupt("bad config line '" + lines[2] + "'");
   }
   config->splitK = int(split);
-  config->aL1 = fields.size() == 7;
+  config->aL1 = fields.size() >= 7 && fields[6] == "1";
+  config->transposed = fields.size() == 8;
   return *config;
 }
 

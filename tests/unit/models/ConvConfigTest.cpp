@@ -1,7 +1,8 @@
 //===- ConvConfigTest.cpp - Convolution block configurations --------------===//
 //
 // This file implements the tests of the convolution tuning knob: parsing of
-// `BM,BN,BK,warps[,stages[,l1]]` and its errors, the tuned per-kernel defaults
+// `BM,BN,BK,warps[,stages[,l1[,transposed]]]` and its errors, the transposed
+// kernel's launches, the tuned per-kernel defaults
 // of the launch rules, an override reaching every convolution launch (blocks,
 // warps, key), the MGP_CONV_CONFIG environment variable and its error, and the
 // warps of each launch reaching the compiled kernel through the compile phase.
@@ -70,13 +71,19 @@ TEST(ConvConfigTest, ParsesStagesAndL1) {
   ASSERT_TRUE(bool(plain)) << llvm::toString(plain.takeError());
   EXPECT_EQ(plain->numStages, 3);
   EXPECT_FALSE(plain->aL1);
+  EXPECT_FALSE(plain->transposed);
+  auto transposed = parseConvConfig("256,64,32,4,4,0,1");
+  ASSERT_TRUE(bool(transposed)) << llvm::toString(transposed.takeError());
+  EXPECT_FALSE(transposed->aL1);
+  EXPECT_TRUE(transposed->transposed);
 }
 
 TEST(ConvConfigTest, RejectsMalformedConfigs) {
   const std::pair<const char *, const char *> cases[] = {
-      {"64,64", "four to six comma-separated integers"},
-      {"64,64,32,4,3,1,0", "four to six comma-separated integers"},
+      {"64,64", "four to seven comma-separated integers"},
+      {"64,64,32,4,3,1,0,1", "four to seven comma-separated integers"},
       {"64,64,32,4,3,2", "l1 must be 0 or 1"},
+      {"64,64,32,4,3,0,2", "transposed must be 0 or 1"},
       {"64,64,32,4,9", "stages must be in [1, 8]"},
       {"64,x,32,4", "'x' is not an integer"},
       {"48,64,32,4", "BM and BN must be powers of two"},
@@ -156,6 +163,32 @@ TEST(ConvConfigTest, L1ReachesTheTapKernel) {
     // Every convolution but the stem: sixteen 3x3 and three 1x1.
     EXPECT_EQ(tapKernels, 19);
   }
+}
+
+TEST(ConvConfigTest, TransposedPicksTheColumnsKernel) {
+  // Every convolution but the stem runs conv2d_nhwc_cols_kernel with the
+  // plain kernel's arguments; the stem's gather kernel stays.
+  Graph graph = fusedResNet18();
+  LaunchOptions options;
+  options.conv = ConvConfig{64, 64, 16, 4};
+  auto plain = planLaunches(graph, options);
+  options.conv->transposed = true;
+  auto transposed = planLaunches(graph, options);
+  ASSERT_TRUE(bool(plain) && bool(transposed));
+  ASSERT_EQ(plain->size(), transposed->size());
+  int columns = 0;
+  for (size_t i = 0; i < plain->size(); ++i) {
+    const KernelLaunch &a = (*plain)[i], &b = (*transposed)[i];
+    if (a.kernel != "conv2d_nhwc_kernel") {
+      EXPECT_EQ(a.key(), b.key()) << a.kernel;
+      continue;
+    }
+    ++columns;
+    EXPECT_EQ(b.kernel, "conv2d_nhwc_cols_kernel");
+    EXPECT_EQ(a.signature(), b.signature());
+    EXPECT_EQ(a.specialization(), b.specialization());
+  }
+  EXPECT_EQ(columns, 19);
 }
 
 TEST(ConvConfigTest, KeyNamesTheWarps) {

@@ -122,6 +122,24 @@ TEST(ConvTuneCacheTest, StoresAndFindsAConfig) {
   EXPECT_TRUE(foundL1->aL1);
   EXPECT_EQ(foundL1->splitK, 0);
   EXPECT_FALSE(cache.lookup("k1")->aL1);
+  // The transposed kernel: an eighth field after the L1 one.
+  for (bool l1 : {false, true}) {
+    ConvConfig cols{256, 64, 32, 4};
+    cols.numStages = 4;
+    cols.aL1 = l1;
+    cols.transposed = true;
+    ASSERT_FALSE(bool(cache.store("k4", cols)));
+    text = llvm::MemoryBuffer::getFile(cache.pathFor("k4"));
+    ASSERT_TRUE(bool(text));
+    EXPECT_EQ((*text)->getBuffer(),
+              std::string("mgp-conv-tune 1\nk4\n256,64,32,4,4,0,") +
+                  (l1 ? "1" : "0") + ",1\n");
+    auto foundCols = cache.lookup("k4");
+    ASSERT_TRUE(foundCols.has_value());
+    EXPECT_TRUE(foundCols->transposed);
+    EXPECT_EQ(foundCols->aL1, l1);
+  }
+  EXPECT_FALSE(cache.lookup("k3")->transposed);
   llvm::sys::fs::remove_directories(dir);
 }
 
@@ -136,7 +154,9 @@ TEST(ConvTuneCacheTest, CorruptFilesAreReportedByNameAndIgnored) {
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,-1\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,0\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,2\n", "bad config line"},
-      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,1\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,0\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,2,1\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,1,1\n", "bad config line"},
       {"", "expected 'mgp-conv-tune 1'"},
   };
   for (auto [text, why] : cases) {
@@ -211,10 +231,18 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   }
   for (const ConvConfig &c : all)
     EXPECT_EQ(c.blockK % 16, 0) << formatConvConfig(c);
-  // tf32's list also splits the largest tile's reduction in two (layer4).
+  // tf32's list also splits the largest tile's reduction in two (layer4)
+  // and has the transposed GEMM at one warp group over 256 pixels (layer1).
   EXPECT_EQ(llvm::count_if(convTuneCandidates(true, TuneDot::TF32),
                            [](const ConvConfig &c) { return c.splitK == 2; }),
             1);
+  llvm::ArrayRef<ConvConfig> tf32 = convTuneCandidates(true, TuneDot::TF32);
+  const auto *cols =
+      llvm::find_if(tf32, [](const ConvConfig &c) { return c.transposed; });
+  ASSERT_NE(cols, tf32.end());
+  EXPECT_EQ(formatConvConfig(*cols), "256,64,32,4,4,0,0,1");
+  EXPECT_EQ(
+      llvm::count_if(all, [](const ConvConfig &c) { return c.transposed; }), 1);
 }
 
 TEST(ConvTunerTest, StoredConfigsReachThePlan) {

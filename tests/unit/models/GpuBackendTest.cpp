@@ -32,6 +32,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace mgp;
 using namespace mgp::graph;
@@ -211,6 +212,33 @@ TEST_F(GpuBackendTest, ResNet18Fp32MatchesReference) {
 TEST_F(GpuBackendTest, ResNet18Tf32MatchesReference) {
   auto [got, want] = runBoth(resnet18(), Precision::TF32);
   EXPECT_LT(relativeError(got, want), 3e-3);
+}
+
+// Every convolution but the stem through conv2d_nhwc_cols_kernel (the GEMM
+// transposed; MGP_CONV_CONFIG's seventh field), split-K where the batch-2
+// layers have few tiles: the tf32 logits within the tf32 budget above, the
+// fp32 (3xTF32) ones within fp32's.
+TEST_F(GpuBackendTest, ResNet18TransposedConvolutionsMatchReference) {
+  ASSERT_EQ(setenv("MGP_CONV_CONFIG", "128,64,32,4,3,0,1", 1), 0);
+  struct Unset {
+    ~Unset() { unsetenv("MGP_CONV_CONFIG"); }
+  } unset; // also when an assertion returns early
+  for (Precision precision : {Precision::TF32, Precision::FP32}) {
+    GpuBackend *gpu = nullptr;
+    auto [got, want] = runBoth(resnet18(), precision, &gpu);
+    std::unique_ptr<GpuBackend> owned(gpu);
+    ASSERT_TRUE(owned);
+    EXPECT_LT(relativeError(got, want),
+              precision == Precision::TF32 ? 3e-3 : 1e-4);
+    int transposed = 0, plain = 0;
+    for (const KernelProfileEntry &entry : owned->profile()) {
+      transposed +=
+          llvm::StringRef(entry.kernel).starts_with("conv2d_nhwc_cols_kernel ");
+      plain += llvm::StringRef(entry.kernel).starts_with("conv2d_nhwc_kernel ");
+    }
+    EXPECT_GT(transposed, 0);
+    EXPECT_EQ(plain, 0);
+  }
 }
 
 // The CUDA graph path (graph/backends/gpu/GpuBackendGraph.h): the first run is eager, the
