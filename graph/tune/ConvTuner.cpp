@@ -49,10 +49,6 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
     config.splitK = 2;
     return config;
   };
-  auto transposed = [](ConvConfig config) {
-    config.transposed = true;
-    return config;
-  };
   static const ConvConfig candidates[] = {
       make(128, 64, 16, 8, 3), // the 3x3 default
       make(64, 64, 16, 4, 3),  // the others' default
@@ -88,16 +84,12 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   // 128x128x16 the stem in some calls and a 1x1 downsample; 128x128x32 with
   // its reduction split in two (196 tiles of 72 steps on 132 SMs become 392
   // of 36) the two 512-channel convolutions of layer4.1 and layer4.0's
-  // second one on the H100; the GEMM transposed over 256 pixels x 64
-  // channels at one warp group (conv2d_nhwc_cols_kernel) the 64-channel
-  // layer1 (0.249-0.250 ms a convolution at batch 128 on the H100, against
-  // 0.256 for the best tile of the plain kernel).
+  // second one on the H100.
   static const ConvConfig tf32[] = {
       make(128, 128, 32, 8, 3),
       make(64, 128, 32, 8, 3),
       make(128, 128, 16, 8, 3),
       splitInTwo(make(128, 128, 32, 8, 3)),
-      transposed(make(256, 64, 32, 4, 4)),
   };
   // tf32x3 (fp32): the split operands take more shared memory, so the
   // 256x64 tile never launches; 128x128x64 (two stages) won only a 1x1
