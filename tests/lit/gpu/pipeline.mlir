@@ -384,3 +384,91 @@ module attributes {mgp.num_warps = 8 : i32, mgp.threads_per_warp = 32 : i32} {
     return %r#0 : tensor<64x64xf32, #v3s>
   }
 }
+
+// -----
+
+// The same rule at three blocks against two: a 128x64x64 fp16 tile on one
+// warp group (24 KiB per stage) fits three blocks per SM with 3 slots and
+// two with 4, and its registers (64 accumulator registers per thread) allow
+// three, so the loop takes Triton's order. On two warp groups (the module
+// below) the registers allow only two blocks (256 threads, estimated 96
+// each), and the spare slot costs nothing: it stays.
+
+#bla = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blb = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 2}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 2}>
+#sh = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+  // HOPPER-LABEL: func @wgmma_three_blocks
+  // HOPPER-DAG: mgp.local_alloc : () -> !mgp.memdesc<3x128x64xf16, #{{.*}}, mutable>
+  // HOPPER-DAG: mgp.local_alloc : () -> !mgp.memdesc<3x64x64xf16, #{{.*}}, mutable>
+  // HOPPER: scf.for
+  // HOPPER: mgp.async_wait 1
+  // HOPPER-NOT: mgp.async_copy_global_to_local
+  // HOPPER: mgp.dot
+  // HOPPER: mgp.async_copy_global_to_local {{.*}} mask
+  // HOPPER: scf.yield
+  // HOPPER-NEXT: } {mgp.wgmma_copies_after_dot}
+  func.func @wgmma_three_blocks(%a0: tensor<128x64x!mgp.ptr<f16>, #bla>, %b0: tensor<64x64x!mgp.ptr<f16>, #blb>,
+                                %n: i32) -> tensor<128x64xf32, #v3> {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %sa = arith.constant dense<64> : tensor<128x64xi32, #bla>
+    %sb = arith.constant dense<4096> : tensor<64x64xi32, #blb>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #v3>
+    %r:3 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %zero, %ap = %a0, %bp = %b0)
+        -> (tensor<128x64xf32, #v3>, tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<64x64x!mgp.ptr<f16>, #blb>) : i32 {
+      %a = mgp.load %ap {mgp.vector_width = 8 : i32} : tensor<128x64x!mgp.ptr<f16>, #bla>
+      %am = mgp.local_alloc %a : (tensor<128x64xf16, #bla>) -> !mgp.memdesc<128x64xf16, #sh>
+      %av = mgp.local_load %am : !mgp.memdesc<128x64xf16, #sh> -> tensor<128x64xf16, #a>
+      %b = mgp.load %bp {mgp.vector_width = 8 : i32} : tensor<64x64x!mgp.ptr<f16>, #blb>
+      %bm = mgp.local_alloc %b : (tensor<64x64xf16, #blb>) -> !mgp.memdesc<64x64xf16, #sh>
+      %bv = mgp.local_load %bm : !mgp.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = tf32} : tensor<128x64xf16, #a> * tensor<64x64xf16, #b> -> tensor<128x64xf32, #v3>
+      %ap2 = mgp.addptr %ap, %sa : tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<128x64xi32, #bla>
+      %bp2 = mgp.addptr %bp, %sb : tensor<64x64x!mgp.ptr<f16>, #blb>, tensor<64x64xi32, #blb>
+      scf.yield %d, %ap2, %bp2 : tensor<128x64xf32, #v3>, tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<64x64x!mgp.ptr<f16>, #blb>
+    }
+    return %r#0 : tensor<128x64xf32, #v3>
+  }
+}
+
+// -----
+
+#bla = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#blb = #mgp.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#v3 = #mgp.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #v3, kWidth = 2}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #v3, kWidth = 2}>
+#sh = #mgp.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+module attributes {mgp.num_warps = 8 : i32, mgp.threads_per_warp = 32 : i32} {
+  // HOPPER-LABEL: func @wgmma_register_bound
+  // HOPPER-DAG: mgp.local_alloc : () -> !mgp.memdesc<4x128x64xf16, #{{.*}}, mutable>
+  // HOPPER-DAG: mgp.local_alloc : () -> !mgp.memdesc<4x64x64xf16, #{{.*}}, mutable>
+  // HOPPER: scf.yield
+  // HOPPER-NEXT: } {mgp.wgmma_spare_buffer}
+  func.func @wgmma_register_bound(%a0: tensor<128x64x!mgp.ptr<f16>, #bla>, %b0: tensor<64x64x!mgp.ptr<f16>, #blb>,
+                                  %n: i32) -> tensor<128x64xf32, #v3> {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %sa = arith.constant dense<64> : tensor<128x64xi32, #bla>
+    %sb = arith.constant dense<4096> : tensor<64x64xi32, #blb>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #v3>
+    %r:3 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %zero, %ap = %a0, %bp = %b0)
+        -> (tensor<128x64xf32, #v3>, tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<64x64x!mgp.ptr<f16>, #blb>) : i32 {
+      %a = mgp.load %ap {mgp.vector_width = 8 : i32} : tensor<128x64x!mgp.ptr<f16>, #bla>
+      %am = mgp.local_alloc %a : (tensor<128x64xf16, #bla>) -> !mgp.memdesc<128x64xf16, #sh>
+      %av = mgp.local_load %am : !mgp.memdesc<128x64xf16, #sh> -> tensor<128x64xf16, #a>
+      %b = mgp.load %bp {mgp.vector_width = 8 : i32} : tensor<64x64x!mgp.ptr<f16>, #blb>
+      %bm = mgp.local_alloc %b : (tensor<64x64xf16, #blb>) -> !mgp.memdesc<64x64xf16, #sh>
+      %bv = mgp.local_load %bm : !mgp.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = tf32} : tensor<128x64xf16, #a> * tensor<64x64xf16, #b> -> tensor<128x64xf32, #v3>
+      %ap2 = mgp.addptr %ap, %sa : tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<128x64xi32, #bla>
+      %bp2 = mgp.addptr %bp, %sb : tensor<64x64x!mgp.ptr<f16>, #blb>, tensor<64x64xi32, #blb>
+      scf.yield %d, %ap2, %bp2 : tensor<128x64xf32, #v3>, tensor<128x64x!mgp.ptr<f16>, #bla>, tensor<64x64x!mgp.ptr<f16>, #blb>
+    }
+    return %r#0 : tensor<128x64xf32, #v3>
+  }
+}
