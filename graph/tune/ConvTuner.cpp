@@ -72,24 +72,24 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   // narrowed to 128x64 for the 64-channel layer1 on the H100) or two
   // (buffers that leave room for three blocks per SM), 256x64 at four stages
   // for layer1 on the H200, one warp group over 128x64 for the stem GEMM and
-  // the smallest 1x1 downsample.
+  // the smallest 1x1 downsample, and over 128x64x64 for layer1 (buffers for
+  // three blocks per SM in Triton's copy order, mgp-pipeline).
   static const ConvConfig sixteenBit[] = {
-      make(128, 128, 64, 8, 3),
-      make(128, 128, 64, 8, 2),
-      make(256, 64, 32, 8, 4),
-      make(128, 64, 32, 4, 3),
+      make(128, 128, 64, 8, 3), make(128, 128, 64, 8, 2),
+      make(256, 64, 32, 8, 4),  make(128, 64, 32, 4, 3),
+      make(128, 64, 64, 4, 3),
   };
   // tf32: twice the operand bytes per K step; 128x128x32 wins most layers
   // (128x64x32 on layer1 once narrowed), 64x128x32 the 512-channel layer4,
   // 128x128x16 the stem in some calls and a 1x1 downsample; 128x128x32 with
   // its reduction split in two (196 tiles of 72 steps on 132 SMs become 392
   // of 36) the two 512-channel convolutions of layer4.1 and layer4.0's
-  // second one on the H100.
+  // second one on the H100; one warp group over 128x64x32 (three blocks per
+  // SM) the stem GEMM and two layer1 convolutions on the H100.
   static const ConvConfig tf32[] = {
-      make(128, 128, 32, 8, 3),
-      make(64, 128, 32, 8, 3),
-      make(128, 128, 16, 8, 3),
-      splitInTwo(make(128, 128, 32, 8, 3)),
+      make(128, 128, 32, 8, 3), make(64, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3), splitInTwo(make(128, 128, 32, 8, 3)),
+      make(128, 64, 32, 4, 3),
   };
   // tf32x3 (fp32): the split operands take more shared memory, so the
   // 256x64 tile never launches; 128x128x64 (two stages) won only a 1x1
