@@ -32,10 +32,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(ROOT, "tools", "ptx-identity", "kernels.txt")
 ARCHS = ["sm_90a", "sm_80"]
 PRECISIONS = ["fp32", "tf32", "fp16", "bf16"]
-# The conv tuner's candidates (graph/tune/ConvTuner.cpp: BM,BN,BK,warps,stages), forced through MGP_CONV_CONFIG, plus
-# the default plan (no override).
+# The conv tuner's candidates (graph/tune/ConvTuner.cpp: BM,BN,BK,warps,stages; the sm_90a lists' too), forced
+# through MGP_CONV_CONFIG, plus the default plan (no override).
 CONV_CONFIGS = [None, "128,64,16,8,3", "64,64,16,4,3", "128,64,32,8,3", "64,128,32,8,3", "128,128,16,8,3",
-                "64,64,32,4,4", "128,64,16,8,2", "32,64,32,4,3", "128,128,32,8,3", "128,128,64,8,2"]
+                "64,64,32,4,4", "128,64,16,8,2", "32,64,32,4,3", "128,128,32,8,3", "128,128,64,8,2",
+                "128,128,64,8,3", "256,64,32,8,4", "128,64,32,4,3", "128,64,64,4,3"]
 # Model runs the list is made from: (batch, size, precisions, conv configs). The tuner's candidates at the
 # benchmark's size in tf32 and fp16; every precision's default plan at that size and at the logits check's.
 MODEL_RUNS = [(128, 224, PRECISIONS, [None]), (1, 64, PRECISIONS, [None]),
