@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 #include <limits>
@@ -369,9 +371,24 @@ Expected<SemaValue> Generator::genPythonBuiltin(llvm::StringRef name,
     if (v.isConstNumber()) {
       if (name == "float")
         return SemaValue::getFloat(v.getAsDouble());
+      if (name == "int" && v.isFloat()) {
+        // Python's int() of a float, within the kernel's 64-bit integers.
+        double d = v.getFloat();
+        if (std::isnan(d))
+          return error(b->expr(0), "cannot convert float NaN to integer");
+        if (std::isinf(d))
+          return error(b->expr(0), "cannot convert float infinity to integer");
+        if (!(d >= -0x1p63 && d < 0x1p63))
+          return error(b->expr(0),
+                       llvm::formatv("invalid constant expression: integer "
+                                     "overflow: int({0}) does not fit in "
+                                     "int64",
+                                     llvm::format("%g", d))
+                           .str());
+        return SemaValue::getInt(static_cast<int64_t>(d));
+      }
       if (name == "int")
-        return SemaValue::getInt(
-            v.isFloat() ? static_cast<int64_t>(v.getFloat()) : v.getInt());
+        return SemaValue::getInt(v.getInt());
       return SemaValue::getBool(v.isTruthy());
     }
     if (v.isRuntime() && !v.isTensor() &&

@@ -35,27 +35,9 @@ static mlir::TypedAttr getConstAttr(mlir::Type type, const SemaValue &c) {
   if (auto ft = llvm::dyn_cast<mlir::FloatType>(type))
     return mlir::FloatAttr::get(ft, c.getAsDouble());
   unsigned width = type.getIntOrFloatBitWidth();
-  int64_t v = c.isFloat() ? 0 : c.getInt();
-  if (c.isFloat()) {
-    // Toward zero (a bool then as that integer != 0, as Triton's store
-    // through an i1 pointer converts to i8), truncated to the width; a NaN
-    // is 0 and a value outside int64, which C++ cannot convert, saturates to
-    // the width's signed range as PTX's cvt.rzi does at run time.
-    llvm::APSInt i64(64, /*isUnsigned=*/false);
-    bool exact;
-    unsigned range = width == 1 ? 64 : width;
-    if (llvm::APFloat(c.getFloat())
-            .convertToInteger(i64, llvm::APFloat::rmTowardZero, &exact) ==
-        llvm::APFloat::opInvalidOp)
-      i64 = llvm::APSInt(std::isnan(c.getFloat())
-                             ? llvm::APInt(64, 0)
-                             : (c.getFloat() < 0
-                                    ? llvm::APInt::getSignedMinValue(range)
-                                    : llvm::APInt::getSignedMaxValue(range))
-                                   .sext(64),
-                         /*isUnsigned=*/false);
-    v = i64.getExtValue();
-  }
+  // A float toward zero (a bool then as that integer != 0, as Triton's store
+  // through an i1 pointer converts to i8), truncated to the width.
+  int64_t v = c.isFloat() ? convertFloatToInt(c.getFloat(), width) : c.getInt();
   if (width == 1)
     v = v != 0;
   llvm::APInt ap(width, static_cast<uint64_t>(v), /*isSigned=*/true,

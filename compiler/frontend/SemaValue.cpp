@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APSInt.h"
 
 #include <cmath>
 #include <limits>
@@ -113,8 +114,10 @@ SemaValue SemaValue::getHeld(const SemaValue &number, mlir::Type type,
     r.floatValue = f.convertToDouble();
   } else {
     r.kind = Kind::Int;
-    r.intValue = number.isFloat() ? static_cast<int64_t>(number.getFloat())
-                                  : number.getInt();
+    r.intValue =
+        number.isFloat()
+            ? convertFloatToInt(number.getFloat(), type.getIntOrFloatBitWidth())
+            : number.getInt();
   }
   return r;
 }
@@ -331,4 +334,17 @@ bool mgp::detail::sameStructure(const SemaValue &a, const SemaValue &b) {
     if (!sameStructure(a.getElements()[i], b.getElements()[i]))
       return false;
   return true;
+}
+
+int64_t mgp::convertFloatToInt(double d, unsigned width) {
+  llvm::APSInt i64(64, /*isUnsigned=*/false);
+  bool exact;
+  if (llvm::APFloat(d).convertToInteger(i64, llvm::APFloat::rmTowardZero,
+                                        &exact) != llvm::APFloat::opInvalidOp)
+    return i64.getExtValue();
+  if (std::isnan(d))
+    return 0;
+  unsigned range = width == 1 ? 64 : std::min(width, 64u);
+  return d < 0 ? llvm::APInt::getSignedMinValue(range).getSExtValue()
+               : llvm::APInt::getSignedMaxValue(range).getSExtValue();
 }

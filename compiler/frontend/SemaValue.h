@@ -182,6 +182,12 @@ private:
   const ast::FunctionDef *function = nullptr;
 };
 
+/// `d` toward zero as an integer of `width` bits (held in an int64; C++'s
+/// conversion where it is defined): a NaN is 0 and a value outside int64
+/// saturates to the signed range of `width` bits (of 64 for a bool), as
+/// PTX's cvt.rzi does at run time.
+int64_t convertFloatToInt(double d, unsigned width);
+
 } // namespace mgp
 
 #endif // MGP_COMPILER_FRONTEND_SEMAVALUE_H
