@@ -49,6 +49,7 @@
 #include "compiler/codegen/gpu/AsyncCopyWidth.h"
 #include "compiler/codegen/gpu/Passes.h"
 #include "compiler/codegen/gpu/SharedScratch.h"
+#include "compiler/codegen/gpu/TensorEncoding.h"
 #include "compiler/ir/Layout.h"
 #include "compiler/ir/ZeroConstant.h"
 
@@ -107,11 +108,8 @@ bool hasWarpGroupDot(scf::ForOp loop) {
 /// registers allow, the registers estimated from the loop's warp-group
 /// accumulators.
 int64_t blocksPerSM(scf::ForOp loop, int64_t sharedBytes) {
-  int64_t warps = 4;
-  if (auto module = loop->getParentOfType<ModuleOp>())
-    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
-      warps = attr.getInt();
-  int64_t threads = warps * 32;
+  int64_t threads =
+      int64_t(getModuleNumWarps(loop)) * getModuleThreadsPerWarp(loop);
   int64_t accumulators = 0;
   for (auto dot : loop.getBody()->getOps<DotOp>())
     if (isWarpGroupDot(dot)) {
