@@ -89,6 +89,15 @@ def load_kernels(triton=False):
     return module
 
 
+def division_constants(d):
+    """The kernels' (magic, shift) of divisor d (graph/ConvLaunch.cpp's
+    divisionConstants): x // d == (x * magic) >> shift for 0 <= x < 2**31,
+    the magic passed as its 32-bit pattern."""
+    shift = 31 + (d - 1).bit_length()
+    magic = -(-(1 << shift) // d)
+    return (magic - 2**32 if magic >= 2**31 else magic), shift
+
+
 def round_tf32(x):
     """x rounded to tf32, to nearest, ties away (the graph's _round_tf32)."""
     return ((x.view(torch.int32) + 0x1000) & -8192).view(torch.float32)
@@ -160,7 +169,8 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
         y = torch.empty(batch, p, q, k, device="cuda", dtype=dtype)
         grid = (mgp.cdiv(m, bm), mgp.cdiv(k, bn), 1)
         f = lambda: kern[grid](  # noqa: E731
-            x_nhwc, w_krsc, bias, y, y, y, m, c, hw, hw, k, p, q, mgp.cdiv(c, bk), 1,
+            x_nhwc, w_krsc, bias, y, y, y, m, c, hw, hw, k, p, q, *division_constants(p * q),
+            *division_constants(q), mgp.cdiv(c, bk), 1,
             R=3, S=3, STRIDE=stride, PAD=1, X_NCHW=0, W_KCRS=0, RES_NCHW=0, HAS_BIAS=1,
             HAS_RESIDUAL=0, RELU=1, TF32=int(tf32), SPLIT_K=0, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
             ROUND_TF32=0, A_L1=a_l1, num_warps=warps, num_stages=stages)

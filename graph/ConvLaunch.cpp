@@ -15,10 +15,10 @@
 #include "graph/LaunchBuilder.h"
 
 #include "compiler/api/Environment.h"
-
-#include <algorithm>
 #include "graph/passes/NhwcLayout.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cstdlib>
 
 using namespace mgp::graph;
@@ -93,6 +93,27 @@ ConvConfig mgp::graph::defaultConvConfig(const Graph &graph, int node) {
   if (w[1] <= 4 && w[3] <= 8 && w[2] * w[3] > 1)
     return ConvConfig{128, 64, 32, 8};
   return ConvConfig{64, 64, 16, 4};
+}
+
+/// With shift = 31 + ceil(log2 d) and magic = ceil(2^shift / d):
+/// magic * d - 2^shift < d <= 2^ceil(log2 d), which makes the quotient exact
+/// for 31-bit x (Granlund and Montgomery, "Division by invariant integers
+/// using multiplication", theorem 4.2), and magic < 2^32.
+DivisionConstants mgp::graph::divisionConstants(int64_t d) {
+  assert(d >= 1 && d <= INT32_MAX && "a divisor outside [1, 2^31)");
+  int shift = 31 + int(llvm::Log2_64_Ceil(uint64_t(d)));
+  uint64_t magic = llvm::divideCeil(uint64_t(1) << shift, uint64_t(d));
+  assert(magic < (uint64_t(1) << 32) && "a division constant of 33 bits");
+  return {uint32_t(magic), shift};
+}
+
+/// The kernel parameters of divisionConstants(d): the magic as its 32-bit
+/// pattern (an i32), the shift.
+static void addDivisionConstants(LaunchBuilder &b, const char *magicName,
+                                 const char *shiftName, int64_t d) {
+  DivisionConstants constants = divisionConstants(d);
+  b.integer(magicName, int32_t(constants.magic));
+  b.integer(shiftName, constants.shift);
 }
 
 /// The registers per thread at which two blocks of `numWarps` warps fit in a
@@ -200,8 +221,10 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
       .integer("WP", wp)
       .integer("K", k)
       .integer("P", y[2])
-      .integer("Q", y[3])
-      .constexpr_("R", r)
+      .integer("Q", y[3]);
+  addDivisionConstants(b, "PQ_MAGIC", "PQ_SHIFT", y[2] * y[3]);
+  addDivisionConstants(b, "Q_MAGIC", "Q_SHIFT", y[3]);
+  b.constexpr_("R", r)
       .constexpr_("S", w[3])
       .constexpr_("SP", sp)
       .constexpr_("STRIDE", stride)
@@ -282,8 +305,11 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
       .integer("K", k)
       .integer("P", y[2])
       .integer("Q", y[3]);
-  if (!gather)
+  if (!gather) {
+    addDivisionConstants(b, "PQ_MAGIC", "PQ_SHIFT", y[2] * y[3]);
+    addDivisionConstants(b, "Q_MAGIC", "Q_SHIFT", y[3]);
     b.integer("CB", chunks);
+  }
   // T_SPLIT is unused without split-K: 1 keeps one specialization.
   b.integer("T_SPLIT", splitK ? stepsPerSplit : 1)
       .constexpr_("R", r)

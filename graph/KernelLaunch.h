@@ -19,6 +19,7 @@
 #include "compiler/api/KernelOptions.h"
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -178,6 +179,15 @@ std::vector<KernelLaunch> planConvLaunches(const Graph &graph, int node,
 /// The configuration planLaunches uses for convolution `node` when neither
 /// an override nor a tuned one is given.
 ConvConfig defaultConvConfig(const Graph &graph, int node);
+
+/// The constants that divide by `d` (1 <= d < 2^31) with a multiply and a
+/// shift (the convolution kernels' `_udiv`, kernels_dsl/conv2d_nhwc.mgp):
+/// x / d == (x * magic) >> shift for every 0 <= x < 2^31, magic < 2^32.
+struct DivisionConstants {
+  uint32_t magic = 0;
+  int shift = 0;
+};
+DivisionConstants divisionConstants(int64_t d);
 
 /// Whether `node` of `graph` is a convolution (conv2d or fused_conv2d).
 bool isConvNode(const Graph &graph, int node);

@@ -28,6 +28,7 @@
 
 #include <cmath>
 #include <map>
+#include <random>
 
 using namespace mgp;
 using namespace mgp::graph;
@@ -194,11 +195,71 @@ TEST(KernelLaunchTest, ResNet18Plan) {
   EXPECT_EQ(stem.grid, (std::array<int64_t, 3>{196, 1, 1}));
   EXPECT_EQ(stem.signature(),
             "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32:16,"
-            "i32:16,i32:16,i32:16,7,7,8,2,3,14336,0,1,0,1,1,128,64,32,0");
+            "i32:16,i32:16,i32:16,i32,i32,i32,i32,7,7,8,2,3,14336,0,1,0,1,1,"
+            "128,64,32,0");
   EXPECT_EQ(stem.specialization(),
             "R=7 S=7 SP=8 STRIDE=2 PAD=3 X_OFF=14336 RES_NCHW=0 HAS_BIAS=1 "
             "HAS_RESIDUAL=0 RELU=1 TF32=1 BLOCK_M=128 BLOCK_N=64 BLOCK_K=32 "
             "ROUND_TF32=0");
+}
+
+// divisionConstants: (x * magic) >> shift is x / d for every 31-bit x, at
+// every divisor up to 4096, around every power of two and at random ones
+// (against the hardware's division); and the convolution launches of
+// ResNet18 pass the constants of their P*Q and Q.
+TEST(KernelLaunchTest, DivisionConstantsDivideExactly) {
+  std::vector<int64_t> divisors;
+  for (int64_t d = 1; d <= 4096; ++d)
+    divisors.push_back(d);
+  for (int bit = 12; bit < 31; ++bit)
+    for (int64_t delta : {-1, 0, 1})
+      divisors.push_back((int64_t(1) << bit) + delta);
+  divisors.push_back(INT32_MAX);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 2000; ++i)
+    divisors.push_back(int64_t(rng() % INT32_MAX) + 1);
+  int failures = 0;
+  for (int64_t d : divisors) {
+    DivisionConstants c = divisionConstants(d);
+    ASSERT_GE(c.shift, 31);
+    ASSERT_LE(c.shift, 62);
+    std::vector<uint64_t> xs = {0, 1, uint64_t(INT32_MAX),
+                                uint64_t(INT32_MAX) - 1};
+    for (int64_t q : {int64_t(1), int64_t(2), INT32_MAX / d - 1, INT32_MAX / d})
+      for (int64_t delta : {-1, 0, 1})
+        if (int64_t x = q * d + delta; x >= 0 && x <= INT32_MAX)
+          xs.push_back(uint64_t(x));
+    for (int i = 0; i < 64; ++i)
+      xs.push_back(rng() % (uint64_t(INT32_MAX) + 1));
+    for (uint64_t x : xs)
+      if ((x * c.magic) >> c.shift != x / uint64_t(d) && ++failures <= 5)
+        ADD_FAILURE() << x << " / " << d << ": magic " << c.magic << " shift "
+                      << c.shift << " gives " << ((x * c.magic) >> c.shift);
+  }
+  EXPECT_EQ(failures, 0);
+
+  Graph graph = resnet18(2, 224);
+  Graph fused =
+      fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 0)).graph);
+  auto launches = planLaunches(fused, LaunchOptions{true});
+  ASSERT_TRUE(bool(launches));
+  int checked = 0;
+  for (const KernelLaunch &launch : *launches) {
+    std::map<std::string, int64_t> ints;
+    for (const LaunchParam &p : launch.params)
+      if (p.kind == LaunchParam::Kind::Int)
+        ints[p.name] = p.intValue;
+    if (!ints.count("PQ_MAGIC"))
+      continue;
+    ++checked;
+    DivisionConstants pq = divisionConstants(ints["P"] * ints["Q"]);
+    DivisionConstants q = divisionConstants(ints["Q"]);
+    EXPECT_EQ(ints["PQ_MAGIC"], int32_t(pq.magic)) << launch.kernel;
+    EXPECT_EQ(ints["PQ_SHIFT"], pq.shift) << launch.kernel;
+    EXPECT_EQ(ints["Q_MAGIC"], int32_t(q.magic)) << launch.kernel;
+    EXPECT_EQ(ints["Q_SHIFT"], q.shift) << launch.kernel;
+  }
+  EXPECT_EQ(checked, 20); // the stem's GEMM and the other 19 convolutions
 }
 
 // The plan's dot precision per --precision: every dot kernel (convolutions,
