@@ -108,12 +108,13 @@ DivisionConstants mgp::graph::divisionConstants(int64_t d) {
 }
 
 /// The kernel parameters of divisionConstants(d): the magic as its 32-bit
-/// pattern (an i32), the shift.
+/// pattern (an i32), the shift; never specialized (a power-of-two d's magic
+/// is 2^31, divisible by 16, which would only split specializations).
 static void addDivisionConstants(LaunchBuilder &b, const char *magicName,
                                  const char *shiftName, int64_t d) {
   DivisionConstants constants = divisionConstants(d);
-  b.integer(magicName, int32_t(constants.magic));
-  b.integer(shiftName, constants.shift);
+  b.unspecializedInteger(magicName, int32_t(constants.magic));
+  b.unspecializedInteger(shiftName, constants.shift);
 }
 
 /// The registers per thread at which two blocks of `numWarps` warps fit in a

@@ -48,6 +48,12 @@ struct LaunchParam {
   /// (fp16/bf16 activations under --precision fp16|bf16;
   /// graph/ir/StorageTypes.h).
   DType type = DType::F32;
+  /// Kind::Int: the signature says `i32:16` / `i32:1` when the value is
+  /// divisible by 16 / is 1 (the compiler may use it); false keeps it a
+  /// plain `i32` (Triton's do_not_specialize), for values such as division
+  /// constants whose divisibility helps no code and would only split
+  /// specializations.
+  bool specialize = true;
 };
 
 /// How one node runs.

@@ -40,6 +40,12 @@ struct LaunchBuilder {
     launch.params.push_back({name, LaunchParam::Kind::Int, -1, v, 0});
     return *this;
   }
+  /// An integer the signature never specializes (LaunchParam::specialize).
+  LaunchBuilder &unspecializedInteger(const char *name, int64_t v) {
+    integer(name, v);
+    launch.params.back().specialize = false;
+    return *this;
+  }
   LaunchBuilder &floating(const char *name, double v) {
     launch.params.push_back({name, LaunchParam::Kind::Float, -1, 0, v});
     return *this;

@@ -260,6 +260,31 @@ TEST(KernelLaunchTest, DivisionConstantsDivideExactly) {
     EXPECT_EQ(ints["Q_SHIFT"], q.shift) << launch.kernel;
   }
   EXPECT_EQ(checked, 20); // the stem's GEMM and the other 19 convolutions
+
+  // Never specialized: at 64x64 every P*Q and Q is a power of two, whose
+  // magic (2^31) is divisible by 16, and some shifts (32, 48) too.
+  Graph small = resnet18(2, 64);
+  Graph smallFused =
+      fuseEpilogues(foldBatchNorm(small, initWeights(small, 0)).graph);
+  auto smallLaunches = planLaunches(smallFused, LaunchOptions{true});
+  ASSERT_TRUE(bool(smallLaunches));
+  int plain = 0;
+  for (const KernelLaunch &launch : *smallLaunches) {
+    if (launch.params.empty()) // an alias (flatten): no kernel
+      continue;
+    llvm::SmallVector<llvm::StringRef> entries;
+    std::string signature = launch.signature();
+    llvm::StringRef(signature).split(entries, ',');
+    ASSERT_EQ(entries.size(), launch.params.size());
+    for (size_t i = 0; i < entries.size(); ++i)
+      if (llvm::StringRef(launch.params[i].name).ends_with("_MAGIC") ||
+          llvm::StringRef(launch.params[i].name).ends_with("_SHIFT")) {
+        EXPECT_EQ(entries[i], "i32") << launch.kernel << " "
+                                     << launch.params[i].name;
+        ++plain;
+      }
+  }
+  EXPECT_EQ(plain, 20 * 4);
 }
 
 // The plan's dot precision per --precision: every dot kernel (convolutions,
