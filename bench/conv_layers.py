@@ -17,6 +17,7 @@ Times are means of mgp.do_bench (ms), TFLOP/s = 2 N P Q K R S C / time.
 
     bench/conv_layers.py [--batch 128] [--dtype fp16|bf16|tf32] [--layers 1,2,3,4]
                          [--triton] [--extra BMxBNxBK:W:S,...] [--persistent] [--cols]
+                         [--rowtaps]
 
 --extra adds tiles to the tuner's list (BLOCK_M x BLOCK_N x BLOCK_K, warps,
 stages), to try a tile before the tuner gets it. A tile that wins here may
@@ -28,6 +29,10 @@ an empty MGP_CACHE_DIR prints every candidate's time per layer) or a forced
 tile (`MGP_CONV_CONFIG`) with `--profile`. --persistent also times
 conv2d_nhwc_persistent_kernel (mgp only, A through L2) at every tile, one
 program per SM, each looping over its tiles' steps (rows "mgp persistent").
+--rowtaps also times conv2d_nhwc_rowtaps_kernel on the stride-1 layers (mgp,
+and Triton with --triton; rows "mgp rowtaps", "Triton rowtaps") at every tile
+with 2 and 3 stages: one A tile per filter row for its three taps, 3x fewer A
+bytes from L2 than a tile per tap.
 --cols also times conv2d_nhwc_cols_kernel, the transposed GEMM (BLOCK_N
 channels x BLOCK_M pixels, stored through a transposing conversion), by mgp
 and with --triton by Triton (rows "mgp cols", "Triton cols").
@@ -137,8 +142,24 @@ def run_persistent(kern, configs, name, args, m, k, flops, ref_nhwc, y_shape, dt
                 ref_nhwc, flops, results, must_run=False)
 
 
+def run_rowtaps(kernels, configs, name, args, m, k, flops, ref_nhwc, y_shape, dtype, results):
+    """conv2d_nhwc_rowtaps_kernel (stride 1) at each tile, 2 and 3 stages."""
+    x_nhwc, w_krsc, bias, c, hw, tf32 = args
+    pq, q = division_constants(hw * hw), division_constants(hw)
+    for (system, kern), (bm, bn, bk, warps, _), stages in itertools.product(
+            kernels.items(), configs, (2, 3)):
+        y = torch.empty(y_shape, device="cuda", dtype=dtype)
+        grid = (mgp.cdiv(m, bm - 2), mgp.cdiv(k, bn))
+        f = lambda: kern[grid](  # noqa: E731
+            x_nhwc, w_krsc, bias, y, y, m, c, hw, hw, k, *pq, *q, mgp.cdiv(c, bk), HAS_BIAS=1,
+            HAS_RESIDUAL=0, RELU=1, TF32=int(tf32), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+            ROUND_TF32=0, num_warps=warps, num_stages=stages)
+        measure(name, system, f"{bm}x{bn}x{bk} w{warps} s{stages}", f, y, ref_nhwc, flops, results,
+                must_run=False)
+
+
 def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, persistent=None,
-              cols=None):
+              cols=None, rowtaps=None):
     torch.manual_seed(0)
     tf32 = dtype == torch.float32
     tuner_tiles = CONFIGS["tf32" if tf32 else "16"]
@@ -177,6 +198,9 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
         config = f"{bm}x{bn}x{bk} w{warps} s{stages}{' L1' if a_l1 else ''}"
         measure(name, system, config, f, y, ref_nhwc, flops, results,
                 must_run=system == "mgp" and (bm, bn, bk, warps, stages) in tuner_tiles)
+    if rowtaps and stride == 1:
+        run_rowtaps(rowtaps, configs, name, (x_nhwc, w_krsc, bias, c, hw, tf32), m, k, flops,
+                    ref_nhwc, (batch, p, q, k), dtype, results)
     if persistent is not None:
         run_persistent(persistent, configs, name,
                        (x_nhwc, w_krsc, bias, c, hw, p, q, stride, tf32), m, k, flops, ref_nhwc,
@@ -193,6 +217,8 @@ def main():
                         help="also the same kernel compiled by Triton")
     parser.add_argument("--extra", default="",
                         help="more tiles, comma-separated BMxBNxBK:WARPS:STAGES")
+    parser.add_argument("--rowtaps", action="store_true",
+                        help="also conv2d_nhwc_rowtaps_kernel (one A tile per filter row)")
     parser.add_argument("--persistent", action="store_true",
                         help="also conv2d_nhwc_persistent_kernel, one program per SM")
     parser.add_argument("--cols", action="store_true",
@@ -210,20 +236,23 @@ def main():
     kernels = {"mgp": mgp.jit(module.conv2d_nhwc_kernel)}
     persistent = mgp.jit(module.conv2d_nhwc_persistent_kernel) if args.persistent else None
     cols = {"mgp cols": mgp.jit(module.conv2d_nhwc_cols_kernel)} if args.cols else {}
+    rowtaps = {"mgp rowtaps": mgp.jit(module.conv2d_nhwc_rowtaps_kernel)} if args.rowtaps else {}
     if args.triton:
         triton_module = load_kernels(triton=True)
         kernels["Triton"] = triton_module.conv2d_nhwc_kernel
         if args.cols:
             cols["Triton cols"] = triton_module.conv2d_nhwc_cols_kernel
+        if args.rowtaps:
+            rowtaps["Triton rowtaps"] = triton_module.conv2d_nhwc_rowtaps_kernel
     print(f"{torch.cuda.get_device_name()}, batch {args.batch}, {args.dtype}")
     print("| layer | system | config | ms | TFLOP/s | check |\n|---|---|---|---|---|---|")
     results = []
     for name, hw, c, k, stride in LAYERS:
         if int(name[5]) in stages:
             run_layer(kernels, configs, name, hw, c, k, stride, args.batch, dtype, results,
-                      persistent, cols)
+                      persistent, cols, rowtaps)
     for name in dict.fromkeys(r[0] for r in results):
-        for system in list(kernels) + list(cols) + ["mgp persistent"]:
+        for system in list(kernels) + list(cols) + list(rowtaps) + ["mgp persistent"]:
             rows = [r for r in results if r[0] == name and r[1] == system]
             if not rows:
                 continue

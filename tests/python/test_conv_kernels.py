@@ -1,9 +1,12 @@
 """kernels_dsl/conv2d_nhwc.mgp's persistent convolution (a fixed number of
-programs, each looping over the (tile, step) pairs of its tiles) through
-mgp.jit on the interpreter (MGP_INTERPRET=1), on fresh random NHWC inputs,
-against a NumPy float64 convolution: fp32 (ieee) dots within fp32 rounding.
-Shapes leave partial tiles along M and N, programs with one tile more than
-others, stride 2, and channel counts that are not a multiple of BLOCK_K."""
+programs, each looping over the (tile, step) pairs of its tiles) and its
+row-taps convolution (one A tile per filter row for the three taps, the
+horizontal shift applied to the accumulators) through mgp.jit on the
+interpreter (MGP_INTERPRET=1), on fresh random NHWC inputs, against a NumPy
+float64 convolution: fp32 (ieee) dots within fp32 rounding. Shapes leave
+partial tiles along M and N, programs with one tile more than others, stride
+2, channel counts that are not a multiple of BLOCK_K, and tiles whose rows
+span several image rows and images."""
 import importlib.machinery
 import importlib.util
 import os
@@ -64,6 +67,68 @@ class PersistentConvolution(unittest.TestCase):
                                     mgp.cdiv(c, bk), R=3, S=3, STRIDE=stride, PAD=1, HAS_BIAS=1,
                                     HAS_RESIDUAL=1, RELU=1, TF32=0, BLOCK_M=bm, BLOCK_N=bn,
                                     BLOCK_K=bk, ROUND_TF32=0, NUM_PROGRAMS=programs)
+                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
+                self.assertGreater(np.count_nonzero(want), want.size // 4)
+                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+def division_constants(d):
+    """graph/ConvLaunch.cpp's divisionConstants: (magic as an i32 pattern,
+    shift) with x // d == (x * magic) >> shift for 0 <= x < 2**31."""
+    shift = 31 + (d - 1).bit_length()
+    magic = -(-(1 << shift) // d)
+    return (magic - 2**32 if magic >= 2**31 else magic), shift
+
+
+class TapConvolution(unittest.TestCase):
+    def test_one_pixel_high_or_wide(self):
+        # mgp.jit (as Triton) makes an integer argument equal to 1 a constexpr:
+        # H or W of 1 must still compile (the padding test compares against
+        # them) and compute the convolution.
+        kernel = mgp.jit(load_conv_module().conv2d_nhwc_kernel)
+        rng = np.random.default_rng(20261208)
+        for batch, h, wd, c, k in [(2, 1, 6, 16, 16), (1, 5, 1, 16, 32), (3, 1, 1, 32, 16)]:
+            with self.subTest(batch=batch, h=h, w=wd):
+                x = rng.standard_normal((batch, h, wd, c)).astype(np.float32)
+                w = (rng.standard_normal((k, 3, 3, c)) / (3 * c ** 0.5)).astype(np.float32)
+                bias = rng.standard_normal(k).astype(np.float32)
+                residual = rng.standard_normal((batch, h, wd, k)).astype(np.float32)
+                want = conv_reference(x, w, bias, residual, 1, 1)
+                y = np.full((batch, h, wd, k), np.nan, dtype=np.float32)
+                m = batch * h * wd
+                kernel[(mgp.cdiv(m, 16), mgp.cdiv(k, 16), 1)](
+                    x, w, bias, residual, y, y, m, c, h, wd, k, h, wd, *division_constants(h * wd),
+                    *division_constants(wd), mgp.cdiv(c, 16), 1, R=3, S=3, STRIDE=1, PAD=1, X_NCHW=0,
+                    W_KCRS=0, RES_NCHW=0, HAS_BIAS=1, HAS_RESIDUAL=1, RELU=1, TF32=0, SPLIT_K=0,
+                    BLOCK_M=16, BLOCK_N=16, BLOCK_K=16, ROUND_TF32=0, A_L1=0)
+                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
+                self.assertGreater(np.count_nonzero(want), want.size // 4)
+                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+class RowTapsConvolution(unittest.TestCase):
+    def test_against_numpy(self):
+        kernel = mgp.jit(load_conv_module().conv2d_nhwc_rowtaps_kernel)
+        rng = np.random.default_rng(20261207)
+        # (batch, H, W, C, K, BLOCK_M, BLOCK_N, BLOCK_K, bias and residual)
+        cases = [(2, 6, 5, 16, 16, 16, 16, 16, True), (1, 9, 9, 24, 40, 32, 32, 16, True),
+                 (3, 4, 7, 32, 16, 64, 16, 32, False), (1, 1, 13, 16, 32, 16, 32, 16, True),
+                 (2, 5, 1, 16, 16, 16, 16, 16, True)]
+        for batch, h, wd, c, k, bm, bn, bk, epilogue in cases:
+            with self.subTest(batch=batch, h=h, w=wd, c=c, k=k, block_m=bm):
+                x = rng.standard_normal((batch, h, wd, c)).astype(np.float32)
+                w = (rng.standard_normal((k, 3, 3, c)) / (3 * c ** 0.5)).astype(np.float32)
+                bias = rng.standard_normal(k).astype(np.float32)
+                residual = rng.standard_normal((batch, h, wd, k)).astype(np.float32)
+                want = conv_reference(x, w, bias if epilogue else 0.0,
+                                      residual if epilogue else 0.0, 1, 1)
+                y = np.full((batch, h, wd, k), np.nan, dtype=np.float32)
+                m = batch * h * wd
+                grid = (mgp.cdiv(m, bm - 2), mgp.cdiv(k, bn))
+                kernel[grid](x, w, bias, residual, y, m, c, h, wd, k, *division_constants(h * wd),
+                             *division_constants(wd), mgp.cdiv(c, bk), HAS_BIAS=int(epilogue),
+                             HAS_RESIDUAL=int(epilogue), RELU=1, TF32=0, BLOCK_M=bm, BLOCK_N=bn,
+                             BLOCK_K=bk, ROUND_TF32=0)
                 self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
                 self.assertGreater(np.count_nonzero(want), want.size // 4)
                 np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
