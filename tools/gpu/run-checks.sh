@@ -59,7 +59,9 @@
 #           (more tiles, BMxBNxBK:WARPS:STAGES,...), CONV_TRITON=0 (mgp and
 #           cuDNN only), CONV_PERSISTENT=1 (also the persistent kernel at
 #           each tile), CONV_COLS=1 (also the transposed GEMM kernel,
-#           channels x pixels, at each tile), CONV_TIMEOUT (s per dtype,
+#           channels x pixels, at each tile), CONV_ROWTAPS=1 (also the
+#           row-taps kernel on the stride-1 layers, 2 and 3 stages),
+#           CONV_TIMEOUT (s per dtype,
 #           default 280)
 #   langtests  Triton's own language tests through mgp.jit on the GPU
 #           (tests/triton_lang/run_triton_tests.py --mode gpu): pass / fail /
@@ -269,6 +271,7 @@ stepConv() {
     [ "${CONV_TRITON:-1}" = 1 ] && args+=(--triton)
     [ -n "${CONV_EXTRA:-}" ] && args+=(--extra "$CONV_EXTRA")
     [ "${CONV_PERSISTENT:-0}" = 1 ] && args+=(--persistent)
+    [ "${CONV_ROWTAPS:-0}" = 1 ] && args+=(--rowtaps)
     [ "${CONV_COLS:-0}" = 1 ] && args+=(--cols)
     MGP_CACHE_DIR=/tmp/c-conv timeout "${CONV_TIMEOUT:-280}" python3 bench/conv_layers.py \
       "${args[@]}" > "$OUT/conv-$dtype.md" 2>&1 || status=$?
