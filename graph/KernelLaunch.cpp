@@ -30,10 +30,10 @@ std::string KernelLaunch::signature() const {
       entries.push_back(("*" + dtypeName(p.type) + ":16").str());
       break;
     case LaunchParam::Kind::Int:
-      entries.push_back(!p.specialize            ? "i32"
-                        : p.intValue == 1        ? "i32:1"
-                        : p.intValue % 16 == 0   ? "i32:16"
-                                                 : "i32");
+      entries.push_back(!p.specialize          ? "i32"
+                        : p.intValue == 1      ? "i32:1"
+                        : p.intValue % 16 == 0 ? "i32:16"
+                                               : "i32");
       break;
     case LaunchParam::Kind::Float:
       entries.push_back("fp32");

@@ -154,10 +154,15 @@ INSTANTIATE_TEST_SUITE_P(Ops, KernelTest, ::testing::ValuesIn(kCases),
                            return std::string(info.param.name);
                          });
 
+/// ResNet18 at `batch` x 3 x `size` x `size`, BatchNorm folded (seeded
+/// weights) and epilogues fused: the graph the kernel backends plan.
+static Graph fusedResNet18(int64_t batch, int64_t size) {
+  Graph graph = resnet18(batch, size);
+  return fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 0)).graph);
+}
+
 TEST(KernelLaunchTest, ResNet18Plan) {
-  Graph graph = resnet18(2, 224);
-  WeightMap weights = initWeights(graph, 0);
-  Graph fused = fuseEpilogues(foldBatchNorm(graph, weights).graph);
+  Graph fused = fusedResNet18(2, 224);
   auto launches = planLaunches(fused, LaunchOptions{true});
   ASSERT_TRUE(bool(launches));
   // Every node one launch, the stem two (its packing, then its GEMM).
@@ -205,8 +210,7 @@ TEST(KernelLaunchTest, ResNet18Plan) {
 
 // divisionConstants: (x * magic) >> shift is x / d for every 31-bit x, at
 // every divisor up to 4096, around every power of two and at random ones
-// (against the hardware's division); and the convolution launches of
-// ResNet18 pass the constants of their P*Q and Q.
+// (against the hardware's division).
 TEST(KernelLaunchTest, DivisionConstantsDivideExactly) {
   std::vector<int64_t> divisors;
   for (int64_t d = 1; d <= 4096; ++d)
@@ -237,10 +241,11 @@ TEST(KernelLaunchTest, DivisionConstantsDivideExactly) {
                       << c.shift << " gives " << ((x * c.magic) >> c.shift);
   }
   EXPECT_EQ(failures, 0);
+}
 
-  Graph graph = resnet18(2, 224);
-  Graph fused =
-      fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 0)).graph);
+// ResNet18's 20 convolution launches pass the constants of their P*Q and Q.
+TEST(KernelLaunchTest, ConvLaunchesPassDivisionConstants) {
+  Graph fused = fusedResNet18(2, 224);
   auto launches = planLaunches(fused, LaunchOptions{true});
   ASSERT_TRUE(bool(launches));
   int checked = 0;
@@ -260,13 +265,13 @@ TEST(KernelLaunchTest, DivisionConstantsDivideExactly) {
     EXPECT_EQ(ints["Q_SHIFT"], q.shift) << launch.kernel;
   }
   EXPECT_EQ(checked, 20); // the stem's GEMM and the other 19 convolutions
+}
 
-  // Never specialized: at 64x64 every P*Q and Q is a power of two, whose
-  // magic (2^31) is divisible by 16, and some shifts (32, 48) too.
-  Graph small = resnet18(2, 64);
-  Graph smallFused =
-      fuseEpilogues(foldBatchNorm(small, initWeights(small, 0)).graph);
-  auto smallLaunches = planLaunches(smallFused, LaunchOptions{true});
+// The division constants are never specialized: at 64x64 every P*Q and Q is
+// a power of two, whose magic (2^31) is divisible by 16, and some shifts
+// (32, 48) too; the signature still says plain i32.
+TEST(KernelLaunchTest, DivisionConstantsAreNotSpecialized) {
+  auto smallLaunches = planLaunches(fusedResNet18(2, 64), LaunchOptions{true});
   ASSERT_TRUE(bool(smallLaunches));
   int plain = 0;
   for (const KernelLaunch &launch : *smallLaunches) {
@@ -279,8 +284,8 @@ TEST(KernelLaunchTest, DivisionConstantsDivideExactly) {
     for (size_t i = 0; i < entries.size(); ++i)
       if (llvm::StringRef(launch.params[i].name).ends_with("_MAGIC") ||
           llvm::StringRef(launch.params[i].name).ends_with("_SHIFT")) {
-        EXPECT_EQ(entries[i], "i32") << launch.kernel << " "
-                                     << launch.params[i].name;
+        EXPECT_EQ(entries[i], "i32")
+            << launch.kernel << " " << launch.params[i].name;
         ++plain;
       }
   }
@@ -293,9 +298,7 @@ TEST(KernelLaunchTest, DivisionConstantsDivideExactly) {
 // kernels' own choice (KernelOptions::precision TF32; IEEE would force
 // every dot to exact fp32 FMA).
 TEST(KernelLaunchTest, DotPrecisionPerPlanPrecision) {
-  Graph graph = resnet18(2, 64);
-  Graph fused =
-      fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 0)).graph);
+  Graph fused = fusedResNet18(2, 64);
   const std::pair<Precision, const char *> cases[] = {
       {Precision::FP32, "TF32=3"},
       {Precision::TF32, "TF32=1"},
