@@ -3,8 +3,7 @@
 // This file implements the convolution launch rules: the NHWC implicit-GEMM
 // kernels of kernels_dsl/conv2d_nhwc.mgp (the tap x channel-chunk kernel, or
 // the stem kernels over a padded NHWC copy for C <= 4 such as the 7x7 stem,
-// or the gather kernel for other few-channel cases, or the row-taps kernel
-// for stride-1 3x3 convolutions when the config asks for it), block sizes
+// or the gather kernel for other few-channel cases), block sizes
 // from a ConvConfig (powers of two, clamped to the problem), the input,
 // weight and residual layouts, split-K (a partial-sum launch over grid z into
 // a workspace, then the epilogue launch), and the MGP_CONV_CONFIG knob.
@@ -35,17 +34,16 @@ bool mgp::graph::isConvNode(const Graph &graph, int node) {
 }
 
 llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
-  llvm::SmallVector<llvm::StringRef, 8> fields;
+  llvm::SmallVector<llvm::StringRef, 6> fields;
   text.split(fields, ',');
   auto bad = [&](const llvm::Twine &why) {
     return llvm::createStringError(
         "bad conv config '" + text +
-        "' (expected BM,BN,BK,warps[,stages[,l1[,transposed[,rowtaps]]]]): " +
-        why);
+        "' (expected BM,BN,BK,warps[,stages[,l1[,transposed]]]): " + why);
   };
-  if (fields.size() < 4 || fields.size() > 8)
-    return bad("four to eight comma-separated integers");
-  int64_t values[8] = {0, 0, 0, 0, 3, 0, 0, 0};
+  if (fields.size() < 4 || fields.size() > 7)
+    return bad("four to seven comma-separated integers");
+  int64_t values[7] = {0, 0, 0, 0, 3, 0, 0};
   for (size_t i = 0; i < fields.size(); ++i)
     if (fields[i].trim().getAsInteger(10, values[i]))
       return bad("'" + fields[i] + "' is not an integer");
@@ -64,13 +62,10 @@ llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
     return bad("l1 must be 0 or 1");
   if (values[6] != 0 && values[6] != 1)
     return bad("transposed must be 0 or 1");
-  if (values[7] != 0 && values[7] != 1)
-    return bad("rowtaps must be 0 or 1");
   ConvConfig config{values[0], values[1], values[2], int(values[3])};
   config.numStages = int(values[4]);
   config.aL1 = values[5] != 0;
   config.transposed = values[6] != 0;
-  config.rowTaps = values[7] != 0;
   return config;
 }
 
@@ -251,72 +246,6 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   return launches;
 }
 
-bool mgp::graph::convRowTapsApply(const Graph &graph, int index) {
-  if (!isConvNode(graph, index))
-    return false;
-  const Node &node = graph.nodes[index];
-  const Shape &x = graph.values[node.operands[0]].shape;
-  const Shape &w = graph.values[node.operands[1]].shape;
-  if (w[2] != 3 || w[3] != 3 || x[1] < 16 || node.intAttr("stride") != 1 ||
-      node.intAttr("padding") != 1)
-    return false;
-  std::vector<bool> nhwc = planNhwcValues(graph);
-  bool hasResidual = node.op == OpKind::FusedConv2d && node.operands.size() > 3;
-  return nhwc[node.operands[0]] &&
-         planRepackedWeights(graph)[node.operands[1]] &&
-         (!hasResidual || nhwc[node.operands[3]]);
-}
-
-/// conv2d_nhwc_rowtaps_kernel (convRowTapsApply): programs of BLOCK_M pixel
-/// rows, of which the first and last only lend their partial sums, so
-/// BLOCK_M - 2 output pixels each; no split-K.
-static std::vector<KernelLaunch>
-planRowTapsLaunches(const Graph &graph, int index, const ConvConfig &config,
-                    const LaunchOptions &options) {
-  const Node &node = graph.nodes[index];
-  const Shape &x = graph.values[node.operands[0]].shape;
-  const Shape &y = graph.values[node.result].shape;
-  bool fused = node.op == OpKind::FusedConv2d;
-  int out = node.result;
-  bool hasBias = node.operands.size() > 2;
-  bool hasResidual = fused && node.operands.size() > 3;
-  int64_t c = x[1], m = y[0] * y[2] * y[3], k = y[1];
-  int64_t blockM = blockFor(m, 16, config.blockM),
-          blockN = blockFor(k, 16, config.blockN),
-          blockK =
-              blockFor(c, std::min<int64_t>(16, config.blockK), config.blockK);
-  LaunchBuilder b(index, "conv2d_nhwc.mgp", "conv2d_nhwc_rowtaps_kernel");
-  b.buffer("x_ptr", node.operands[0])
-      .buffer("w_ptr", node.operands[1])
-      .buffer("b_ptr", hasBias ? node.operands[2] : out)
-      .buffer("r_ptr", hasResidual ? node.operands[3] : out)
-      .buffer("y_ptr", out)
-      .integer("M", m)
-      .integer("C", c)
-      .integer("H", x[2])
-      .integer("W", x[3])
-      .integer("K", k);
-  addDivisionConstants(b, "PQ_MAGIC", "PQ_SHIFT", y[2] * y[3]);
-  addDivisionConstants(b, "Q_MAGIC", "Q_SHIFT", y[3]);
-  b.integer("CB", cdiv(c, blockK))
-      .constexpr_("HAS_BIAS", hasBias)
-      .constexpr_("HAS_RESIDUAL", hasResidual)
-      .constexpr_("RELU", fused && node.intAttr("relu") != 0)
-      .constexpr_("TF32", dotTF32Code(options))
-      .constexpr_("BLOCK_M", blockM)
-      .constexpr_("BLOCK_N", blockN)
-      .constexpr_("BLOCK_K", blockK)
-      .constexpr_("ROUND_TF32", options.roundTF32);
-  std::vector<KernelLaunch> launches;
-  launches.push_back(b.grid(cdiv(m, blockM - 2), cdiv(k, blockN)));
-  setGemmOptions(launches.back(), config, options);
-  // No register limit: three accumulators take 96 of a thread's registers
-  // at 128x64 over 8 warps, and ptxas needs more than 128 in all (138 in
-  // 16-bit, 152 in tf32); a limit would spill inside the loop.
-  launches.back().options.maxNumRegs = 0;
-  return launches;
-}
-
 /// planConvLaunches before the precision is set.
 static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
                                           const ConvConfig &config,
@@ -326,8 +255,6 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
   const Shape &w = graph.values[node.operands[1]].shape;
   if (int64_t sp = stemPaddedTaps(x, w))
     return planStemLaunches(graph, index, config, options, sp);
-  if (config.rowTaps && convRowTapsApply(graph, index))
-    return planRowTapsLaunches(graph, index, config, options);
   std::vector<bool> nhwc = planNhwcValues(graph);
   std::vector<bool> repacked = planRepackedWeights(graph);
   const Shape &y = graph.values[node.result].shape;

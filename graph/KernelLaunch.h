@@ -120,22 +120,12 @@ struct ConvConfig {
   /// few channels make the tensor cores' M, many pixels their N). The stem
   /// (gather kernel) ignores it.
   bool transposed = false;
-  /// conv2d_nhwc_rowtaps_kernel for the 3x3 convolutions it runs
-  /// (convRowTapsApply: stride 1, padding 1, NHWC input and residual,
-  /// repacked weights): one A tile per filter row feeds the row's three
-  /// taps, BLOCK_M - 2 output pixels per program, never split-K. Other
-  /// convolutions ignore it; it takes precedence over `transposed`.
-  bool rowTaps = false;
 };
 
-/// Whether ConvConfig::rowTaps changes convolution `node`'s kernel.
-bool convRowTapsApply(const Graph &graph, int node);
-
-/// Parses `BM,BN,BK,warps[,stages[,l1[,transposed[,rowtaps]]]]` (the
-/// MGP_CONV_CONFIG tuning knob): block sizes powers of two in [16, 256] (BK
-/// in [8, 128]), warps 1, 2, 4, 8 or 16, stages 1 to 8, l1, transposed and
-/// rowtaps 0 or 1 (ConvConfig::aL1, ConvConfig::transposed,
-/// ConvConfig::rowTaps).
+/// Parses `BM,BN,BK,warps[,stages[,l1[,transposed]]]` (the MGP_CONV_CONFIG
+/// tuning knob): block sizes powers of two in [16, 256] (BK in [8, 128]),
+/// warps 1, 2, 4, 8 or 16, stages 1 to 8, l1 and transposed 0 or 1
+/// (ConvConfig::aL1, ConvConfig::transposed).
 llvm::Expected<ConvConfig> parseConvConfig(llvm::StringRef text);
 
 /// MGP_CONV_CONFIG parsed when it is set (an error naming the variable when

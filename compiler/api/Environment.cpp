@@ -40,9 +40,9 @@ static const EnvVarInfo kEnvVars[] = {
      "independent ones (ResNet's downsample convolutions) on a second"},
     {EnvVar::Tune, "MGP_TUNE", "off",
      "the gpu backend does not tune its convolutions (their defaults)"},
-    {EnvVar::ConvConfig, "MGP_CONV_CONFIG", "BM,BN,BK,W[,S[,L1[,T[,RT]]]]",
-     "every convolution's tiles, warps, stages, A-tile L1 caching, "
-     "transposed GEMM and row-taps kernel (no tuning)"},
+    {EnvVar::ConvConfig, "MGP_CONV_CONFIG", "BM,BN,BK,W[,S[,L1[,T]]]",
+     "every convolution's tiles, warps, stages, A-tile L1 caching and "
+     "transposed GEMM (no tuning)"},
 };
 
 llvm::ArrayRef<EnvVarInfo> mgp::getEnvVars() { return kEnvVars; }

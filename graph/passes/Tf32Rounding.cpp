@@ -27,7 +27,6 @@ const llvm::StringMap<std::vector<llvm::StringRef>> &dotOperands() {
       {"conv2d_1x1_kernel", {"x_ptr", "w_ptr"}},
       {"conv2d_nhwc_kernel", {"x_ptr", "w_ptr"}},
       {"conv2d_nhwc_cols_kernel", {"x_ptr", "w_ptr"}},
-      {"conv2d_nhwc_rowtaps_kernel", {"x_ptr", "w_ptr"}},
       {"conv2d_nhwc_gather_kernel", {"x_ptr", "w_ptr"}},
       {"conv2d_stem_kernel", {"ws_ptr"}},
       {"linear_kernel", {"x_ptr", "w_ptr"}},

@@ -68,11 +68,9 @@ std::string mgp::graph::convTuneKey(const Graph &graph, int index,
 }
 
 std::string mgp::graph::formatConvConfig(const ConvConfig &config) {
-  int set = config.rowTaps ? 3 : config.transposed ? 2 : config.aL1 ? 1 : 0;
-  bool flagValues[3] = {config.aL1, config.transposed, config.rowTaps};
-  std::string flags;
-  for (int i = 0; i < set; ++i)
-    flags += flagValues[i] ? ",1" : ",0";
+  std::string flags = config.transposed ? (config.aL1 ? ",1,1" : ",0,1")
+                      : config.aL1      ? ",1"
+                                        : "";
   return llvm::formatv("{0},{1},{2},{3},{4},{5}{6}", config.blockM,
                        config.blockN, config.blockK, config.numWarps,
                        config.numStages, config.splitK, flags);
@@ -119,11 +117,10 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
     return corrupt("it holds another problem ('" + lines[1] + "')");
   llvm::SmallVector<llvm::StringRef, 8> fields;
   lines[2].split(fields, ',');
-  // Flags are 0 or 1, the last one written 1.
-  bool flagsOk = fields.size() >= 6 && fields.size() <= 9 &&
-                 (fields.size() == 6 || fields.back() == "1");
-  for (size_t i = 6; i < fields.size(); ++i)
-    flagsOk &= fields[i] == "0" || fields[i] == "1";
+  bool flagsOk = fields.size() == 6 ||
+                 (fields.size() == 7 && fields[6] == "1") ||
+                 (fields.size() == 8 &&
+                  (fields[6] == "0" || fields[6] == "1") && fields[7] == "1");
   if (!flagsOk)
     return corrupt("bad config line '" + lines[2] + "'");
   auto config =
@@ -136,8 +133,7 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
   }
   config->splitK = int(split);
   config->aL1 = fields.size() >= 7 && fields[6] == "1";
-  config->transposed = fields.size() >= 8 && fields[7] == "1";
-  config->rowTaps = fields.size() == 9;
+  config->transposed = fields.size() == 8;
   return *config;
 }
 

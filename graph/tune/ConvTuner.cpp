@@ -49,10 +49,6 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
     config.splitK = 2;
     return config;
   };
-  auto rowTaps = [](ConvConfig config) {
-    config.rowTaps = true;
-    return config;
-  };
   static const ConvConfig candidates[] = {
       make(128, 64, 16, 8, 3), // the 3x3 default
       make(64, 64, 16, 4, 3),  // the others' default
@@ -79,16 +75,9 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   // the smallest 1x1 downsample, and over 128x64x64 for layer1 (buffers for
   // three blocks per SM in Triton's copy order, mgp-pipeline).
   static const ConvConfig sixteenBit[] = {
-      make(128, 128, 64, 8, 3),
-      make(128, 128, 64, 8, 2),
-      make(256, 64, 32, 8, 4),
-      make(128, 64, 32, 4, 3),
+      make(128, 128, 64, 8, 3), make(128, 128, 64, 8, 2),
+      make(256, 64, 32, 8, 4),  make(128, 64, 32, 4, 3),
       make(128, 64, 64, 4, 3),
-      // The row-taps kernel (stride-1 3x3 convolutions only; its three
-      // accumulators need two warp groups at 128x64), at two stages (two
-      // blocks per SM) and three.
-      rowTaps(make(128, 64, 64, 8, 2)),
-      rowTaps(make(128, 64, 64, 8, 3)),
   };
   // tf32: twice the operand bytes per K step; 128x128x32 wins most layers
   // (128x64x32 on layer1 once narrowed), 64x128x32 the 512-channel layer4,
@@ -98,10 +87,9 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   // second one on the H100; one warp group over 128x64x32 (three blocks per
   // SM) the stem GEMM and two layer1 convolutions on the H100.
   static const ConvConfig tf32[] = {
-      make(128, 128, 32, 8, 3),         make(64, 128, 32, 8, 3),
-      make(128, 128, 16, 8, 3),         splitInTwo(make(128, 128, 32, 8, 3)),
-      make(128, 64, 32, 4, 3),          rowTaps(make(128, 64, 32, 8, 2)),
-      rowTaps(make(128, 64, 32, 8, 3)),
+      make(128, 128, 32, 8, 3), make(64, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3), splitInTwo(make(128, 128, 32, 8, 3)),
+      make(128, 64, 32, 4, 3),
   };
   // tf32x3 (fp32): the split operands take more shared memory, so the
   // 256x64 tile never launches; 128x128x64 (two stages) won only a 1x1
@@ -378,8 +366,6 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
                   : options.launch.tf32x3          ? TuneDot::TF32x3
                                                    : TuneDot::TF32;
     for (const ConvConfig &config : convTuneCandidates(wgmma, dot)) {
-      if (config.rowTaps && !convRowTapsApply(graph, problem.node))
-        continue; // it would time the plain kernel at that tile
       std::vector<KernelLaunch> launches =
           planConvLaunches(graph, problem.node, config, options.launch);
       assignBufferTypes(launches, types);

@@ -177,25 +177,6 @@ TEST(ConvNhwcL1Test, L1CopyMatchesReferenceFP32) {
   unsetenv("MGP_CONV_CONFIG");
 }
 
-TEST(ConvNhwcRowTapsTest, RowTapsMatchesReferenceFP32) {
-  // MGP_CONV_CONFIG's rowtaps field: conv2d_nhwc_rowtaps_kernel for the
-  // stride-1 3x3 convolutions of NHWC activations with repacked weights
-  // (the 3x3_s1 cases and two_outputs_nhwc: 32-row programs of 30 output
-  // pixels, tiles across image rows and images, W = 9, 13, 7), the plain
-  // kernels for the others (NCHW inputs, weights not parameters, stride 2,
-  // 1x1).
-  ASSERT_EQ(setenv("MGP_CONV_CONFIG", "32,32,16,4,3,0,0,1", 1), 0);
-  int rowTaps = 0;
-  for (const ConvCase &c : kConvCases) {
-    Graph graph = parse(c.graph);
-    for (int node = 0, e = int(graph.nodes.size()); node < e; ++node)
-      rowTaps += convRowTapsApply(graph, node);
-    EXPECT_LT(compare(graph, false, 0), 1e-5) << c.name;
-  }
-  unsetenv("MGP_CONV_CONFIG");
-  EXPECT_EQ(rowTaps, 4);
-}
-
 int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
   for (const LaunchParam &p : launch.params)
     if (p.name == name)

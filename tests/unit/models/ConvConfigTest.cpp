@@ -20,7 +20,6 @@
 #include "gtest/gtest.h"
 
 #include <cstdlib>
-#include <map>
 
 using namespace mgp;
 using namespace mgp::graph;
@@ -77,18 +76,12 @@ TEST(ConvConfigTest, ParsesStagesAndL1) {
   ASSERT_TRUE(bool(transposed)) << llvm::toString(transposed.takeError());
   EXPECT_FALSE(transposed->aL1);
   EXPECT_TRUE(transposed->transposed);
-  EXPECT_FALSE(transposed->rowTaps);
-  auto rows = parseConvConfig("128,64,64,8,2,0,0,1");
-  ASSERT_TRUE(bool(rows)) << llvm::toString(rows.takeError());
-  EXPECT_TRUE(rows->rowTaps);
-  EXPECT_FALSE(rows->transposed);
 }
 
 TEST(ConvConfigTest, RejectsMalformedConfigs) {
   const std::pair<const char *, const char *> cases[] = {
-      {"64,64", "four to eight comma-separated integers"},
-      {"64,64,32,4,3,1,0,1,0", "four to eight comma-separated integers"},
-      {"64,64,32,4,3,0,0,3", "rowtaps must be 0 or 1"},
+      {"64,64", "four to seven comma-separated integers"},
+      {"64,64,32,4,3,1,0,1", "four to seven comma-separated integers"},
       {"64,64,32,4,3,2", "l1 must be 0 or 1"},
       {"64,64,32,4,3,0,2", "transposed must be 0 or 1"},
       {"64,64,32,4,9", "stages must be in [1, 8]"},
@@ -196,51 +189,6 @@ TEST(ConvConfigTest, TransposedPicksTheColumnsKernel) {
     EXPECT_EQ(a.specialization(), b.specialization());
   }
   EXPECT_EQ(columns, 19);
-}
-
-TEST(ConvConfigTest, RowTapsPicksTheRowTapsKernelForStrideOne3x3) {
-  // The thirteen stride-1 3x3 convolutions run conv2d_nhwc_rowtaps_kernel,
-  // BLOCK_M - 2 output pixels per program and no split-K (the plain plan
-  // splits some of them at 132 SMs); the stem, the stride-2 and the 1x1
-  // convolutions keep the plain plan's kernels.
-  Graph graph = fusedResNet18();
-  LaunchOptions options;
-  options.numSMs = 132;
-  options.conv = ConvConfig{128, 64, 64, 8};
-  auto plain = planLaunches(graph, options);
-  options.conv->rowTaps = true;
-  auto rows = planLaunches(graph, options);
-  ASSERT_TRUE(bool(plain) && bool(rows));
-  std::map<int, std::vector<const KernelLaunch *>> plainOf, rowsOf;
-  for (const KernelLaunch &launch : *plain)
-    plainOf[launch.node].push_back(&launch);
-  for (const KernelLaunch &launch : *rows)
-    rowsOf[launch.node].push_back(&launch);
-  int rowTaps = 0;
-  for (int node = 0, e = int(graph.nodes.size()); node < e; ++node) {
-    if (!convRowTapsApply(graph, node)) {
-      ASSERT_EQ(plainOf[node].size(), rowsOf[node].size());
-      for (size_t i = 0; i < plainOf[node].size(); ++i)
-        EXPECT_EQ(plainOf[node][i]->key(), rowsOf[node][i]->key());
-      continue;
-    }
-    ++rowTaps;
-    const Node &conv = graph.nodes[node];
-    const Shape &y = graph.values[conv.result].shape;
-    EXPECT_EQ(conv.intAttr("stride"), 1);
-    ASSERT_EQ(rowsOf[node].size(), 1u);
-    const KernelLaunch &launch = *rowsOf[node][0];
-    EXPECT_EQ(launch.kernel, "conv2d_nhwc_rowtaps_kernel");
-    int64_t m = y[0] * y[2] * y[3], blockM = constexprOf(launch, "BLOCK_M");
-    EXPECT_EQ(launch.grid[0], (m + blockM - 3) / (blockM - 2));
-    EXPECT_EQ(launch.grid[1], y[1] / constexprOf(launch, "BLOCK_N"));
-    EXPECT_EQ(launch.grid[2], 1);
-    EXPECT_EQ(launch.workspace, 0);
-    EXPECT_EQ(launch.options.numWarps, 8);
-    EXPECT_EQ(constexprOf(launch, "HAS_RESIDUAL"),
-              conv.operands.size() > 3 ? 1 : 0);
-  }
-  EXPECT_EQ(rowTaps, 13);
 }
 
 TEST(ConvConfigTest, KeyNamesTheWarps) {

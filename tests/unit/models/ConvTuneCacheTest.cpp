@@ -140,22 +140,6 @@ TEST(ConvTuneCacheTest, StoresAndFindsAConfig) {
     EXPECT_EQ(foundCols->aL1, l1);
   }
   EXPECT_FALSE(cache.lookup("k3")->transposed);
-  // The row-taps kernel: a ninth field.
-  ConvConfig rows{128, 64, 64, 8};
-  rows.numStages = 2;
-  rows.rowTaps = true;
-  ASSERT_FALSE(bool(cache.store("k5", rows)));
-  text = llvm::MemoryBuffer::getFile(cache.pathFor("k5"));
-  ASSERT_TRUE(bool(text));
-  EXPECT_EQ((*text)->getBuffer(),
-            "mgp-conv-tune 1\nk5\n128,64,64,8,2,0,0,0,1\n");
-  auto foundRows = cache.lookup("k5");
-  ASSERT_TRUE(foundRows.has_value());
-  EXPECT_TRUE(foundRows->rowTaps);
-  EXPECT_FALSE(foundRows->transposed || foundRows->aL1);
-  EXPECT_EQ(foundRows->blockK, 64);
-  EXPECT_EQ(foundRows->numStages, 2);
-  EXPECT_FALSE(cache.lookup("k4")->rowTaps);
   llvm::sys::fs::remove_directories(dir);
 }
 
@@ -172,9 +156,7 @@ TEST(ConvTuneCacheTest, CorruptFilesAreReportedByNameAndIgnored) {
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,2\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,0\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,2,1\n", "bad config line"},
-      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,1,1,1\n", "bad config line"},
-      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,0,1,0\n", "bad config line"},
-      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,0,0,2\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,1,1\n", "bad config line"},
       {"", "expected 'mgp-conv-tune 1'"},
   };
   for (auto [text, why] : cases) {
@@ -236,16 +218,11 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   EXPECT_LE(older.size(), 10u);
   llvm::SmallVector<ConvConfig> all(older.begin(), older.end());
   for (TuneDot dot : {TuneDot::SixteenBit, TuneDot::TF32, TuneDot::TF32x3}) {
-    // sm_90a: few candidates per dot kind (cold start): at most five for
-    // every convolution and two more (the row-taps kernel) for the stride-1
-    // 3x3 ones; every one whole warp groups with 64 rows each, so each
-    // really runs on wgmma.
+    // sm_90a: few candidates per dot kind (cold start), every one whole warp
+    // groups with 64 rows each, so each really runs on wgmma.
     llvm::ArrayRef<ConvConfig> wgmma = convTuneCandidates(true, dot);
-    auto rowTaps =
-        llvm::count_if(wgmma, [](const ConvConfig &c) { return c.rowTaps; });
-    EXPECT_GE(wgmma.size() - rowTaps, 3u);
-    EXPECT_LE(wgmma.size() - rowTaps, 5u);
-    EXPECT_LE(rowTaps, 2);
+    EXPECT_GE(wgmma.size(), 3u);
+    EXPECT_LE(wgmma.size(), 5u);
     for (const ConvConfig &c : wgmma) {
       EXPECT_EQ(c.numWarps % 4, 0) << formatConvConfig(c);
       EXPECT_EQ(c.blockM % 64, 0) << formatConvConfig(c);
