@@ -6,10 +6,13 @@ interpreter (MGP_INTERPRET=1), on fresh random NHWC inputs, against a NumPy
 float64 convolution: fp32 (ieee) dots within fp32 rounding. Shapes leave
 partial tiles along M and N, programs with one tile more than others, stride
 2, channel counts that are not a multiple of BLOCK_K, and tiles whose rows
-span several image rows and images."""
+span several image rows and images. And bench/conv_layers.py's tile lists
+against the tuner's candidates (graph/tune/ConvTuner.cpp), which they copy."""
+import ast
 import importlib.machinery
 import importlib.util
 import os
+import re
 import unittest
 
 try:
@@ -132,6 +135,34 @@ class RowTapsConvolution(unittest.TestCase):
                 self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
                 self.assertGreater(np.count_nonzero(want), want.size // 4)
                 np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+def tuner_candidates(array):
+    """The unsplit make(BM, BN, BK, warps, stages) tiles of ConvTuner.cpp's
+    `static const ConvConfig ARRAY[] = {...}` list."""
+    with open(os.path.join(ROOT, "graph", "tune", "ConvTuner.cpp")) as f:
+        text = f.read()
+    body = re.search(r"static const ConvConfig " + array + r"\[\] = \{(.*?)\n  \};", text, re.S)
+    assert body, f"no list {array} in ConvTuner.cpp"
+    entries = re.findall(r"(splitInTwo\()?make\((\d+), (\d+), (\d+), (\d+), (\d+)\)",
+                         body.group(1))
+    return [tuple(int(v) for v in e[1:]) for e in entries if not e[0]]
+
+
+class BenchTiles(unittest.TestCase):
+    def test_bench_lists_are_the_tuners(self):
+        # The bench times "the tuner's tiles" (and requires them to run):
+        # its copy must be the tuner's sm_90a lists, split-K aside.
+        with open(os.path.join(ROOT, "bench", "conv_layers.py")) as f:
+            tree = ast.parse(f.read())
+        configs = next(ast.literal_eval(node.value) for node in tree.body
+                       if isinstance(node, ast.Assign) and
+                       getattr(node.targets[0], "id", None) == "CONFIGS")
+        for key, array in (("16", "sixteenBit"), ("tf32", "tf32")):
+            with self.subTest(list=array):
+                tuner = tuner_candidates(array)
+                self.assertGreaterEqual(len(tuner), 3)
+                self.assertEqual(sorted(configs[key]), sorted(tuner))
 
 
 if __name__ == "__main__":
