@@ -2,7 +2,8 @@
 """ResNet18's 3x3 convolutions one at a time: kernels_dsl/conv2d_nhwc.mgp's
 conv2d_nhwc_kernel through mgp.jit on PyTorch tensors, every tile
 configuration of the tuner's list for the dtype, each with the A tile read through
-L2 only (the default) and through L1 too (A_L1=1, `cp.async.ca`), against
+L2 only (the default) and through L1 too (A_L1=1, `cp.async.ca`, a channel
+chunk's taps as consecutive steps), against
 cuDNN (`torch.nn.functional.conv2d`, channels-last) and, with --triton, the
 same kernel source compiled by Triton, on the same tensors.
 

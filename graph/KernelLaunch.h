@@ -113,7 +113,9 @@ struct ConvConfig {
   int splitK = 0;
   /// conv2d_nhwc_kernel reads its A tile (the input pixels of a tap) through
   /// L1 too (A_L1=1, `cp.async.ca`), where the default copy is L2-only: the
-  /// taps of a row read overlapping pixels. The stem kernel always does.
+  /// taps of a row read overlapping pixels, and its loop then runs a channel
+  /// chunk's taps as consecutive steps. The stem kernel always reads A
+  /// through L1.
   bool aL1 = false;
   /// conv2d_nhwc_cols_kernel instead of conv2d_nhwc_kernel: the same
   /// arguments with the GEMM transposed (BLOCK_N channels x BLOCK_M pixels:

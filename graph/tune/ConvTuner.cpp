@@ -49,6 +49,10 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
     config.splitK = 2;
     return config;
   };
+  auto throughL1 = [](ConvConfig config) {
+    config.aL1 = true;
+    return config;
+  };
   static const ConvConfig candidates[] = {
       make(128, 64, 16, 8, 3), // the 3x3 default
       make(64, 64, 16, 4, 3),  // the others' default
@@ -85,11 +89,19 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   // its reduction split in two (196 tiles of 72 steps on 132 SMs become 392
   // of 36) the two 512-channel convolutions of layer4.1 and layer4.0's
   // second one on the H100; one warp group over 128x64x32 (three blocks per
-  // SM) the stem GEMM and two layer1 convolutions on the H100.
+  // SM) the stem GEMM and two layer1 convolutions on the H100. The same
+  // 128x64x32 and 128x128x32 tiles with the A tile through L1 and a channel
+  // chunk's taps as consecutive steps (ConvConfig::aL1): layer1 and layer2
+  // on the H100 (0.169-0.181 ms against 0.177-0.201 per layer1
+  // convolution), where layers 3 and 4 and the 16-bit dots lost with it.
   static const ConvConfig tf32[] = {
-      make(128, 128, 32, 8, 3), make(64, 128, 32, 8, 3),
-      make(128, 128, 16, 8, 3), splitInTwo(make(128, 128, 32, 8, 3)),
+      make(128, 128, 32, 8, 3),
+      make(64, 128, 32, 8, 3),
+      make(128, 128, 16, 8, 3),
+      splitInTwo(make(128, 128, 32, 8, 3)),
       make(128, 64, 32, 4, 3),
+      throughL1(make(128, 64, 32, 4, 3)),
+      throughL1(make(128, 128, 32, 8, 3)),
   };
   // tf32x3 (fp32): the split operands take more shared memory, so the
   // 256x64 tile never launches; 128x128x64 (two stages) won only a 1x1

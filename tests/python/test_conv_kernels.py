@@ -6,7 +6,8 @@ interpreter (MGP_INTERPRET=1), on fresh random NHWC inputs, against a NumPy
 float64 convolution: fp32 (ieee) dots within fp32 rounding. Shapes leave
 partial tiles along M and N, programs with one tile more than others, stride
 2, channel counts that are not a multiple of BLOCK_K, and tiles whose rows
-span several image rows and images. And bench/conv_layers.py's tile lists
+span several image rows and images; the tap convolution reading its A tiles
+through L1 (a channel chunk's taps as consecutive steps), split or not. And bench/conv_layers.py's tile lists
 against the tuner's candidates (graph/tune/ConvTuner.cpp), which they copy."""
 import ast
 import importlib.machinery
@@ -109,6 +110,47 @@ class TapConvolution(unittest.TestCase):
                 np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
 
 
+class TapsThroughL1Convolution(unittest.TestCase):
+    def test_against_numpy(self):
+        # A_L1 = 1: a channel chunk's taps as consecutive steps, with and
+        # without split-K (each split starts inside a chunk's taps).
+        kernel = mgp.jit(load_conv_module().conv2d_nhwc_kernel)
+        rng = np.random.default_rng(20261209)
+        # (batch, H = W, C, K, R = S, stride, BLOCK_M, BLOCK_N, BLOCK_K, splits)
+        cases = [(2, 7, 48, 24, 3, 1, 32, 16, 16, 1), (2, 8, 40, 32, 3, 2, 16, 32, 16, 1),
+                 (1, 6, 32, 16, 3, 1, 16, 16, 16, 4), (2, 5, 24, 16, 1, 1, 16, 16, 16, 2),
+                 (1, 9, 16, 48, 3, 2, 64, 16, 16, 3)]
+        for batch, hw, c, k, taps, stride, bm, bn, bk, splits in cases:
+            with self.subTest(batch=batch, hw=hw, c=c, k=k, taps=taps, stride=stride,
+                              splits=splits):
+                pad = taps // 2
+                x = rng.standard_normal((batch, hw, hw, c)).astype(np.float32)
+                w = (rng.standard_normal((k, taps, taps, c)) / (taps * c ** 0.5)).astype(
+                    np.float32)
+                bias = rng.standard_normal(k).astype(np.float32)
+                p = (hw + 2 * pad - taps) // stride + 1
+                residual = rng.standard_normal((batch, p, p, k)).astype(np.float32)
+                want = conv_reference(x, w, bias, residual, stride, pad)
+                y = np.full((batch, p, p, k), np.nan, dtype=np.float32)
+                m = batch * p * p
+                chunks = mgp.cdiv(c, bk)
+                per_split = mgp.cdiv(taps * taps * chunks, splits)
+                ws = np.full((splits, m, k), np.nan, dtype=np.float32)
+                kernel[(mgp.cdiv(m, bm), mgp.cdiv(k, bn), splits)](
+                    x, w, bias, residual, y, ws, m, c, hw, hw, k, p, p,
+                    *division_constants(p * p), *division_constants(p), chunks,
+                    per_split if splits > 1 else 1, R=taps, S=taps, STRIDE=stride, PAD=pad,
+                    X_NCHW=0, W_KCRS=0, RES_NCHW=0, HAS_BIAS=1, HAS_RESIDUAL=1, RELU=1, TF32=0,
+                    SPLIT_K=int(splits > 1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, ROUND_TF32=0,
+                    A_L1=1)
+                if splits > 1:
+                    y = np.maximum(ws.astype(np.float64).sum(0).reshape(y.shape) + bias +
+                                   residual, 0.0)
+                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
+                self.assertGreater(np.count_nonzero(want), want.size // 4)
+                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
 class RowTapsConvolution(unittest.TestCase):
     def test_against_numpy(self):
         kernel = mgp.jit(load_conv_module().conv2d_nhwc_rowtaps_kernel)
@@ -138,13 +180,14 @@ class RowTapsConvolution(unittest.TestCase):
 
 
 def tuner_candidates(array):
-    """The unsplit make(BM, BN, BK, warps, stages) tiles of ConvTuner.cpp's
-    `static const ConvConfig ARRAY[] = {...}` list."""
+    """The make(BM, BN, BK, warps, stages) tiles of ConvTuner.cpp's
+    `static const ConvConfig ARRAY[] = {...}` list, but those split in two or
+    read through L1 (the bench times every tile both ways, unsplit)."""
     with open(os.path.join(ROOT, "graph", "tune", "ConvTuner.cpp")) as f:
         text = f.read()
     body = re.search(r"static const ConvConfig " + array + r"\[\] = \{(.*?)\n  \};", text, re.S)
     assert body, f"no list {array} in ConvTuner.cpp"
-    entries = re.findall(r"(splitInTwo\()?make\((\d+), (\d+), (\d+), (\d+), (\d+)\)",
+    entries = re.findall(r"(splitInTwo\(|throughL1\()?make\((\d+), (\d+), (\d+), (\d+), (\d+)\)",
                          body.group(1))
     return [tuple(int(v) for v in e[1:]) for e in entries if not e[0]]
 
@@ -152,7 +195,7 @@ def tuner_candidates(array):
 class BenchTiles(unittest.TestCase):
     def test_bench_lists_are_the_tuners(self):
         # The bench times "the tuner's tiles" (and requires them to run):
-        # its copy must be the tuner's sm_90a lists, split-K aside.
+        # its copy must be the tuner's sm_90a lists, split-K and L1 aside.
         with open(os.path.join(ROOT, "bench", "conv_layers.py")) as f:
             tree = ast.parse(f.read())
         configs = next(ast.literal_eval(node.value) for node in tree.body

@@ -222,7 +222,7 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
     // groups with 64 rows each, so each really runs on wgmma.
     llvm::ArrayRef<ConvConfig> wgmma = convTuneCandidates(true, dot);
     EXPECT_GE(wgmma.size(), 3u);
-    EXPECT_LE(wgmma.size(), 5u);
+    EXPECT_LE(wgmma.size(), 7u);
     for (const ConvConfig &c : wgmma) {
       EXPECT_EQ(c.numWarps % 4, 0) << formatConvConfig(c);
       EXPECT_EQ(c.blockM % 64, 0) << formatConvConfig(c);
@@ -235,6 +235,14 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   EXPECT_EQ(llvm::count_if(convTuneCandidates(true, TuneDot::TF32),
                            [](const ConvConfig &c) { return c.splitK == 2; }),
             1);
+  // Reading A through L1 (chunk-major taps) is a tf32 candidate twice
+  // (layer1, layer2) and never a 16-bit one (slower there).
+  auto throughL1 = [](const ConvConfig &c) { return c.aL1; };
+  EXPECT_EQ(llvm::count_if(convTuneCandidates(true, TuneDot::TF32), throughL1),
+            2);
+  EXPECT_EQ(
+      llvm::count_if(convTuneCandidates(true, TuneDot::SixteenBit), throughL1),
+      0);
 }
 
 TEST(ConvTunerTest, StoredConfigsReachThePlan) {
