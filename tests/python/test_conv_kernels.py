@@ -7,8 +7,9 @@ float64 convolution: fp32 (ieee) dots within fp32 rounding. Shapes leave
 partial tiles along M and N, programs with one tile more than others, stride
 2, channel counts that are not a multiple of BLOCK_K, and tiles whose rows
 span several image rows and images; the tap convolution reading its A tiles
-through L1 (a channel chunk's taps as consecutive steps), split or not. And bench/conv_layers.py's tile lists
-against the tuner's candidates (graph/tune/ConvTuner.cpp), which they copy."""
+through L1 (a channel chunk's taps as consecutive steps), split or not. And
+bench/conv_layers.py's tile lists against the tuner's candidates
+(graph/tune/ConvTuner.cpp), which they copy."""
 import ast
 import importlib.machinery
 import importlib.util
@@ -51,6 +52,14 @@ def conv_reference(x, w, bias, residual, stride, pad):
     return np.maximum(y + bias + residual, 0.0)
 
 
+def assert_matches(test, y, want):
+    """y finite (every output written) and within fp32 rounding of the
+    float64 reference, which is not mostly zeros (ReLU)."""
+    test.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
+    test.assertGreater(np.count_nonzero(want), want.size // 4)
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
 class PersistentConvolution(unittest.TestCase):
     def test_against_numpy(self):
         kernel = mgp.jit(load_conv_module().conv2d_nhwc_persistent_kernel)
@@ -71,9 +80,7 @@ class PersistentConvolution(unittest.TestCase):
                                     mgp.cdiv(c, bk), R=3, S=3, STRIDE=stride, PAD=1, HAS_BIAS=1,
                                     HAS_RESIDUAL=1, RELU=1, TF32=0, BLOCK_M=bm, BLOCK_N=bn,
                                     BLOCK_K=bk, ROUND_TF32=0, NUM_PROGRAMS=programs)
-                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
-                self.assertGreater(np.count_nonzero(want), want.size // 4)
-                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+                assert_matches(self, y, want)
 
 
 def division_constants(d):
@@ -82,6 +89,30 @@ def division_constants(d):
     shift = 31 + (d - 1).bit_length()
     magic = -(-(1 << shift) // d)
     return (magic - 2**32 if magic >= 2**31 else magic), shift
+
+
+def run_tap_conv(kernel, x, w, bias, residual, stride, pad, blocks, splits=1, a_l1=0):
+    """conv2d_nhwc_kernel with bias, residual and ReLU (NHWC x, [K][R][S][C]
+    w, BLOCK_M x BLOCK_N x BLOCK_K `blocks`); split over `splits` programs
+    along z, the slices summed here and the epilogue applied in float64."""
+    n, h, wd, c = x.shape
+    k, r, s, _ = w.shape
+    p = (h + 2 * pad - r) // stride + 1
+    q = (wd + 2 * pad - s) // stride + 1
+    bm, bn, bk = blocks
+    m = n * p * q
+    chunks = mgp.cdiv(c, bk)
+    y = np.full((n, p, q, k), np.nan, dtype=np.float32)
+    ws = np.full((splits, m, k), np.nan, dtype=np.float32) if splits > 1 else y
+    kernel[(mgp.cdiv(m, bm), mgp.cdiv(k, bn), splits)](
+        x, w, bias, residual, y, ws, m, c, h, wd, k, p, q, *division_constants(p * q),
+        *division_constants(q), chunks, mgp.cdiv(r * s * chunks, splits) if splits > 1 else 1,
+        R=r, S=s, STRIDE=stride, PAD=pad, X_NCHW=0, W_KCRS=0, RES_NCHW=0, HAS_BIAS=1,
+        HAS_RESIDUAL=1, RELU=1, TF32=0, SPLIT_K=int(splits > 1), BLOCK_M=bm, BLOCK_N=bn,
+        BLOCK_K=bk, ROUND_TF32=0, A_L1=a_l1)
+    if splits > 1:
+        y = np.maximum(ws.astype(np.float64).sum(0).reshape(y.shape) + bias + residual, 0.0)
+    return y
 
 
 class TapConvolution(unittest.TestCase):
@@ -98,16 +129,8 @@ class TapConvolution(unittest.TestCase):
                 bias = rng.standard_normal(k).astype(np.float32)
                 residual = rng.standard_normal((batch, h, wd, k)).astype(np.float32)
                 want = conv_reference(x, w, bias, residual, 1, 1)
-                y = np.full((batch, h, wd, k), np.nan, dtype=np.float32)
-                m = batch * h * wd
-                kernel[(mgp.cdiv(m, 16), mgp.cdiv(k, 16), 1)](
-                    x, w, bias, residual, y, y, m, c, h, wd, k, h, wd, *division_constants(h * wd),
-                    *division_constants(wd), mgp.cdiv(c, 16), 1, R=3, S=3, STRIDE=1, PAD=1, X_NCHW=0,
-                    W_KCRS=0, RES_NCHW=0, HAS_BIAS=1, HAS_RESIDUAL=1, RELU=1, TF32=0, SPLIT_K=0,
-                    BLOCK_M=16, BLOCK_N=16, BLOCK_K=16, ROUND_TF32=0, A_L1=0)
-                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
-                self.assertGreater(np.count_nonzero(want), want.size // 4)
-                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+                y = run_tap_conv(kernel, x, w, bias, residual, 1, 1, (16, 16, 16))
+                assert_matches(self, y, want)
 
 
 class TapsThroughL1Convolution(unittest.TestCase):
@@ -131,24 +154,9 @@ class TapsThroughL1Convolution(unittest.TestCase):
                 p = (hw + 2 * pad - taps) // stride + 1
                 residual = rng.standard_normal((batch, p, p, k)).astype(np.float32)
                 want = conv_reference(x, w, bias, residual, stride, pad)
-                y = np.full((batch, p, p, k), np.nan, dtype=np.float32)
-                m = batch * p * p
-                chunks = mgp.cdiv(c, bk)
-                per_split = mgp.cdiv(taps * taps * chunks, splits)
-                ws = np.full((splits, m, k), np.nan, dtype=np.float32)
-                kernel[(mgp.cdiv(m, bm), mgp.cdiv(k, bn), splits)](
-                    x, w, bias, residual, y, ws, m, c, hw, hw, k, p, p,
-                    *division_constants(p * p), *division_constants(p), chunks,
-                    per_split if splits > 1 else 1, R=taps, S=taps, STRIDE=stride, PAD=pad,
-                    X_NCHW=0, W_KCRS=0, RES_NCHW=0, HAS_BIAS=1, HAS_RESIDUAL=1, RELU=1, TF32=0,
-                    SPLIT_K=int(splits > 1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, ROUND_TF32=0,
-                    A_L1=1)
-                if splits > 1:
-                    y = np.maximum(ws.astype(np.float64).sum(0).reshape(y.shape) + bias +
-                                   residual, 0.0)
-                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
-                self.assertGreater(np.count_nonzero(want), want.size // 4)
-                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+                y = run_tap_conv(kernel, x, w, bias, residual, stride, pad, (bm, bn, bk),
+                                 splits, a_l1=1)
+                assert_matches(self, y, want)
 
 
 class RowTapsConvolution(unittest.TestCase):
@@ -174,9 +182,7 @@ class RowTapsConvolution(unittest.TestCase):
                              *division_constants(wd), mgp.cdiv(c, bk), HAS_BIAS=int(epilogue),
                              HAS_RESIDUAL=int(epilogue), RELU=1, TF32=0, BLOCK_M=bm, BLOCK_N=bn,
                              BLOCK_K=bk, ROUND_TF32=0)
-                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
-                self.assertGreater(np.count_nonzero(want), want.size // 4)
-                np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+                assert_matches(self, y, want)
 
 
 def tuner_candidates(array):
