@@ -521,25 +521,38 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
         ")");
   }
   // Match signature entries to parameters: one per parameter, or one per
-  // parameter without a -D value.
+  // parameter without a -D value; trailing parameters with a default value
+  // may be left out (each then takes its default, a compile-time constant).
   size_t numParams = fn->params.size();
   size_t numUndefined = llvm::count_if(fn->params, [&](const ast::Param &p) {
     return !defines.contains(p.name);
   });
-  bool skipDefined = signature.params.size() != numParams;
-  if (signature.params.empty() && numUndefined > 0)
+  size_t numEntries = signature.params.size();
+  bool skipDefined = numEntries != numParams;
+  const ast::Param *missing = nullptr; // the first left out without default
+  if (numEntries < numUndefined) {
+    size_t seen = 0;
+    for (const ast::Param &p : fn->params)
+      if (!defines.contains(p.name) && seen++ >= numEntries &&
+          !p.defaultValue && !missing)
+        missing = &p;
+  }
+  if (missing && numEntries == 0)
     return error(fn->nameLocation.getLoc(),
                  "kernel '" + fn->name + "' has " + llvm::Twine(numParams) +
                      " parameters: give their types with --signature "
                      "(e.g. \"*fp32:16,i32,1024\")",
                  fn->nameLocation.getRange());
-  if (signature.params.size() != numParams &&
-      signature.params.size() != numUndefined)
+  if ((numEntries > numUndefined && numEntries != numParams) || missing) {
+    std::string why;
+    if (missing)
+      why = " ('" + missing->name + "' is left out and has no default value)";
     return error(fn->nameLocation.getLoc(),
-                 "the signature has " + llvm::Twine(signature.params.size()) +
+                 "the signature has " + llvm::Twine(numEntries) +
                      " entries but kernel '" + fn->name + "' has " +
-                     llvm::Twine(numParams) + " parameters",
+                     llvm::Twine(numParams) + " parameters" + why,
                  fn->nameLocation.getRange());
+  }
 
   // `@triton.jit(debug=True)` turns on device assertions for its kernel.
   for (const ast::Decorator &d : fn->decorators)
@@ -570,13 +583,29 @@ Generator::generate(llvm::StringRef kernelName, const Signature &signature,
     const ast::Param &p = fn->params[i];
     auto def = defines.find(p.name);
     const SignatureParam *sig = nullptr;
-    if (def == defines.end() || !skipDefined)
-      sig = &signature.params[next++];
+    bool fromDefault = false;
+    if (def == defines.end() || !skipDefined) {
+      if (next < numEntries)
+        sig = &signature.params[next++];
+      else
+        fromDefault = true; // checked above: it has a default value
+    }
     Role &role = roles[i];
     role.sig = sig;
     bool annotated = isConstexprAnnotation(p.annotation.get());
     if (def != defines.end()) {
       role.constant = toSemaValue(context, def->second);
+    } else if (fromDefault) {
+      Expected<SemaValue> value = genExpr(*p.defaultValue);
+      if (!value)
+        return value.takeError();
+      if (!value->isConstexpr())
+        return error(p.location.getLoc(),
+                     "parameter '" + p.name +
+                         "' has no signature entry and its default value is "
+                         "not a compile-time constant",
+                     p.location.getRange());
+      role.constant = value->asLiteral();
     } else if (sig->isConstexpr()) {
       role.constant = sig->isNone     ? SemaValue::getNone()
                       : sig->isString ? SemaValue::getString(sig->stringValue)
