@@ -2,8 +2,9 @@
 """ResNet18's 3x3 convolutions one at a time: kernels_dsl/conv2d_nhwc.mgp's
 conv2d_nhwc_kernel through mgp.jit on PyTorch tensors, every tile
 configuration of the tuner's list for the dtype, each with the A tile read through
-L2 only (the default) and through L1 too (A_L1=1, `cp.async.ca`, a channel
-chunk's taps as consecutive steps), against
+L2 only (the default), through L1 too with a channel chunk's taps as
+consecutive steps (A_L1=1, `cp.async.ca`; rows "L1") and in that order through
+L2 only (A_L1=2; rows "chunks"), against
 cuDNN (`torch.nn.functional.conv2d`, channels-last) and, with --triton, the
 same kernel source compiled by Triton, on the same tensors.
 
@@ -189,7 +190,7 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
     print(f"| {name} | cuDNN | | {ms:.4f} | {flops / ms / 1e9:.0f} | |", flush=True)
     results.append((name, "cuDNN", "", ms, True))
     for (system, kern), (bm, bn, bk, warps, stages), a_l1 in itertools.product(
-            list(kernels.items()) + list((cols or {}).items()), configs, (0, 1)):
+            list(kernels.items()) + list((cols or {}).items()), configs, (0, 1, 2)):
         y = torch.empty(batch, p, q, k, device="cuda", dtype=dtype)
         grid = (mgp.cdiv(m, bm), mgp.cdiv(k, bn), 1)
         f = lambda: kern[grid](  # noqa: E731
@@ -198,7 +199,7 @@ def run_layer(kernels, configs, name, hw, c, k, stride, batch, dtype, results, p
             R=3, S=3, STRIDE=stride, PAD=1, X_NCHW=0, W_KCRS=0, RES_NCHW=0, HAS_BIAS=1,
             HAS_RESIDUAL=0, RELU=1, TF32=int(tf32), SPLIT_K=0, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
             ROUND_TF32=0, A_L1=a_l1, num_warps=warps, num_stages=stages)
-        config = f"{bm}x{bn}x{bk} w{warps} s{stages}{' L1' if a_l1 else ''}"
+        config = f"{bm}x{bn}x{bk} w{warps} s{stages}{('', ' L1', ' chunks')[a_l1]}"
         measure(name, system, config, f, y, ref_nhwc, flops, results,
                 must_run=system == "mgp" and (bm, bn, bk, warps, stages) in tuner_tiles)
     if rowtaps and stride == 1:

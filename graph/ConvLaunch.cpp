@@ -58,13 +58,13 @@ llvm::Expected<ConvConfig> mgp::graph::parseConvConfig(llvm::StringRef text) {
     return bad("warps must be 1, 2, 4, 8 or 16");
   if (values[4] < 1 || values[4] > 8)
     return bad("stages must be in [1, 8]");
-  if (values[5] != 0 && values[5] != 1)
-    return bad("l1 must be 0 or 1");
+  if (values[5] < 0 || values[5] > 2)
+    return bad("l1 must be 0, 1 or 2");
   if (values[6] != 0 && values[6] != 1)
     return bad("transposed must be 0 or 1");
   ConvConfig config{values[0], values[1], values[2], int(values[3])};
   config.numStages = int(values[4]);
-  config.aL1 = values[5] != 0;
+  config.aL1 = int(values[5]);
   config.transposed = values[6] != 0;
   return config;
 }

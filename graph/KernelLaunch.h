@@ -111,12 +111,13 @@ struct ConvConfig {
   /// LaunchOptions::numSMs), 1 never splits, n > 1 splits the reduction n
   /// ways (fewer when it has fewer steps).
   int splitK = 0;
-  /// conv2d_nhwc_kernel reads its A tile (the input pixels of a tap) through
-  /// L1 too (A_L1=1, `cp.async.ca`), where the default copy is L2-only: the
-  /// taps of a row read overlapping pixels, and its loop then runs a channel
-  /// chunk's taps as consecutive steps. The stem kernel always reads A
-  /// through L1.
-  bool aL1 = false;
+  /// conv2d_nhwc_kernel's A_L1: 1 reads its A tile (the input pixels of a
+  /// tap) through L1 too (`cp.async.ca`), where the default copy is
+  /// L2-only: the taps of a row read overlapping pixels, and its loop then
+  /// runs a channel chunk's taps as consecutive steps; 2 runs that order
+  /// with the L2-only copies; 0 (the default) steps through a tap's channel
+  /// chunks before the next tap. The stem kernel always reads A through L1.
+  int aL1 = 0;
   /// conv2d_nhwc_cols_kernel instead of conv2d_nhwc_kernel: the same
   /// arguments with the GEMM transposed (BLOCK_N channels x BLOCK_M pixels:
   /// few channels make the tensor cores' M, many pixels their N). The stem
@@ -126,7 +127,7 @@ struct ConvConfig {
 
 /// Parses `BM,BN,BK,warps[,stages[,l1[,transposed]]]` (the MGP_CONV_CONFIG
 /// tuning knob): block sizes powers of two in [16, 256] (BK in [8, 128]),
-/// warps 1, 2, 4, 8 or 16, stages 1 to 8, l1 and transposed 0 or 1
+/// warps 1, 2, 4, 8 or 16, stages 1 to 8, l1 0, 1 or 2, transposed 0 or 1
 /// (ConvConfig::aL1, ConvConfig::transposed).
 llvm::Expected<ConvConfig> parseConvConfig(llvm::StringRef text);
 

@@ -2,9 +2,9 @@
 //
 // This file implements the tuning problem keys and the tuning files: three
 // lines, `mgp-conv-tune 1`, the key, and `BM,BN,BK,warps,stages,splitK`
-// (then `,1` when the A tile is read through L1, ConvConfig::aL1, or `,L1,1`
-// with L1 0 or 1 for the transposed kernel, ConvConfig::transposed), named by
-// a hash of the key.
+// (then `,1` or `,2`, ConvConfig::aL1, when the A tile is read through L1 or
+// in chunk-major order, or `,L1,1` with L1 0, 1 or 2 for the transposed
+// kernel, ConvConfig::transposed), named by a hash of the key.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,9 +68,10 @@ std::string mgp::graph::convTuneKey(const Graph &graph, int index,
 }
 
 std::string mgp::graph::formatConvConfig(const ConvConfig &config) {
-  std::string flags = config.transposed ? (config.aL1 ? ",1,1" : ",0,1")
-                      : config.aL1      ? ",1"
-                                        : "";
+  std::string flags = config.transposed
+                          ? llvm::formatv(",{0},1", config.aL1).str()
+                      : config.aL1 ? llvm::formatv(",{0}", config.aL1).str()
+                                   : "";
   return llvm::formatv("{0},{1},{2},{3},{4},{5}{6}", config.blockM,
                        config.blockN, config.blockK, config.numWarps,
                        config.numStages, config.splitK, flags);
@@ -117,10 +118,12 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
     return corrupt("it holds another problem ('" + lines[1] + "')");
   llvm::SmallVector<llvm::StringRef, 8> fields;
   lines[2].split(fields, ',');
+  auto isL1 = [](llvm::StringRef f) {
+    return f == "0" || f == "1" || f == "2";
+  };
   bool flagsOk = fields.size() == 6 ||
-                 (fields.size() == 7 && fields[6] == "1") ||
-                 (fields.size() == 8 &&
-                  (fields[6] == "0" || fields[6] == "1") && fields[7] == "1");
+                 (fields.size() == 7 && fields[6] != "0" && isL1(fields[6])) ||
+                 (fields.size() == 8 && isL1(fields[6]) && fields[7] == "1");
   if (!flagsOk)
     return corrupt("bad config line '" + lines[2] + "'");
   auto config =
@@ -132,7 +135,7 @@ std::optional<ConvConfig> ConvTuneCache::lookup(llvm::StringRef key) {
     return corrupt("bad config line '" + lines[2] + "'");
   }
   config->splitK = int(split);
-  config->aL1 = fields.size() >= 7 && fields[6] == "1";
+  config->aL1 = fields.size() >= 7 ? int(fields[6][0] - '0') : 0;
   config->transposed = fields.size() == 8;
   return *config;
 }

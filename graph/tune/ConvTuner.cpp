@@ -50,7 +50,7 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
     return config;
   };
   auto throughL1 = [](ConvConfig config) {
-    config.aL1 = true;
+    config.aL1 = 1;
     return config;
   };
   static const ConvConfig candidates[] = {

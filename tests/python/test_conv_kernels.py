@@ -13,6 +13,7 @@ bench/conv_layers.py's tile lists against the tuner's candidates
 import ast
 import importlib.machinery
 import importlib.util
+import itertools
 import os
 import re
 import unittest
@@ -135,17 +136,19 @@ class TapConvolution(unittest.TestCase):
 
 class TapsThroughL1Convolution(unittest.TestCase):
     def test_against_numpy(self):
-        # A_L1 = 1: a channel chunk's taps as consecutive steps, with and
-        # without split-K (each split starts inside a chunk's taps).
+        # A_L1 = 1 (copies through L1) and 2 (L2-only): a channel chunk's
+        # taps as consecutive steps, with and without split-K (each split
+        # starts inside a chunk's taps).
         kernel = mgp.jit(load_conv_module().conv2d_nhwc_kernel)
         rng = np.random.default_rng(20261209)
         # (batch, H = W, C, K, R = S, stride, BLOCK_M, BLOCK_N, BLOCK_K, splits)
         cases = [(2, 7, 48, 24, 3, 1, 32, 16, 16, 1), (2, 8, 40, 32, 3, 2, 16, 32, 16, 1),
                  (1, 6, 32, 16, 3, 1, 16, 16, 16, 4), (2, 5, 24, 16, 1, 1, 16, 16, 16, 2),
                  (1, 9, 16, 48, 3, 2, 64, 16, 16, 3)]
-        for batch, hw, c, k, taps, stride, bm, bn, bk, splits in cases:
+        for (batch, hw, c, k, taps, stride, bm, bn, bk, splits), a_l1 in itertools.product(
+                cases, (1, 2)):
             with self.subTest(batch=batch, hw=hw, c=c, k=k, taps=taps, stride=stride,
-                              splits=splits):
+                              splits=splits, a_l1=a_l1):
                 pad = taps // 2
                 x = rng.standard_normal((batch, hw, hw, c)).astype(np.float32)
                 w = (rng.standard_normal((k, taps, taps, c)) / (taps * c ** 0.5)).astype(
@@ -155,7 +158,7 @@ class TapsThroughL1Convolution(unittest.TestCase):
                 residual = rng.standard_normal((batch, p, p, k)).astype(np.float32)
                 want = conv_reference(x, w, bias, residual, stride, pad)
                 y = run_tap_conv(kernel, x, w, bias, residual, stride, pad, (bm, bn, bk),
-                                 splits, a_l1=1)
+                                 splits, a_l1=a_l1)
                 assert_matches(self, y, want)
 
 
@@ -188,7 +191,7 @@ class RowTapsConvolution(unittest.TestCase):
 def tuner_candidates(array):
     """The make(BM, BN, BK, warps, stages) tiles of ConvTuner.cpp's
     `static const ConvConfig ARRAY[] = {...}` list, but those split in two or
-    read through L1 (the bench times every tile both ways, unsplit)."""
+    read through L1 (the bench times every tile in each A order, unsplit)."""
     with open(os.path.join(ROOT, "graph", "tune", "ConvTuner.cpp")) as f:
         text = f.read()
     body = re.search(r"static const ConvConfig " + array + r"\[\] = \{(.*?)\n  \};", text, re.S)

@@ -66,15 +66,18 @@ TEST(ConvConfigTest, ParsesStagesAndL1) {
   auto config = parseConvConfig("256,64,32,8,4,1");
   ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
   EXPECT_EQ(config->numStages, 4);
-  EXPECT_TRUE(config->aL1);
+  EXPECT_EQ(config->aL1, 1);
+  auto chunks = parseConvConfig("256,64,32,8,4,2");
+  ASSERT_TRUE(bool(chunks)) << llvm::toString(chunks.takeError());
+  EXPECT_EQ(chunks->aL1, 2);
   auto plain = parseConvConfig("256,64,32,8");
   ASSERT_TRUE(bool(plain)) << llvm::toString(plain.takeError());
   EXPECT_EQ(plain->numStages, 3);
-  EXPECT_FALSE(plain->aL1);
+  EXPECT_EQ(plain->aL1, 0);
   EXPECT_FALSE(plain->transposed);
   auto transposed = parseConvConfig("256,64,32,4,4,0,1");
   ASSERT_TRUE(bool(transposed)) << llvm::toString(transposed.takeError());
-  EXPECT_FALSE(transposed->aL1);
+  EXPECT_EQ(transposed->aL1, 0);
   EXPECT_TRUE(transposed->transposed);
 }
 
@@ -82,7 +85,8 @@ TEST(ConvConfigTest, RejectsMalformedConfigs) {
   const std::pair<const char *, const char *> cases[] = {
       {"64,64", "four to seven comma-separated integers"},
       {"64,64,32,4,3,1,0,1", "four to seven comma-separated integers"},
-      {"64,64,32,4,3,2", "l1 must be 0 or 1"},
+      {"64,64,32,4,3,3", "l1 must be 0, 1 or 2"},
+      {"64,64,32,4,3,-1", "l1 must be 0, 1 or 2"},
       {"64,64,32,4,3,0,2", "transposed must be 0 or 1"},
       {"64,64,32,4,9", "stages must be in [1, 8]"},
       {"64,x,32,4", "'x' is not an integer"},
@@ -149,7 +153,7 @@ TEST(ConvConfigTest, L1ReachesTheTapKernel) {
   Graph graph = fusedResNet18();
   LaunchOptions options;
   options.conv = ConvConfig{64, 64, 16, 4};
-  for (bool l1 : {false, true}) {
+  for (int l1 : {0, 1, 2}) {
     options.conv->aL1 = l1;
     auto launches = planLaunches(graph, options);
     ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
@@ -158,7 +162,7 @@ TEST(ConvConfigTest, L1ReachesTheTapKernel) {
       if (launch.aliasOf >= 0 || launch.kernel != "conv2d_nhwc_kernel")
         continue;
       ++tapKernels;
-      EXPECT_EQ(constexprOf(launch, "A_L1"), l1 ? 1 : 0);
+      EXPECT_EQ(constexprOf(launch, "A_L1"), l1);
     }
     // Every convolution but the stem: sixteen 3x3 and three 1x1.
     EXPECT_EQ(tapKernels, 19);

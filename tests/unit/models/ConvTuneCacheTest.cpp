@@ -111,19 +111,22 @@ TEST(ConvTuneCacheTest, StoresAndFindsAConfig) {
     ++files;
   EXPECT_EQ(files, 1);
   // The A tile through L1: a seventh field.
-  ConvConfig l1{256, 64, 32, 8};
-  l1.aL1 = true;
-  ASSERT_FALSE(bool(cache.store("k3", l1)));
-  text = llvm::MemoryBuffer::getFile(cache.pathFor("k3"));
-  ASSERT_TRUE(bool(text));
-  EXPECT_EQ((*text)->getBuffer(), "mgp-conv-tune 1\nk3\n256,64,32,8,3,0,1\n");
-  auto foundL1 = cache.lookup("k3");
-  ASSERT_TRUE(foundL1.has_value());
-  EXPECT_TRUE(foundL1->aL1);
-  EXPECT_EQ(foundL1->splitK, 0);
-  EXPECT_FALSE(cache.lookup("k1")->aL1);
+  for (int order : {1, 2}) {
+    ConvConfig l1{256, 64, 32, 8};
+    l1.aL1 = order;
+    ASSERT_FALSE(bool(cache.store("k3", l1)));
+    text = llvm::MemoryBuffer::getFile(cache.pathFor("k3"));
+    ASSERT_TRUE(bool(text));
+    EXPECT_EQ((*text)->getBuffer(), "mgp-conv-tune 1\nk3\n256,64,32,8,3,0," +
+                                        std::to_string(order) + "\n");
+    auto foundL1 = cache.lookup("k3");
+    ASSERT_TRUE(foundL1.has_value());
+    EXPECT_EQ(foundL1->aL1, order);
+    EXPECT_EQ(foundL1->splitK, 0);
+  }
+  EXPECT_EQ(cache.lookup("k1")->aL1, 0);
   // The transposed kernel: an eighth field after the L1 one.
-  for (bool l1 : {false, true}) {
+  for (int l1 : {0, 1}) {
     ConvConfig cols{256, 64, 32, 4};
     cols.numStages = 4;
     cols.aL1 = l1;
@@ -133,7 +136,7 @@ TEST(ConvTuneCacheTest, StoresAndFindsAConfig) {
     ASSERT_TRUE(bool(text));
     EXPECT_EQ((*text)->getBuffer(),
               std::string("mgp-conv-tune 1\nk4\n256,64,32,4,4,0,") +
-                  (l1 ? "1" : "0") + ",1\n");
+                  std::to_string(l1) + ",1\n");
     auto foundCols = cache.lookup("k4");
     ASSERT_TRUE(foundCols.has_value());
     EXPECT_TRUE(foundCols->transposed);
@@ -153,9 +156,10 @@ TEST(ConvTuneCacheTest, CorruptFilesAreReportedByNameAndIgnored) {
       {"mgp-conv-tune 1\nkey\n48,64,16,4,3,0\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,-1\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,0\n", "bad config line"},
-      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,2\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,3\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,0\n", "bad config line"},
-      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,2,1\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,3,1\n", "bad config line"},
+      {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,12\n", "bad config line"},
       {"mgp-conv-tune 1\nkey\n64,64,16,4,3,0,1,1,1\n", "bad config line"},
       {"", "expected 'mgp-conv-tune 1'"},
   };
