@@ -53,6 +53,10 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
     config.aL1 = 1;
     return config;
   };
+  auto chunksFirst = [](ConvConfig config) {
+    config.aL1 = 2;
+    return config;
+  };
   static const ConvConfig candidates[] = {
       make(128, 64, 16, 8, 3), // the 3x3 default
       make(64, 64, 16, 4, 3),  // the others' default
@@ -89,19 +93,23 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
   // its reduction split in two (196 tiles of 72 steps on 132 SMs become 392
   // of 36) the two 512-channel convolutions of layer4.1 and layer4.0's
   // second one on the H100; one warp group over 128x64x32 (three blocks per
-  // SM) the stem GEMM and two layer1 convolutions on the H100. The same
-  // 128x64x32 and 128x128x32 tiles with the A tile through L1 and a channel
-  // chunk's taps as consecutive steps (ConvConfig::aL1): layer1 and layer2
-  // on the H100 (0.169-0.181 ms against 0.177-0.201 per layer1
-  // convolution), where layers 3 and 4 and the 16-bit dots lost with it.
+  // SM) the stem GEMM and two layer1 convolutions on the H100. A channel
+  // chunk's taps as consecutive steps (ConvConfig::aL1), on the H100:
+  // 128x128x32 with the A tile through L1 (aL1 1) layer1's convolutions
+  // with a residual and layer2.1.conv1; 128x64x32 and 128x128x32 in that
+  // order with the L2-only copies (aL1 2) layer1's first convolutions,
+  // layer2.0.conv1, layer2's convolutions with a residual and
+  // layer3.0.conv1 (the network 2.506-2.510 ms against 2.522-2.527 without
+  // aL1 2); the 16-bit dots lost with either order.
   static const ConvConfig tf32[] = {
       make(128, 128, 32, 8, 3),
       make(64, 128, 32, 8, 3),
       make(128, 128, 16, 8, 3),
       splitInTwo(make(128, 128, 32, 8, 3)),
       make(128, 64, 32, 4, 3),
-      throughL1(make(128, 64, 32, 4, 3)),
       throughL1(make(128, 128, 32, 8, 3)),
+      chunksFirst(make(128, 64, 32, 4, 3)),
+      chunksFirst(make(128, 128, 32, 8, 3)),
   };
   // tf32x3 (fp32): the split operands take more shared memory, so the
   // 256x64 tile never launches; 128x128x64 (two stages) won only a 1x1

@@ -191,12 +191,12 @@ class RowTapsConvolution(unittest.TestCase):
 def tuner_candidates(array):
     """The make(BM, BN, BK, warps, stages) tiles of ConvTuner.cpp's
     `static const ConvConfig ARRAY[] = {...}` list, but those split in two or
-    read through L1 (the bench times every tile in each A order, unsplit)."""
+    in another A order (the bench times every tile in each order, unsplit)."""
     with open(os.path.join(ROOT, "graph", "tune", "ConvTuner.cpp")) as f:
         text = f.read()
     body = re.search(r"static const ConvConfig " + array + r"\[\] = \{(.*?)\n  \};", text, re.S)
     assert body, f"no list {array} in ConvTuner.cpp"
-    entries = re.findall(r"(splitInTwo\(|throughL1\()?make\((\d+), (\d+), (\d+), (\d+), (\d+)\)",
+    entries = re.findall(r"(splitInTwo\(|throughL1\(|chunksFirst\()?make\((\d+), (\d+), (\d+), (\d+), (\d+)\)",
                          body.group(1))
     return [tuple(int(v) for v in e[1:]) for e in entries if not e[0]]
 
