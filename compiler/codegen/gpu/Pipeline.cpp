@@ -463,6 +463,61 @@ void makeSynchronous(AsyncForm &form) {
   }
 }
 
+/// The conjunction node (a single-use arith.andi in `block`) that defines
+/// `mask`, if any.
+arith::AndIOp conjunctionIn(Value mask, Block *block) {
+  auto andOp = mask.getDefiningOp<arith::AndIOp>();
+  if (!andOp || !andOp->hasOneUse() || andOp->getBlock() != block)
+    return {};
+  return andOp;
+}
+
+/// How many distinct values `mask` has at most, as its definition tells: a
+/// splat one, a broadcast its source's, a conjunction its operands'
+/// product; otherwise its element count.
+int64_t distinctValues(Value mask, Block *block) {
+  if (mask.getDefiningOp<SplatOp>())
+    return 1;
+  if (auto broadcast = mask.getDefiningOp<BroadcastOp>())
+    return distinctValues(broadcast.getSrc(), block);
+  if (arith::AndIOp andOp = conjunctionIn(mask, block))
+    return distinctValues(andOp.getLhs(), block) *
+           distinctValues(andOp.getRhs(), block);
+  if (auto type = dyn_cast<RankedTensorType>(mask.getType()))
+    return type.getNumElements();
+  return 1;
+}
+
+/// `mask & pred` (pred an i1 scalar defined before `mask`'s conjunction
+/// nodes): where mask is a conjunction, pred is anded into the operand with
+/// the fewest distinct values, recursively, so that the lowering ands it
+/// once per such value (a channel mask broadcast over a tile's rows: once
+/// per column) and the rest of each element's mask chains onto that
+/// (`(rows ok) & (columns ok & pred)` instead of `((rows ok) & (columns ok))
+/// & pred`, a predicate test less per copy once compiled).
+Value andPredicate(RewriterBase &rewriter, Location loc, Value mask, Value pred,
+                   Block *block) {
+  arith::AndIOp andOp = conjunctionIn(mask, block);
+  Operation *predDef = pred.getDefiningOp();
+  if (andOp && (!predDef || predDef->getBlock() != block ||
+                predDef->isBeforeInBlock(andOp))) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(andOp);
+    unsigned operand = distinctValues(andOp.getLhs(), block) <=
+                               distinctValues(andOp.getRhs(), block)
+                           ? 0
+                           : 1;
+    Value updated =
+        andPredicate(rewriter, loc, andOp->getOperand(operand), pred, block);
+    rewriter.modifyOpInPlace(andOp,
+                             [&] { andOp->setOperand(operand, updated); });
+    return mask;
+  }
+  auto type = cast<RankedTensorType>(mask.getType());
+  Value splat = SplatOp::create(rewriter, loc, type, pred);
+  return arith::AndIOp::create(rewriter, loc, mask, splat);
+}
+
 /// Predicates an op of an early stage with `pred`: copies get it in their
 /// mask (masked-off elements are zero-filled, into a slot nobody reads);
 /// every other early op is side-effect free or a commit and runs as is.
@@ -475,9 +530,12 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
   auto ptrType = copy.getPtr().getType();
   auto maskType = RankedTensorType::get(
       ptrType.getShape(), rewriter.getI1Type(), ptrType.getEncoding());
-  Value mask = SplatOp::create(rewriter, copy.getLoc(), maskType, pred);
+  Value mask;
   if (copy.getMask())
-    mask = arith::AndIOp::create(rewriter, copy.getLoc(), copy.getMask(), mask);
+    mask = andPredicate(rewriter, copy.getLoc(), copy.getMask(), pred,
+                        copy->getBlock());
+  else
+    mask = SplatOp::create(rewriter, copy.getLoc(), maskType, pred);
   rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
   return op;
 }

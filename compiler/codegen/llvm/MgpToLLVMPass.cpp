@@ -64,7 +64,8 @@ struct MgpToLLVMPass : mgp::impl::MgpToLLVMBase<MgpToLLVMPass> {
     populateTensorMapOpToLLVMPatterns(converter, patterns, *target);
     populateLocalMemOpToLLVMPatterns(converter, patterns, *target);
     populateDotOperandLoadToLLVMPatterns(converter, patterns, *target);
-    populateAsyncCopyOpToLLVMPatterns(converter, patterns, *target);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns, *target,
+                                      computeCapability);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateWarpGroupDotOpToLLVMPatterns(converter, patterns, *target);
     populateProgramIdOpToLLVMPatterns(converter, patterns, *target);

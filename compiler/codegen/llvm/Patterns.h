@@ -95,10 +95,14 @@ void populateLocalMemOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns,
                                       const TargetInfo &target);
 /// mgp.memdesc_subview, async_copy_global_to_local (cp.async),
-/// async_commit_group and async_wait.
+/// async_commit_group and async_wait. Masked copies take the mask as
+/// cp.async's ignore-src predicate (PTX ISA 7.5) from sm_89 on, whose code is
+/// PTX 8.1, and as a src-size of 0 or the copy's bytes on sm_80 and sm_86
+/// (PTX 7.4).
 void populateAsyncCopyOpToLLVMPatterns(MgpLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
-                                       const TargetInfo &target);
+                                       const TargetInfo &target,
+                                       int computeCapability);
 /// mgp.tensor_map_load and mgp.tensor_map_store: TMA through the op's shared
 /// scratch (TensorMapOpToLLVM.cpp).
 void populateTensorMapOpToLLVMPatterns(MgpLLVMTypeConverter &converter,

@@ -95,6 +95,63 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
 
 // -----
 
+// A mask that is a conjunction of broadcasts (rows ok & columns ok, as a
+// convolution's padding and channel tests): the pipeline's predicate is anded
+// into the operand with fewer distinct values, the columns' (16 against 32),
+// before the rows' are anded in, in the prologue and in the loop alike.
+
+#bl = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #mgp.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#a = #mgp.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#b = #mgp.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+#sh = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: func @conjunction
+  // CHECK: %[[V0:.*]] = arith.cmpi slt
+  // CHECK: %[[C0:.*]] = mgp.broadcast %{{.*}} : tensor<1x16xi1, #blocked> -> tensor<32x16xi1, #blocked>
+  // CHECK: %[[P0:.*]] = mgp.splat %[[V0]] : i1 -> tensor<32x16xi1, #blocked>
+  // CHECK: %[[CP0:.*]] = arith.andi %[[C0]], %[[P0]] : tensor<32x16xi1, #blocked>
+  // CHECK: %[[M0:.*]] = arith.andi %{{.*}}, %[[CP0]] : tensor<32x16xi1, #blocked>
+  // CHECK: mgp.async_copy_global_to_local {{.*}} mask %[[M0]]
+  // CHECK: scf.for
+  // CHECK: %[[C:.*]] = mgp.broadcast %{{.*}} : tensor<1x16xi1, #blocked> -> tensor<32x16xi1, #blocked>
+  // CHECK: %[[P:.*]] = mgp.splat %{{.*}} : i1 -> tensor<32x16xi1, #blocked>
+  // CHECK: %[[CP:.*]] = arith.andi %[[C]], %[[P]] : tensor<32x16xi1, #blocked>
+  // CHECK: %[[M:.*]] = arith.andi %{{.*}}, %[[CP]] : tensor<32x16xi1, #blocked>
+  // CHECK-NOT: arith.andi %[[M]]
+  // CHECK: mgp.async_copy_global_to_local {{.*}} mask %[[M]]
+  func.func @conjunction(%a0: tensor<32x16x!mgp.ptr<f32>, #bl>, %b0: tensor<16x32x!mgp.ptr<f32>, #bl>,
+                         %rows: tensor<32x1xi1, #bl>, %cols: tensor<1x16xi32, #bl>, %n: i32) -> tensor<32x32xf32, #acc> {
+    %c0 = arith.constant 0 : i32
+    %c16 = arith.constant 16 : i32
+    %sa = arith.constant dense<16> : tensor<32x16xi32, #bl>
+    %za = arith.constant dense<0.0> : tensor<32x16xf32, #bl>
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #acc>
+    %r:2 = scf.for %k = %c0 to %n step %c16 iter_args(%acc = %zero, %ap = %a0)
+        -> (tensor<32x32xf32, #acc>, tensor<32x16x!mgp.ptr<f32>, #bl>) : i32 {
+      %ks = mgp.splat %k : i32 -> tensor<1x16xi32, #bl>
+      %ch = arith.addi %cols, %ks : tensor<1x16xi32, #bl>
+      %ns = mgp.splat %n : i32 -> tensor<1x16xi32, #bl>
+      %chok = arith.cmpi slt, %ch, %ns : tensor<1x16xi32, #bl>
+      %rb = mgp.broadcast %rows : tensor<32x1xi1, #bl> -> tensor<32x16xi1, #bl>
+      %cb = mgp.broadcast %chok : tensor<1x16xi1, #bl> -> tensor<32x16xi1, #bl>
+      %ma = arith.andi %rb, %cb : tensor<32x16xi1, #bl>
+      %a = mgp.load %ap, %ma, %za {mgp.vector_width = 4 : i32} : tensor<32x16x!mgp.ptr<f32>, #bl>
+      %am = mgp.local_alloc %a : (tensor<32x16xf32, #bl>) -> !mgp.memdesc<32x16xf32, #sh>
+      %av = mgp.local_load %am : !mgp.memdesc<32x16xf32, #sh> -> tensor<32x16xf32, #a>
+      %b = mgp.load %b0 {mgp.vector_width = 4 : i32} : tensor<16x32x!mgp.ptr<f32>, #bl>
+      %bm = mgp.local_alloc %b : (tensor<16x32xf32, #bl>) -> !mgp.memdesc<16x32xf32, #sh>
+      %bv = mgp.local_load %bm : !mgp.memdesc<16x32xf32, #sh> -> tensor<16x32xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<32x16xf32, #a> * tensor<16x32xf32, #b> -> tensor<32x32xf32, #acc>
+      %ap2 = mgp.addptr %ap, %sa : tensor<32x16x!mgp.ptr<f32>, #bl>, tensor<32x16xi32, #bl>
+      scf.yield %d, %ap2 : tensor<32x32xf32, #acc>, tensor<32x16x!mgp.ptr<f32>, #bl>
+    }
+    return %r#0 : tensor<32x32xf32, #acc>
+  }
+}
+
+// -----
+
 // The FMA form (load -> convert_layout to #mgp.dot_op): an unswizzled buffer
 // in the load's order, and a local_load of the slot instead of the convert.
 // A nonzero `other` (b) comes back as a select on the slot read in the load's

@@ -1,19 +1,29 @@
 // RUN: mgp-opt %s -split-input-file -mgp-to-llvm | FileCheck %s
+// RUN: mgp-opt %s -split-input-file -mgp-to-llvm=compute-capability=80 | FileCheck %s --check-prefix=SM80
 
 // 16 bytes per copy (vector_width 4 of f32, swizzle vec 4): cp.async .cg with
-// src-size = mask ? 16 : 0; the subview advances the base by index * 512
-// elements; commit and wait groups.
+// the mask as its ignore-src predicate (zeros where the mask is false: the
+// predicate is its negation), a PTX 7.5 operand; on sm_80 (PTX 7.4) src-size
+// = mask ? 16 : 0. The subview advances the base by index * 512 elements;
+// commit and wait groups.
 #b = #mgp.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #s = #mgp.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 module attributes {mgp.num_warps = 4 : i32, mgp.shared = 6144 : i32} {
 // CHECK-LABEL: llvm.func @copy16
 // CHECK: llvm.mul %{{.*}}, %{{.*}} : i32
 // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK: llvm.xor
-// CHECK: %[[SIZE:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
-// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
+// CHECK: %[[IGNORE:.*]] = llvm.xor %[[MASK:.*]], %[[TRUE]] : i1
+// CHECK: %[[DST:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK: llvm.inline_asm has_side_effects "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,b" %[[DST]], %{{.*}}, %[[IGNORE]] : (i32, !llvm.ptr<1>, i1) -> ()
+// CHECK-NOT: cp.async.cg.shared.global
 // CHECK: nvvm.cp.async.commit.group
+// SM80-LABEL: llvm.func @copy16
+// SM80: %[[SIZE:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
+// SM80: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// SM80-NOT: cp.async.cg.shared.global
+// SM80-NOT: nvvm.cp.async.shared.global
+// SM80: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
   func.func @copy16(%p: tensor<16x32x!mgp.ptr<f32>, #b>, %m: tensor<16x32xi1, #b>, %i: i32) -> tensor<16x32xf32, #b> {
