@@ -488,8 +488,16 @@ int64_t distinctValues(Value mask, Block *block) {
   return 1;
 }
 
-/// `mask & pred` (pred an i1 scalar defined before `mask`'s conjunction
-/// nodes): where mask is a conjunction, pred is anded into the operand with
+/// Whether `value` is defined before `op`: in `op`'s block or one around it.
+bool isDefinedBefore(Value value, Operation *op) {
+  Operation *def = value.getDefiningOp();
+  Block *block = def ? def->getBlock() : cast<BlockArgument>(value).getOwner();
+  Operation *ancestor = block->findAncestorOpInBlock(*op);
+  return ancestor && (!def || def->isBeforeInBlock(ancestor));
+}
+
+/// `mask & pred` (pred an i1 scalar): where mask is a conjunction whose
+/// nodes come after pred, pred is anded into the operand with
 /// the fewest distinct values, recursively, so that the lowering ands it
 /// once per such value (a channel mask broadcast over a tile's rows: once
 /// per column) and the rest of each element's mask chains onto that
@@ -498,9 +506,7 @@ int64_t distinctValues(Value mask, Block *block) {
 Value andPredicate(RewriterBase &rewriter, Location loc, Value mask, Value pred,
                    Block *block) {
   arith::AndIOp andOp = conjunctionIn(mask, block);
-  Operation *predDef = pred.getDefiningOp();
-  if (andOp && (!predDef || predDef->getBlock() != block ||
-                predDef->isBeforeInBlock(andOp))) {
+  if (andOp && isDefinedBefore(pred, andOp)) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(andOp);
     unsigned operand = distinctValues(andOp.getLhs(), block) <=
