@@ -148,6 +148,38 @@ module attributes {mgp.num_warps = 4 : i32, mgp.threads_per_warp = 32 : i32} {
     }
     return %r#0 : tensor<32x32xf32, #acc>
   }
+  // A conjunction computed before the loop is left as it is: the predicate
+  // of each iteration is anded onto the whole mask at the copy.
+  // CHECK-LABEL: func @invariant_conjunction
+  // CHECK: %[[INV:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<32x16xi1, #blocked>
+  // CHECK: scf.for
+  // CHECK: %[[PI:.*]] = mgp.splat %{{.*}} : i1 -> tensor<32x16xi1, #blocked>
+  // CHECK-NEXT: %[[MI:.*]] = arith.andi %[[INV]], %[[PI]] : tensor<32x16xi1, #blocked>
+  // CHECK-NEXT: mgp.async_copy_global_to_local {{.*}} mask %[[MI]]
+  func.func @invariant_conjunction(%a0: tensor<32x16x!mgp.ptr<f32>, #bl>, %b0: tensor<16x32x!mgp.ptr<f32>, #bl>,
+                                   %rows: tensor<32x1xi1, #bl>, %cols: tensor<1x16xi1, #bl>, %n: i32) -> tensor<32x32xf32, #acc> {
+    %c0 = arith.constant 0 : i32
+    %c16 = arith.constant 16 : i32
+    %sa = arith.constant dense<16> : tensor<32x16xi32, #bl>
+    %za = arith.constant dense<0.0> : tensor<32x16xf32, #bl>
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #acc>
+    %rb = mgp.broadcast %rows : tensor<32x1xi1, #bl> -> tensor<32x16xi1, #bl>
+    %cb = mgp.broadcast %cols : tensor<1x16xi1, #bl> -> tensor<32x16xi1, #bl>
+    %ma = arith.andi %rb, %cb : tensor<32x16xi1, #bl>
+    %r:2 = scf.for %k = %c0 to %n step %c16 iter_args(%acc = %zero, %ap = %a0)
+        -> (tensor<32x32xf32, #acc>, tensor<32x16x!mgp.ptr<f32>, #bl>) : i32 {
+      %a = mgp.load %ap, %ma, %za {mgp.vector_width = 4 : i32} : tensor<32x16x!mgp.ptr<f32>, #bl>
+      %am = mgp.local_alloc %a : (tensor<32x16xf32, #bl>) -> !mgp.memdesc<32x16xf32, #sh>
+      %av = mgp.local_load %am : !mgp.memdesc<32x16xf32, #sh> -> tensor<32x16xf32, #a>
+      %b = mgp.load %b0 {mgp.vector_width = 4 : i32} : tensor<16x32x!mgp.ptr<f32>, #bl>
+      %bm = mgp.local_alloc %b : (tensor<16x32xf32, #bl>) -> !mgp.memdesc<16x32xf32, #sh>
+      %bv = mgp.local_load %bm : !mgp.memdesc<16x32xf32, #sh> -> tensor<16x32xf32, #b>
+      %d = mgp.dot %av, %bv, %acc {inputPrecision = ieee} : tensor<32x16xf32, #a> * tensor<16x32xf32, #b> -> tensor<32x32xf32, #acc>
+      %ap2 = mgp.addptr %ap, %sa : tensor<32x16x!mgp.ptr<f32>, #bl>, tensor<32x16xi32, #bl>
+      scf.yield %d, %ap2 : tensor<32x32xf32, #acc>, tensor<32x16x!mgp.ptr<f32>, #bl>
+    }
+    return %r#0 : tensor<32x32xf32, #acc>
+  }
 }
 
 // -----
