@@ -105,6 +105,11 @@ struct AsyncCopyOpConversion : TargetConversionPattern<AsyncCopyGlobalToLocalOp>
     bool l1 = bytes != 16 || (cache && cache.getValue() == "ca");
     auto modifier =
         l1 ? NVVM::LoadCacheModifierKind::CA : NVVM::LoadCacheModifierKind::CG;
+    Value full, none; // src-sizes of a masked copy without ignore-src
+    if (!masks.empty() && !ignoreSrc) {
+      full = i32Constant(rewriter, loc, bytes);
+      none = i32Constant(rewriter, loc, 0);
+    }
     for (unsigned start = 0; start < pointers.size(); start += width) {
       if (start & replicas.reg)
         continue; // a replica of a lower register
@@ -118,9 +123,8 @@ struct AsyncCopyOpConversion : TargetConversionPattern<AsyncCopyGlobalToLocalOp>
       if (masks.empty() || !ignoreSrc) {
         Value srcSize;
         if (!masks.empty())
-          srcSize = LLVM::SelectOp::create(rewriter, loc, masks[start],
-                                           i32Constant(rewriter, loc, bytes),
-                                           i32Constant(rewriter, loc, 0));
+          srcSize =
+              LLVM::SelectOp::create(rewriter, loc, masks[start], full, none);
         NVVM::CpAsyncOp::create(rewriter, loc, dst, pointers[start],
                                 rewriter.getI32IntegerAttr(bytes),
                                 NVVM::LoadCacheModifierKindAttr::get(
