@@ -152,6 +152,24 @@ static int64_t stemPaddedTaps(const Shape &x, const Shape &w) {
   return floats <= INT32_MAX ? sp : 0;
 }
 
+Shape mgp::graph::convOutputShape(const Graph &graph, int index) {
+  const Node &node = graph.nodes[index];
+  const Shape &x = graph.values[node.operands[0]].shape;
+  const Shape &w = graph.values[node.operands[1]].shape;
+  int64_t stride = node.intAttr("stride"), pad = node.intAttr("padding");
+  return {x[0], w[0], (x[2] + 2 * pad - w[2]) / stride + 1,
+          (x[3] + 2 * pad - w[3]) / stride + 1};
+}
+
+bool mgp::graph::convTakesMaxPool(const Shape &x, const Shape &w,
+                                  const Shape &y, int64_t kernel,
+                                  int64_t stride, int64_t padding) {
+  if (kernel != 3 || stride != 2 || padding != 1 || !stemPaddedTaps(x, w))
+    return false;
+  int64_t pooledColumns = (y[3] + 2 * padding - kernel) / stride + 1;
+  return pooledColumns <= 128;
+}
+
 /// The stem: conv_stem_pack_kernel writes the padded weights and the NHWC4
 /// input copy, zero-padded spatially, into the workspace, conv2d_stem_kernel
 /// reduces over it without bounds tests.
@@ -164,10 +182,12 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   std::vector<bool> repacked = planRepackedWeights(graph);
   const Shape &x = graph.values[node.operands[0]].shape;
   const Shape &w = graph.values[node.operands[1]].shape;
-  const Shape &y = graph.values[node.result].shape;
+  const Shape y = convOutputShape(graph, index);
   bool fused = node.op == OpKind::FusedConv2d;
   int out = node.result;
   bool hasBias = node.operands.size() > 2;
+  // ReLU and a max pooling fused in (FuseEpilogue.h).
+  bool pooled = fused && node.intAttr("pool_kernel") > 0;
   bool hasResidual = fused && node.operands.size() > 3;
   int residual = hasResidual ? node.operands[3] : out;
   int64_t r = w[2], k = y[1], m = y[0] * y[2] * y[3];
@@ -212,6 +232,42 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   int64_t blockK = std::min<int64_t>(config.blockK >= 32 ? 32 : 16, sp * 4);
   int64_t blockM = blockFor(m, 16, config.blockM),
           blockN = blockFor(k, 16, config.blockN);
+  // With a max pooling: the even output rows (stores), then the odd ones
+  // (atomics on the fp32 bits: FuseOptions::maxPoolIntoStem), a program per
+  // output row over its pooled columns (at most 128).
+  for (int odd = 0; pooled && odd < 2; ++odd) {
+    assert(!options.halfActivations && "a fused max pooling stores fp32");
+    const Shape &p = graph.values[out].shape;
+    LaunchBuilder b(index, "conv2d_nhwc.mgp", "conv2d_stem_maxpool_kernel");
+    b.workspace("ws_ptr", node.operands[0])
+        .buffer("b_ptr", hasBias ? node.operands[2] : out)
+        .buffer("y_ptr", out)
+        .integer("P", y[2])
+        .integer("Q", y[3])
+        .integer("K", k)
+        .integer("HP", hp)
+        .integer("WP", wp)
+        .integer("PH", p[2])
+        .integer("PW", p[3])
+        .constexpr_("R", r)
+        .constexpr_("SP", sp)
+        .constexpr_("STRIDE", stride)
+        .constexpr_("X_OFF", wrows * 4)
+        .constexpr_("HAS_BIAS", hasBias)
+        .constexpr_("TF32", dotTF32Code(options))
+        .constexpr_("BLOCK_M",
+                    std::max<int64_t>(16, int64_t(llvm::PowerOf2Ceil(p[3]))))
+        .constexpr_("BLOCK_N", blockN)
+        .constexpr_("BLOCK_K", blockK)
+        .constexpr_("ROUND_TF32", options.roundTF32)
+        .constexpr_("ODD", odd);
+    launches.push_back(b.grid(y[0] * (odd ? y[2] / 2 : p[2]), cdiv(k, blockN)));
+    setGemmOptions(launches.back(), config, options);
+    launches.back().workspace = workspace;
+    launches.back().lastOfNode = odd == 1;
+  }
+  if (pooled)
+    return launches;
   LaunchBuilder b(index, "conv2d_nhwc.mgp", "conv2d_stem_kernel");
   b.workspace("ws_ptr", node.operands[0])
       .buffer("b_ptr", hasBias ? node.operands[2] : out)
@@ -257,6 +313,8 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
     return planStemLaunches(graph, index, config, options, sp);
   std::vector<bool> nhwc = planNhwcValues(graph);
   std::vector<bool> repacked = planRepackedWeights(graph);
+  assert((node.op != OpKind::FusedConv2d || node.intAttr("pool_kernel") == 0) &&
+         "only the stem kernel pools");
   const Shape &y = graph.values[node.result].shape;
   bool fused = node.op == OpKind::FusedConv2d;
   int out = node.result;

@@ -235,6 +235,22 @@ mgp::graph::planLaunches(const Graph &graph, const LaunchOptions &options) {
       launches.push_back(planNode(graph, i, resolved, nhwc));
       continue;
     }
+    const Node &node = graph.nodes[i];
+    if (node.op == OpKind::FusedConv2d && node.intAttr("pool_kernel") > 0 &&
+        (options.halfActivations || node.operands.size() > 3 ||
+         node.intAttr("relu") == 0 ||
+         !convTakesMaxPool(
+             graph.values[node.operands[0]].shape,
+             graph.values[node.operands[1]].shape, convOutputShape(graph, i),
+             node.intAttr("pool_kernel"), node.intAttr("pool_stride"),
+             node.intAttr("pool_padding"))))
+      return graph.errorAt(
+          node.loc, "'" + graph.values[node.result].name +
+                        "': the kernels fuse a max pooling into a "
+                        "convolution only for a 7x7-style stem (at most 4 "
+                        "input channels) with ReLU and no residual, a 3x3 "
+                        "window at stride 2 and padding 1, at most 128 "
+                        "pooled columns and fp32 activations");
     auto tuned = resolved.nodeConv.find(i);
     ConvConfig config = resolved.conv ? *resolved.conv
                         : tuned != resolved.nodeConv.end()

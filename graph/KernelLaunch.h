@@ -201,6 +201,18 @@ DivisionConstants divisionConstants(int64_t d);
 /// Whether `node` of `graph` is a convolution (conv2d or fused_conv2d).
 bool isConvNode(const Graph &graph, int node);
 
+/// The shape of convolution `node`'s convolution before a fused max pooling
+/// (its result's shape when there is none).
+Shape convOutputShape(const Graph &graph, int node);
+
+/// Whether a fused_conv2d with input shape `x`, weights `w`, ReLU, no
+/// residual and result `y` (before pooling) may take the max pooling after
+/// it into its kernel (conv2d_stem_maxpool_kernel): the stem kernel's
+/// shapes, a 3x3 window at stride 2 and padding 1, and at most 128 pooled
+/// columns (one program per output row).
+bool convTakesMaxPool(const Shape &x, const Shape &w, const Shape &y,
+                      int64_t kernel, int64_t stride, int64_t padding);
+
 } // namespace mgp::graph
 
 #endif // MGP_GRAPH_KERNELLAUNCH_H

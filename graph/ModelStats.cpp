@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/ModelStats.h"
+#include "graph/KernelLaunch.h"
 
 using namespace mgp::graph;
 
@@ -29,7 +30,8 @@ ModelStats mgp::graph::computeStats(const Graph &graph) {
     const Shape &out = graph.values[node.result].shape;
     if (node.op == OpKind::Conv2d || node.op == OpKind::FusedConv2d) {
       const Shape &w = graph.values[node.operands[1]].shape;
-      layer.macs = numElements(out) * w[1] * w[2] * w[3];
+      layer.macs =
+          numElements(convOutputShape(graph, int(i))) * w[1] * w[2] * w[3];
     } else if (node.op == OpKind::Linear) {
       layer.macs = numElements(out) * graph.values[node.operands[1]].shape[1];
     }

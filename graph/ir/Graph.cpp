@@ -26,7 +26,12 @@ double Node::attr(llvm::StringRef name) const {
   for (const Attribute &a : attrs)
     if (a.name == name)
       return a.value;
-  llvm_unreachable("attribute missing: the parser fills in every default");
+  // Passes may leave an attribute at its default unwritten (the parser
+  // writes every one).
+  const AttrSchema *schema = findAttr(getOpSchema(op), name);
+  if (!schema)
+    llvm_unreachable("attribute missing: the op has no such attribute");
+  return schema->defaultValue;
 }
 
 void Node::setAttr(llvm::StringRef name, double value) {

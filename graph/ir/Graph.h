@@ -64,7 +64,8 @@ struct Node {
   std::vector<Attribute> attrs;
   llvm::SMLoc loc;
 
-  /// The value of attribute `name`; the parser fills in every default.
+  /// The value of attribute `name` (its default where the node has none: the
+  /// parser fills in every default, passes may leave one out).
   double attr(llvm::StringRef name) const;
   int64_t intAttr(llvm::StringRef name) const {
     return static_cast<int64_t>(attr(name));

@@ -27,6 +27,11 @@ const AttrSchema fusedAttrs[] = {
     {"stride", false, false, 1, 1, 1e9},
     {"padding", false, false, 0, 0, 1e9},
     {"relu", false, false, 0, 0, 1},
+    // A max pooling of the ReLU's result fused in (the pass's stem rule;
+    // 0: none): its kernel, stride and padding.
+    {"pool_kernel", false, false, 0, 0, 1e9},
+    {"pool_stride", false, false, 0, 0, 1e9},
+    {"pool_padding", false, false, 0, 0, 1e9},
 };
 
 const OpSchema schemas[] = {

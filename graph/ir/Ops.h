@@ -28,7 +28,8 @@ enum class OpKind {
   GlobalAvgPool,
   Flatten,
   Linear,
-  /// conv2d + bias [+ residual add] [+ relu], produced by the fusion pass.
+  /// conv2d + bias [+ residual add] [+ relu [+ maxpool2d]], produced by the
+  /// fusion pass; the result is the pooled tensor when pool_kernel > 0.
   FusedConv2d,
 };
 

@@ -112,7 +112,23 @@ llvm::Expected<Shape> NodeShapes::conv() {
     return fail("residual '" + operandName(3) + "' has shape " +
                 formatShape(operandShape(3)) + " but the convolution gives " +
                 formatShape(out));
-  return out;
+  if (node.op != OpKind::FusedConv2d || node.intAttr("pool_kernel") == 0)
+    return out;
+  // A fused max pooling of the result.
+  int64_t kernel = node.intAttr("pool_kernel"),
+          poolStride = node.intAttr("pool_stride"),
+          poolPad = node.intAttr("pool_padding");
+  if (poolStride < 1 || 2 * poolPad > kernel)
+    return fail("pooling stride " + llvm::Twine(poolStride) + " and padding " +
+                llvm::Twine(poolPad) + " do not fit the kernel " +
+                llvm::Twine(kernel));
+  auto ph = outSize(out[2], kernel, poolStride, poolPad, "height");
+  if (!ph)
+    return ph.takeError();
+  auto pw = outSize(out[3], kernel, poolStride, poolPad, "width");
+  if (!pw)
+    return pw.takeError();
+  return Shape{out[0], out[1], *ph, *pw};
 }
 
 llvm::Expected<Shape> NodeShapes::pool() {

@@ -29,6 +29,7 @@ const llvm::StringMap<std::vector<llvm::StringRef>> &dotOperands() {
       {"conv2d_nhwc_cols_kernel", {"x_ptr", "w_ptr"}},
       {"conv2d_nhwc_gather_kernel", {"x_ptr", "w_ptr"}},
       {"conv2d_stem_kernel", {"ws_ptr"}},
+      {"conv2d_stem_maxpool_kernel", {"ws_ptr"}},
       {"linear_kernel", {"x_ptr", "w_ptr"}},
   };
   return table;

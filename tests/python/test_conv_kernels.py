@@ -162,6 +162,87 @@ class TapsThroughL1Convolution(unittest.TestCase):
                 assert_matches(self, y, want)
 
 
+def maxpool_reference(y, kernel, stride, pad):
+    """PyTorch's max_pool2d of NHWC float64 y (padding never wins)."""
+    n, h, wd, k = y.shape
+    p = (h + 2 * pad - kernel) // stride + 1
+    q = (wd + 2 * pad - kernel) // stride + 1
+    yp = np.full((n, h + 2 * pad, wd + 2 * pad, k), -np.inf)
+    yp[:, pad:pad + h, pad:pad + wd, :] = y
+    out = np.full((n, p, q, k), -np.inf)
+    for i in range(kernel):
+        for j in range(kernel):
+            out = np.maximum(out, yp[:, i:i + stride * (p - 1) + 1:stride,
+                                     j:j + stride * (q - 1) + 1:stride, :])
+    return out
+
+
+def round_tf32(x):
+    """x rounded to tf32, to nearest, ties away (the kernels' _round_tf32)."""
+    bits = (x.astype(np.float32).view(np.int32) + 0x1000) & -8192
+    return bits.view(np.float32)
+
+
+class StemMaxPool(unittest.TestCase):
+    def test_against_numpy(self):
+        # conv_stem_pack_kernel (NCHW x, [K][C][R][S] w) then
+        # conv2d_stem_maxpool_kernel on the even output rows and then on the
+        # odd ones, into a result first filled with NaN:
+        # max_pool2d(relu(conv(x, w) + bias), 3, 2, 1), the launch values of
+        # graph/ConvLaunch.cpp's planStemLaunches. Odd and even output
+        # heights (an odd P has no odd row below its last pooled row), odd and even output
+        # widths (an odd Q leaves the last window without its right pixel),
+        # pooled widths that are not a power of two, channels past one
+        # BLOCK_N, 3 and 4 input channels, a 5x5 kernel, both BLOCK_K, and
+        # tf32 dots over tf32-rounded operands with the result rounded.
+        module = load_conv_module()
+        pack = mgp.jit(module.conv_stem_pack_kernel)
+        stem = mgp.jit(module.conv2d_stem_maxpool_kernel)
+        rng = np.random.default_rng(20261207)
+        # (batch, H, W, C, K, R = S, stride, pad, BLOCK_N, BLOCK_K, tf32)
+        cases = [(2, 20, 22, 3, 16, 7, 2, 3, 16, 32, False),
+                 (1, 17, 16, 3, 24, 7, 2, 3, 16, 16, False),
+                 (1, 9, 30, 4, 16, 5, 2, 2, 16, 32, False),
+                 (2, 12, 13, 3, 32, 7, 2, 3, 32, 32, True)]
+        for batch, h, wd, c, k, taps, stride, pad, bn, bk, tf32 in cases:
+            with self.subTest(batch=batch, h=h, w=wd, c=c, k=k, taps=taps, tf32=tf32):
+                x = rng.standard_normal((batch, c, h, wd)).astype(np.float32)
+                w = (rng.standard_normal((k, c, taps, taps)) / (taps * c ** 0.5)).astype(
+                    np.float32)
+                bias = (0.3 * rng.standard_normal(k)).astype(np.float32)
+                if tf32:
+                    x, w = round_tf32(x), round_tf32(w)
+                want = maxpool_reference(
+                    conv_reference(x.transpose(0, 2, 3, 1), w.transpose(0, 2, 3, 1), bias,
+                                   0.0, stride, pad), 3, 2, 1)
+                p = (h + 2 * pad - taps) // stride + 1
+                q = (wd + 2 * pad - taps) // stride + 1
+                sp = max(4, 1 << (taps - 1).bit_length())
+                hp = max(h + 2 * pad, (p - 1) * stride + taps)
+                wp = -(-max(wd + 2 * pad, (q - 1) * stride + sp) // 16) * 16
+                wrows, pixels = k * taps * sp, batch * hp * wp
+                y = np.full(want.shape, np.nan, dtype=np.float32)
+                ws = np.zeros((wrows + pixels) * 4, dtype=np.float32)
+                block = 64
+                pack[(mgp.cdiv(wrows + pixels, block),)](
+                    x, w, ws, pixels, c, h, wd, HP=hp, WP=wp, WROWS=wrows, R=taps, S=taps,
+                    SP=sp, PAD=pad, X_NCHW=1, W_KCRS=1, BLOCK=block, ROUND_TF32=int(tf32))
+                ph, pw = want.shape[1], want.shape[2]
+                for odd in (0, 1):
+                    stem[(batch * (p // 2 if odd else ph), mgp.cdiv(k, bn))](
+                        ws, bias, y, p, q, k, hp, wp, ph, pw, R=taps, SP=sp, STRIDE=stride,
+                        X_OFF=wrows * 4, HAS_BIAS=1, TF32=int(tf32),
+                        BLOCK_M=max(16, 1 << (pw - 1).bit_length()), BLOCK_N=bn,
+                        BLOCK_K=min(bk, sp * 4), ROUND_TF32=int(tf32), ODD=odd)
+                self.assertTrue(np.all(np.isfinite(y)), "NaN or Inf (an output not written?)")
+                self.assertGreater(np.count_nonzero(want), want.size // 2)
+                if tf32:
+                    # The result rounded to tf32, the operands exact in tf32.
+                    np.testing.assert_allclose(y, want, rtol=1e-3, atol=1e-3)
+                else:
+                    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
 class RowTapsConvolution(unittest.TestCase):
     def test_against_numpy(self):
         kernel = mgp.jit(load_conv_module().conv2d_nhwc_rowtaps_kernel)

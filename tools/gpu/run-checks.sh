@@ -63,6 +63,9 @@
 #           row-taps kernel on the stride-1 layers, 2 and 3 stages),
 #           CONV_TIMEOUT (s per dtype,
 #           default 280)
+#   stem    bench/stem_maxpool.py: ResNet18's stem packing, GEMM and max
+#           pooling against the stem with the pooling fused in, tf32, batch
+#           128, both checked ($OUT/stem-maxpool.md)
 #   langtests  Triton's own language tests through mgp.jit on the GPU
 #           (tests/triton_lang/run_triton_tests.py --mode gpu): pass / fail /
 #           NA counts per file and the failures by cause into
@@ -280,6 +283,13 @@ stepConv() {
   done
 }
 
+stepStem() {
+  log "the stem and its max pooling, unfused against fused (tf32)"
+  MGP_CACHE_DIR=/tmp/c-stem timeout 200 python3 bench/stem_maxpool.py \
+    > "$OUT/stem-maxpool.md" 2>&1 || { cat "$OUT/stem-maxpool.md"; exit 1; }
+  cat "$OUT/stem-maxpool.md"
+}
+
 stepTiming() {
   SECONDS=0
   local n=${BENCH_N:-20}
@@ -343,8 +353,9 @@ for step in "${steps[@]}"; do
   torch) stepTorch ;;
   timing) stepTiming ;;
   conv) stepConv ;;
+  stem) stepStem ;;
   tma) stepTma ;;
   langtests) stepLangtests ;;
-  *) echo "unknown STEP $step (tests, api, suite, check, model, ab, torch, timing, conv, tma, langtests)"; exit 2 ;;
+  *) echo "unknown STEP $step (tests, api, suite, check, model, ab, torch, timing, conv, stem, tma, langtests)"; exit 2 ;;
   esac
 done

@@ -449,7 +449,10 @@ static Error runTool() {
   }
   if (info || listKernels) {
     Model folded = foldBatchNorm(graph, weights);
-    Graph fused = fuseEpilogues(folded.graph);
+    Graph fused =
+        device == "reference"
+            ? fuseEpilogues(folded.graph)
+            : fuseEpilogues(folded.graph, kernelFuseOptions(options.precision));
     // The plan the device's backend makes (graph/ModelPlan.h): on the gpu
     // with its SM count (split-K) and stored tuned configs.
     auto plan = planForInfo(fused, options.precision);

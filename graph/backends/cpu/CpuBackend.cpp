@@ -67,7 +67,8 @@ llvm::Error CpuBackend::prepare(const Graph &graph, const WeightMap &weights) {
                           graph.values[param].name + "'");
   if (optimizeGraph) {
     model = foldBatchNorm(graph, weights);
-    model.graph = fuseEpilogues(model.graph);
+    model.graph =
+        fuseEpilogues(model.graph, kernelFuseOptions(options.precision));
   } else {
     model = Model{graph, weights};
   }

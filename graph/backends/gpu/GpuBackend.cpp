@@ -378,7 +378,8 @@ llvm::Error GpuBackendImpl::prepare(const Graph &graph,
   // GpuDeviceOpening) is joined after them.
   model = foldBatchNorm(graph, weights);
   endStep("fold batchnorm");
-  model.graph = fuseEpilogues(model.graph);
+  model.graph =
+      fuseEpilogues(model.graph, kernelFuseOptions(options.precision));
   endStep("fuse epilogues");
   repackConvWeights(model);
   endStep("repack conv weights");

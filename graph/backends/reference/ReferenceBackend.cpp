@@ -83,6 +83,10 @@ ReferenceBackend::run(llvm::ArrayRef<Tensor> inputs) {
       result = ref::conv2d(in(0), in(1), &in(2), node.intAttr("stride"),
                            node.intAttr("padding"), opt(3),
                            node.intAttr("relu") != 0);
+      if (node.intAttr("pool_kernel") > 0)
+        result = ref::maxpool2d(result, node.intAttr("pool_kernel"),
+                                node.intAttr("pool_stride"),
+                                node.intAttr("pool_padding"));
       break;
     case OpKind::BatchNorm:
       result =

@@ -8,15 +8,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/Backend.h"
+#include "graph/KernelLaunch.h"
+#include "graph/io/WeightInit.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/passes/FoldBatchNorm.h"
 #include "graph/passes/FuseEpilogue.h"
-#include "graph/ir/GraphParser.h"
 #include "graph/passes/MemoryPlan.h"
 #include "graph/passes/ShapeInference.h"
-#include "graph/io/WeightInit.h"
 #include "tests/unit/support/TensorCompare.h"
 
 #include "gtest/gtest.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
@@ -187,3 +190,109 @@ TEST(GraphPassesTest, ResNet18PeakMemoryScalesWithBatch) {
 }
 
 } // namespace
+
+TEST(GraphPassesTest, StemMaxPoolJoinsTheStemWhereActivationsAreFp32) {
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Graph graph = std::move(*parsed);
+  DimBindings bindings;
+  bindings["N"] = 2;
+  bindings["H"] = 40;
+  bindings["W"] = 38;
+  ASSERT_FALSE(bool(inferShapes(graph, bindings)));
+  WeightMap weights = initWeights(graph, 11);
+  Tensor input = randomNormalTensor(graph.values[graph.inputs[0]].shape, 11);
+  Model folded = foldBatchNorm(graph, weights);
+
+  // fp16/bf16 keep the max pooling a node of its own.
+  Graph half = fuseEpilogues(folded.graph, kernelFuseOptions(Precision::FP16));
+  EXPECT_EQ(countOps(half, OpKind::MaxPool2d), 1);
+
+  Graph fused = fuseEpilogues(folded.graph, kernelFuseOptions(Precision::TF32));
+  EXPECT_EQ(countOps(fused, OpKind::MaxPool2d), 0);
+  EXPECT_EQ(countOps(fused, OpKind::FusedConv2d), 20);
+  const Node &stem = fused.nodes[0];
+  ASSERT_EQ(stem.op, OpKind::FusedConv2d);
+  EXPECT_EQ(fused.values[stem.result].name, "maxpool");
+  EXPECT_EQ(stem.intAttr("pool_kernel"), 3);
+  EXPECT_EQ(stem.intAttr("pool_stride"), 2);
+  EXPECT_EQ(stem.intAttr("pool_padding"), 1);
+  // 40x38 -> the stem's 20x19 -> pooled 10x10.
+  EXPECT_EQ(fused.values[stem.result].shape, (Shape{2, 64, 10, 10}));
+  EXPECT_EQ(convOutputShape(fused, 0), (Shape{2, 64, 20, 19}));
+  for (size_t i = 1; i < fused.nodes.size(); ++i)
+    if (fused.nodes[i].op == OpKind::FusedConv2d)
+      EXPECT_EQ(fused.nodes[i].intAttr("pool_kernel"), 0);
+
+  // The reference runs the fused node as convolution, ReLU, pooling.
+  Tensor reference = runReference(graph, weights, input);
+  EXPECT_LT(
+      relativeError(runReference(fused, folded.weights, input), reference),
+      1e-5);
+
+  // Printed, the node reads back with its attributes and shape.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printGraph(fused, os);
+  Graph reparsed = parse(os.str());
+  ASSERT_FALSE(bool(inferShapes(reparsed, bindings)));
+  EXPECT_EQ(reparsed.nodes[0].intAttr("pool_kernel"), 3);
+  EXPECT_EQ(reparsed.values[reparsed.nodes[0].result].shape,
+            (Shape{2, 64, 10, 10}));
+}
+
+TEST(GraphPassesTest, MaxPoolStaysOutsideConvolutionsTheKernelsCannotPool) {
+  // Each graph has one conv + bias + relu + maxpool the stem kernel cannot
+  // take: too many input channels, a 2x2 window, a second use of the relu,
+  // no relu, a residual add.
+  const char *graphs[] = {
+      "input x: f32[1, 8, 20, 20]\nparam w: f32[16, 8, 7, 7]\n"
+      "param b: f32[16]\nc = conv2d(x, w, b, stride=2, padding=3)\n"
+      "r = relu(c)\np = maxpool2d(r, kernel=3, stride=2, padding=1)\n"
+      "output p",
+      "input x: f32[1, 3, 20, 20]\nparam w: f32[16, 3, 7, 7]\n"
+      "param b: f32[16]\nc = conv2d(x, w, b, stride=2, padding=3)\n"
+      "r = relu(c)\np = maxpool2d(r, kernel=2)\noutput p",
+      "input x: f32[1, 3, 20, 20]\nparam w: f32[16, 3, 7, 7]\n"
+      "param b: f32[16]\nc = conv2d(x, w, b, stride=2, padding=3)\n"
+      "r = relu(c)\np = maxpool2d(r, kernel=3, stride=2, padding=1)\n"
+      "s = maxpool2d(r, kernel=2)\noutput p\noutput s",
+      "input x: f32[1, 3, 20, 20]\nparam w: f32[16, 3, 7, 7]\n"
+      "param b: f32[16]\nc = conv2d(x, w, b, stride=2, padding=3)\n"
+      "p = maxpool2d(c, kernel=3, stride=2, padding=1)\noutput p",
+      "input x: f32[1, 3, 20, 20]\nparam w: f32[16, 3, 7, 7]\n"
+      "param b: f32[16]\ninput t: f32[1, 16, 10, 10]\n"
+      "c = conv2d(x, w, b, stride=2, padding=3)\na = add(c, t)\nr = relu(a)\n"
+      "p = maxpool2d(r, kernel=3, stride=2, padding=1)\noutput p",
+  };
+  for (const char *text : graphs) {
+    SCOPED_TRACE(text);
+    Graph graph = parse(text);
+    ASSERT_FALSE(bool(inferShapes(graph)));
+    Graph fused = fuseEpilogues(graph, kernelFuseOptions(Precision::TF32));
+    EXPECT_GE(countOps(fused, OpKind::MaxPool2d), 1);
+    for (const Node &node : fused.nodes)
+      if (node.op == OpKind::FusedConv2d)
+        EXPECT_EQ(node.intAttr("pool_kernel"), 0);
+  }
+}
+
+TEST(GraphPassesTest, AWrittenPoolingTheKernelsCannotRunIsALocatedError) {
+  // fused_conv2d with pool attributes is valid graph text (the reference
+  // runs it), but the kernels pool only in the stem kernel.
+  Graph graph = parse("input x: f32[1, 8, 20, 20]\nparam w: f32[16, 8, 3, 3]\n"
+                      "param b: f32[16]\n"
+                      "y = fused_conv2d(x, w, b, stride=1, padding=1, relu=1, "
+                      "pool_kernel=3, pool_stride=2, pool_padding=1)\n"
+                      "output y\n");
+  ASSERT_FALSE(bool(inferShapes(graph)));
+  EXPECT_EQ(graph.values[graph.nodes[0].result].shape, (Shape{1, 16, 10, 10}));
+  auto launches = planLaunches(graph, LaunchOptions());
+  ASSERT_FALSE(bool(launches));
+  std::string message = llvm::toString(launches.takeError());
+  EXPECT_NE(message.find("p.graph:4:1: error: 'y': the kernels fuse a max "
+                         "pooling into a convolution only"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("^"), std::string::npos) << message;
+}
