@@ -302,6 +302,34 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   return launches;
 }
 
+/// Whether convolution `index` runs its output tiles last to first
+/// (conv2d_nhwc_kernel's REVERSE): opposite to the order in which its input
+/// was written, so that its first tiles read the input rows the launch
+/// before left in L2. The stem kernels write in tile order, but for their
+/// fused max pooling's odd rows, which run images last to first.
+static bool convRunsReversed(const Graph &graph, int index) {
+  // Per value: its writer ended at its start (ran last to first).
+  std::vector<bool> endsAtStart(graph.values.size(), false);
+  bool reversed = false;
+  for (int i = 0; i <= index; ++i) {
+    const Node &node = graph.nodes[i];
+    if (!isConvNode(graph, i))
+      continue;
+    const Shape &x = graph.values[node.operands[0]].shape;
+    const Shape &w = graph.values[node.operands[1]].shape;
+    if (stemPaddedTaps(x, w)) {
+      reversed = false;
+      endsAtStart[node.result] =
+          node.op == OpKind::FusedConv2d && node.intAttr("pool_kernel") > 0;
+    } else {
+      reversed =
+          !(x[1] < 16 && w[2] * w[3] > 1) && !endsAtStart[node.operands[0]];
+      endsAtStart[node.result] = reversed;
+    }
+  }
+  return reversed;
+}
+
 /// planConvLaunches before the precision is set.
 static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
                                           const ConvConfig &config,
@@ -389,6 +417,8 @@ static std::vector<KernelLaunch> planConv(const Graph &graph, int index,
       .constexpr_("ROUND_TF32", options.roundTF32);
   if (!gather)
     b.constexpr_("A_L1", config.aL1);
+  if (!gather && convRunsReversed(graph, index))
+    b.constexpr_("REVERSE", 1);
   std::vector<KernelLaunch> launches;
   launches.push_back(b.grid(cdiv(m, blockM), cdiv(k, blockN), split));
   setGemmOptions(launches.back(), config, options);

@@ -92,7 +92,8 @@ def division_constants(d):
     return (magic - 2**32 if magic >= 2**31 else magic), shift
 
 
-def run_tap_conv(kernel, x, w, bias, residual, stride, pad, blocks, splits=1, a_l1=0):
+def run_tap_conv(kernel, x, w, bias, residual, stride, pad, blocks, splits=1, a_l1=0,
+                 reverse=0):
     """conv2d_nhwc_kernel with bias, residual and ReLU (NHWC x, [K][R][S][C]
     w, BLOCK_M x BLOCK_N x BLOCK_K `blocks`); split over `splits` programs
     along z, the slices summed here and the epilogue applied in float64."""
@@ -110,7 +111,7 @@ def run_tap_conv(kernel, x, w, bias, residual, stride, pad, blocks, splits=1, a_
         *division_constants(q), chunks, mgp.cdiv(r * s * chunks, splits) if splits > 1 else 1,
         R=r, S=s, STRIDE=stride, PAD=pad, X_NCHW=0, W_KCRS=0, RES_NCHW=0, HAS_BIAS=1,
         HAS_RESIDUAL=1, RELU=1, TF32=0, SPLIT_K=int(splits > 1), BLOCK_M=bm, BLOCK_N=bn,
-        BLOCK_K=bk, ROUND_TF32=0, A_L1=a_l1)
+        BLOCK_K=bk, ROUND_TF32=0, A_L1=a_l1, REVERSE=reverse)
     if splits > 1:
         y = np.maximum(ws.astype(np.float64).sum(0).reshape(y.shape) + bias + residual, 0.0)
     return y
@@ -145,10 +146,12 @@ class TapsThroughL1Convolution(unittest.TestCase):
         cases = [(2, 7, 48, 24, 3, 1, 32, 16, 16, 1), (2, 8, 40, 32, 3, 2, 16, 32, 16, 1),
                  (1, 6, 32, 16, 3, 1, 16, 16, 16, 4), (2, 5, 24, 16, 1, 1, 16, 16, 16, 2),
                  (1, 9, 16, 48, 3, 2, 64, 16, 16, 3)]
-        for (batch, hw, c, k, taps, stride, bm, bn, bk, splits), a_l1 in itertools.product(
-                cases, (1, 2)):
+        # Each also with its tiles run last to first (REVERSE, the launch
+        # rule's order after a convolution that ran first to last).
+        for (batch, hw, c, k, taps, stride, bm, bn, bk, splits), a_l1, reverse in (
+                itertools.product(cases, (1, 2), (0, 1))):
             with self.subTest(batch=batch, hw=hw, c=c, k=k, taps=taps, stride=stride,
-                              splits=splits, a_l1=a_l1):
+                              splits=splits, a_l1=a_l1, reverse=reverse):
                 pad = taps // 2
                 x = rng.standard_normal((batch, hw, hw, c)).astype(np.float32)
                 w = (rng.standard_normal((k, taps, taps, c)) / (taps * c ** 0.5)).astype(
@@ -158,7 +161,7 @@ class TapsThroughL1Convolution(unittest.TestCase):
                 residual = rng.standard_normal((batch, p, p, k)).astype(np.float32)
                 want = conv_reference(x, w, bias, residual, stride, pad)
                 y = run_tap_conv(kernel, x, w, bias, residual, stride, pad, (bm, bn, bk),
-                                 splits, a_l1=a_l1)
+                                 splits, a_l1=a_l1, reverse=reverse)
                 assert_matches(self, y, want)
 
 

@@ -26,8 +26,9 @@ using namespace mgp::graph;
 
 namespace {
 
-/// ResNet18 at batch 2, 64x64, folded and fused.
-Graph fusedResNet18() {
+/// ResNet18 at batch 2, 64x64, folded and fused (`options` as the kernel
+/// backends give them at a precision, or the plain fusion).
+Graph fusedResNet18(const FuseOptions &options = {}) {
   auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
   EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   Graph graph = std::move(*parsed);
@@ -36,7 +37,8 @@ Graph fusedResNet18() {
   bindings["H"] = 64;
   bindings["W"] = 64;
   EXPECT_FALSE(bool(inferShapes(graph, bindings)));
-  return fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph);
+  return fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph,
+                       options);
 }
 
 int64_t constexprOf(const KernelLaunch &launch, llvm::StringRef name) {
@@ -252,3 +254,35 @@ TEST(ConvConfigTest, WarpsReachTheCompiledKernel) {
 }
 
 } // namespace
+
+TEST(ConvConfigTest, ConvolutionsRunOppositeToTheirInputsWriter) {
+  // REVERSE=1 (tiles last to first) where a convolution's input was written
+  // first to last, so that its first tiles read what the launch before left
+  // in L2, and the next one runs first to last again. In tf32 the stem with
+  // its pooling fused in ends with its odd rows, images last to first, so
+  // layer1.0.conv1 runs first to last and every BasicBlock's second
+  // convolution reversed; in fp16 the separate pooling runs first to last,
+  // so the first convolutions (and the downsamples beside them) reverse.
+  for (Precision precision : {Precision::TF32, Precision::FP16}) {
+    SCOPED_TRACE(int(precision));
+    Graph graph = fusedResNet18(kernelFuseOptions(precision));
+    LaunchOptions options;
+    options.conv = ConvConfig{64, 64, 16, 4};
+    auto launches = planLaunches(graph, options);
+    ASSERT_TRUE(bool(launches)) << llvm::toString(launches.takeError());
+    int reversed = 0, forward = 0;
+    for (const KernelLaunch &launch : *launches) {
+      if (launch.kernel != "conv2d_nhwc_kernel")
+        continue;
+      llvm::StringRef name = graph.values[graph.nodes[launch.node].result].name;
+      bool reverse =
+          launch.specialization().find("REVERSE=1") != std::string::npos;
+      bool tf32 = precision == Precision::TF32;
+      EXPECT_EQ(reverse, name.ends_with(".out") == tf32) << name.str();
+      (reverse ? reversed : forward) += 1;
+    }
+    // 8 second convolutions, 8 first ones and 3 downsamples.
+    EXPECT_EQ(precision == Precision::TF32 ? reversed : forward, 8);
+    EXPECT_EQ(precision == Precision::TF32 ? forward : reversed, 11);
+  }
+}

@@ -239,14 +239,14 @@ TEST(ConvTunerTest, SwitchesAndCandidates) {
   EXPECT_EQ(llvm::count_if(convTuneCandidates(true, TuneDot::TF32),
                            [](const ConvConfig &c) { return c.splitK == 2; }),
             1);
-  // Chunk-major taps are tf32 candidates, once through L1 and twice with
+  // Chunk-major taps are tf32 candidates, twice through L1 and once with
   // the L2-only copies (layers 1-3), and never 16-bit ones (slower there).
   auto withOrder = [](TuneDot dot, int aL1) {
     return llvm::count_if(convTuneCandidates(true, dot),
                           [&](const ConvConfig &c) { return c.aL1 == aL1; });
   };
-  EXPECT_EQ(withOrder(TuneDot::TF32, 1), 1);
-  EXPECT_EQ(withOrder(TuneDot::TF32, 2), 2);
+  EXPECT_EQ(withOrder(TuneDot::TF32, 1), 2);
+  EXPECT_EQ(withOrder(TuneDot::TF32, 2), 1);
   EXPECT_EQ(withOrder(TuneDot::SixteenBit, 1), 0);
   EXPECT_EQ(withOrder(TuneDot::SixteenBit, 2), 0);
 }
