@@ -23,6 +23,7 @@ import os
 import torch
 
 import mgp
+from conv_layers import division_constants, round_tf32
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
@@ -34,18 +35,6 @@ def load(name):
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
-
-
-def division_constants(d):
-    """graph/ConvLaunch.cpp's divisionConstants (magic as an i32 pattern, shift)."""
-    shift = 31 + (d - 1).bit_length()
-    magic = -(-(1 << shift) // d)
-    return (magic - 2**32 if magic >= 2**31 else magic), shift
-
-
-def round_tf32(x):
-    """x rounded to tf32, to nearest, ties away (the kernels' _round_tf32)."""
-    return ((x.view(torch.int32) + 0x1000) & -8192).view(torch.float32)
 
 
 def main():
