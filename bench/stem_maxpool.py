@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """ResNet18's stem and max pooling as the kernel backends run them in fp32 and
-tf32, through mgp.jit on PyTorch tensors: kernels_dsl/conv2d_nhwc.mgp's
-conv_stem_pack_kernel, then either conv2d_stem_kernel (bias and ReLU, the
-stem's 112x112x64 result stored) and pool2d_nhwc_kernel (3x3, stride 2,
+tf32, through mgp.jit on PyTorch tensors: kernels_dsl/layout_nhwc.mgp's
+conv_stem_pack_kernel, then kernels_dsl/conv2d_nhwc.mgp's conv2d_stem_kernel
+(bias and ReLU, the stem's 112x112x64 result stored) and pool2d_nhwc_kernel
+(3x3, stride 2,
 padding 1), or conv2d_stem_maxpool_kernel on the even output rows and then on
 the odd ones (the pooling fused in, graph/passes/FuseEpilogue.h). The launch
 values are graph/ConvLaunch.cpp's at the tuner's stem tile (128x64x32, 4
@@ -41,7 +42,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--batch", type=int, default=128)
     n = parser.parse_args().batch
-    conv, pool = load("conv2d_nhwc"), load("pool2d_nhwc")
+    conv, pool, layout = load("conv2d_nhwc"), load("pool2d_nhwc"), load("layout_nhwc")
     torch.manual_seed(0)
     x = torch.randn(n, 3, 224, 224, device="cuda")
     w = torch.randn(64, 3, 7, 7, device="cuda") / 12.0
@@ -60,7 +61,7 @@ def main():
     m, total = n * 112 * 112, n * 56 * 56 * 64
 
     def pack():
-        conv.conv_stem_pack_kernel[(mgp.cdiv(wrows + pixels, 256),)](
+        layout.conv_stem_pack_kernel[(mgp.cdiv(wrows + pixels, 256),)](
             x, w, ws, pixels, 3, 224, 224, HP=hp, WP=wp, WROWS=wrows, R=7, S=7, SP=8, PAD=3,
             X_NCHW=1, W_KCRS=1, BLOCK=256, ROUND_TF32=1)
 

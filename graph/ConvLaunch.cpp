@@ -203,7 +203,7 @@ static std::vector<KernelLaunch> planStemLaunches(const Graph &graph, int index,
   int64_t workspace = (wrows + pixels) * 4;
   int64_t packBlock = 256;
 
-  LaunchBuilder p(index, "conv2d_nhwc.mgp", "conv_stem_pack_kernel");
+  LaunchBuilder p(index, "layout_nhwc.mgp", "conv_stem_pack_kernel");
   p.buffer("x_ptr", node.operands[0])
       .buffer("w_ptr", node.operands[1])
       .workspace("ws_ptr", node.operands[0])

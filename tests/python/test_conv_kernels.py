@@ -28,10 +28,10 @@ import mgp
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
-def load_conv_module():
-    path = os.path.join(ROOT, "kernels_dsl", "conv2d_nhwc.mgp")
-    loader = importlib.machinery.SourceFileLoader("conv2d_nhwc", path)
-    spec = importlib.util.spec_from_loader("conv2d_nhwc", loader)
+def load_conv_module(name="conv2d_nhwc"):
+    path = os.path.join(ROOT, "kernels_dsl", name + ".mgp")
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    spec = importlib.util.spec_from_loader(name, loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
@@ -188,7 +188,7 @@ def round_tf32(x):
 
 class StemMaxPool(unittest.TestCase):
     def test_against_numpy(self):
-        # conv_stem_pack_kernel (NCHW x, [K][C][R][S] w) then
+        # layout_nhwc.mgp's conv_stem_pack_kernel (NCHW x, [K][C][R][S] w) then
         # conv2d_stem_maxpool_kernel on the even output rows and then on the
         # odd ones, into a result first filled with NaN:
         # max_pool2d(relu(conv(x, w) + bias), 3, 2, 1), the launch values of
@@ -199,7 +199,7 @@ class StemMaxPool(unittest.TestCase):
         # BLOCK_N, 3 and 4 input channels, a 5x5 kernel, both BLOCK_K, and
         # tf32 dots over tf32-rounded operands with the result rounded.
         module = load_conv_module()
-        pack = mgp.jit(module.conv_stem_pack_kernel)
+        pack = mgp.jit(load_conv_module("layout_nhwc").conv_stem_pack_kernel)
         stem = mgp.jit(module.conv2d_stem_maxpool_kernel)
         rng = np.random.default_rng(20261207)
         # (batch, H, W, C, K, R = S, stride, pad, BLOCK_N, BLOCK_K, tf32)

@@ -45,6 +45,21 @@ Tensor runReference(const Graph &graph, const WeightMap &weights,
 
 using mgp::test::relativeError;
 
+/// models/resnet18.graph with its shapes inferred at batch `n`, `h` x `w`.
+Graph shapedResNet18(DimBindings &bindings, int64_t n, int64_t h, int64_t w) {
+  bindings["N"] = n;
+  bindings["H"] = h;
+  bindings["W"] = w;
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  if (!parsed) {
+    ADD_FAILURE() << llvm::toString(parsed.takeError());
+    return Graph();
+  }
+  Graph graph = std::move(*parsed);
+  EXPECT_FALSE(bool(inferShapes(graph, bindings)));
+  return graph;
+}
+
 int countOps(const Graph &graph, OpKind op) {
   int count = 0;
   for (const Node &node : graph.nodes)
@@ -53,14 +68,9 @@ int countOps(const Graph &graph, OpKind op) {
 }
 
 TEST(GraphPassesTest, FoldingAndFusionKeepResNet18Outputs) {
-  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
-  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
-  Graph graph = std::move(*parsed);
   DimBindings bindings;
-  bindings["N"] = 2;
-  bindings["H"] = 32;
-  bindings["W"] = 32;
-  ASSERT_FALSE(bool(inferShapes(graph, bindings)));
+  Graph graph = shapedResNet18(bindings, 2, 32, 32);
+  ASSERT_FALSE(graph.nodes.empty());
   WeightMap weights = initWeights(graph, 7);
   Tensor input = randomNormalTensor(graph.values[graph.inputs[0]].shape, 7);
 
@@ -192,14 +202,9 @@ TEST(GraphPassesTest, ResNet18PeakMemoryScalesWithBatch) {
 } // namespace
 
 TEST(GraphPassesTest, StemMaxPoolJoinsTheStemWhereActivationsAreFp32) {
-  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
-  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
-  Graph graph = std::move(*parsed);
   DimBindings bindings;
-  bindings["N"] = 2;
-  bindings["H"] = 40;
-  bindings["W"] = 38;
-  ASSERT_FALSE(bool(inferShapes(graph, bindings)));
+  Graph graph = shapedResNet18(bindings, 2, 40, 38);
+  ASSERT_FALSE(graph.nodes.empty());
   WeightMap weights = initWeights(graph, 11);
   Tensor input = randomNormalTensor(graph.values[graph.inputs[0]].shape, 11);
   Model folded = foldBatchNorm(graph, weights);
