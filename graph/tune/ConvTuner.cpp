@@ -87,24 +87,23 @@ mgp::graph::convTuneCandidates(bool wgmma, TuneDot dot) {
       make(256, 64, 32, 8, 4),  make(128, 64, 32, 4, 3),
       make(128, 64, 64, 4, 3),
   };
-  // tf32: twice the operand bytes per K step; 128x128x32 wins most layers
-  // (128x64x32 on layer1 once narrowed), 64x128x32 the 512-channel layer4,
-  // 128x128x16 the stem in some calls and a 1x1 downsample; 128x128x32 with
-  // its reduction split in two (196 tiles of 72 steps on 132 SMs become 392
-  // of 36) the two 512-channel convolutions of layer4.1 and layer4.0's
-  // second one on the H100; one warp group over 128x64x32 (three blocks per
-  // SM) the stem GEMM and two layer1 convolutions on the H100. A channel
-  // chunk's taps as consecutive steps (ConvConfig::aL1), on the H100:
-  // 128x128x32 with the A tile through L1 (aL1 1) layer1's convolutions
-  // with a residual and layer2.1.conv1; 256x64x32 through L1 layer1's
-  // first convolutions (0.1611 against 0.1639 ms for the next best, H100);
-  // 128x128x32 with the L2-only copies (aL1 2) layer2.1.conv1 and
-  // layer3.0.conv1 (the network 2.506-2.510 ms against 2.522-2.527 without
-  // aL1 2); the 16-bit dots lost with either order.
+  // tf32: twice the operand bytes per K step; 128x128x32 wins most layers;
+  // 128x128x32 with its reduction split in two (196 tiles of 72 steps on
+  // 132 SMs become 392 of 36) the two 512-channel convolutions of layer4.1
+  // and layer4.0's second one on the H100; one warp group over 128x64x32
+  // (three blocks per SM) the stem GEMM. A channel chunk's taps as
+  // consecutive steps (ConvConfig::aL1), on the H100: 128x128x32 with the A
+  // tile through L1 (aL1 1) layer1's convolutions with a residual and
+  // layers 2-4's first ones; 256x64x32 through L1 layer1's first
+  // convolutions (0.1611 against 0.1639 ms for the next best, H100);
+  // 128x128x32 with the L2-only copies (aL1 2) the downsamples and
+  // layer2.1.conv1 (the network 2.506-2.510 ms against 2.522-2.527 without
+  // aL1 2); the 16-bit dots lost with either order. 64x128x32 and
+  // 128x128x16 (picked for layer4 and a downsample by earlier builds) won
+  // no layer of the network on the H100 in the tuner's timing, and left the
+  // list: each tile is about 10 kernels more to compile at a cold start.
   static const ConvConfig tf32[] = {
       make(128, 128, 32, 8, 3),
-      make(64, 128, 32, 8, 3),
-      make(128, 128, 16, 8, 3),
       splitInTwo(make(128, 128, 32, 8, 3)),
       make(128, 64, 32, 4, 3),
       throughL1(make(128, 128, 32, 8, 3)),
