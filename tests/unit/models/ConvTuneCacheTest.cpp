@@ -305,3 +305,35 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
 }
 
 } // namespace
+
+TEST(ConvTunerTest, SmallProblemsTakeTheFirstCandidate) {
+  // ResNet18 at batch 3, 64x64, the stem's max pooling fused in (tf32):
+  // convMacs counts the stem's convolution before the pooling, and only the
+  // three 1x1 downsamples (0.7 % of the work each) are too small to tune.
+  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Graph graph = std::move(*parsed);
+  DimBindings bindings;
+  bindings["N"] = 3;
+  bindings["H"] = 64;
+  bindings["W"] = 64;
+  ASSERT_FALSE(bool(inferShapes(graph, bindings)));
+  graph = fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph,
+                        kernelFuseOptions(Precision::TF32));
+  int stem = nodeNamed(graph, "maxpool");
+  // 3 images x 64 channels x 32 x 32 outputs x (3 x 7 x 7).
+  EXPECT_EQ(convMacs(graph, stem), 3.0 * 64 * 32 * 32 * 3 * 7 * 7);
+  double total = 0;
+  for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
+    if (isConvNode(graph, i))
+      total += convMacs(graph, i);
+  std::vector<std::string> small;
+  for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
+    if (isConvNode(graph, i) && tunesOneCandidate(convMacs(graph, i), total))
+      small.push_back(graph.values[graph.nodes[i].result].name);
+  EXPECT_EQ(small, (std::vector<std::string>{"layer2.0.downsample.1",
+                                             "layer3.0.downsample.1",
+                                             "layer4.0.downsample.1"}));
+  EXPECT_TRUE(tunesOneCandidate(1.9, 100));
+  EXPECT_FALSE(tunesOneCandidate(2.0, 100));
+}
