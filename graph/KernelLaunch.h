@@ -77,7 +77,8 @@ struct KernelLaunch {
   /// convolution is its partial-sum launch and then its epilogue launch).
   bool lastOfNode = true;
   /// A layout launch before the node's GEMM (the stem's input/weight
-  /// packing): the profile gives the node's FLOPs to the next launch, and
+  /// packing): the profile gives the node's FLOPs to its GEMM's launches
+  /// (by their share of programs: the fused stem pooling's two), and
   /// the conv tune key names the GEMM kernel.
   bool auxiliary = false;
 

@@ -263,6 +263,24 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
   std::vector<double> flopsOf(graph.nodes.size(), 0);
   for (const LayerStats &layer : computeStats(graph).layers)
     flopsOf[layer.node] = 2.0 * double(layer.macs);
+  auto gridPrograms = [](const KernelLaunch &launch) {
+    return double(launch.grid[0]) * double(launch.grid[1]) *
+           double(launch.grid[2]);
+  };
+  // A node's GEMM: the kernel of its first launch that is not auxiliary (a
+  // split-K convolution's partial-sum GEMM, not its epilogue launch; the
+  // stem's GEMM, not its packing launch), launched once or more (the fused
+  // stem pooling's even and odd rows).
+  std::vector<std::string> gemmKernel(graph.nodes.size());
+  std::vector<double> gemmPrograms(graph.nodes.size(), 0);
+  for (const KernelLaunch &launch : modelPlan.launches) {
+    if (launch.aliasOf >= 0 || launch.auxiliary)
+      continue;
+    if (gemmKernel[launch.node].empty())
+      gemmKernel[launch.node] = launch.kernel;
+    if (launch.kernel == gemmKernel[launch.node])
+      gemmPrograms[launch.node] += gridPrograms(launch);
+  }
   // Every kernel not loaded yet, loaded together (their JITs in parallel).
   std::vector<std::string> keys;
   std::vector<LoadedKernel::Request> requests;
@@ -303,11 +321,11 @@ GpuBackendImpl::buildLaunches(const GpuKernelSet &set,
     ReadyLaunch r;
     r.function = &found->second.function;
     r.label = graph.values[graph.nodes[launch.node].result].name;
-    // A node's FLOPs go to its first launch that is not auxiliary (a
-    // split-K convolution's partial-sum GEMM, not its epilogue launch; the
-    // stem's GEMM, not its packing launch).
-    if (!launch.auxiliary)
-      r.flops = std::exchange(flopsOf[launch.node], 0.0);
+    // A node's FLOPs go to its GEMM's launches, by their share of its
+    // programs.
+    if (!launch.auxiliary && launch.kernel == gemmKernel[launch.node])
+      r.flops = flopsOf[launch.node] * gridPrograms(launch) /
+                gemmPrograms[launch.node];
     for (int i = 0; i < 3; ++i) {
       assert(launch.grid[i] >= 1 && launch.grid[i] <= (i ? 65535 : INT32_MAX) &&
              "planLaunches keeps grids within the GPU's limits");

@@ -283,6 +283,18 @@ TEST_F(GpuBackendTest, ResNet18GraphReplayEqualsEager) {
   // 274726912), the MACs of all 3x3 convolutions after the stem and of one
   // 1x1 downsample, the split-K ones there; fixed in c5ce4d1).
   EXPECT_DOUBLE_EQ(flopsPerRun, 2.0 * double(computeStats(graph).macs));
+  // The stem with its max pooling fused in (tf32) is two GEMM launches, the
+  // even and the odd output rows (16 programs per image each at 64x64):
+  // they share the stem's FLOPs (2 images x 64 x 32 x 32 outputs x 147
+  // multiply-adds) by their programs, half each.
+  std::vector<double> stemFlops;
+  for (const KernelProfileEntry &entry : (*eager)->profile())
+    if (llvm::StringRef(entry.kernel)
+            .starts_with("conv2d_stem_maxpool_kernel "))
+      stemFlops.push_back(entry.flops);
+  ASSERT_EQ(stemFlops.size(), 2u);
+  EXPECT_EQ(stemFlops[0], stemFlops[1]);
+  EXPECT_EQ(stemFlops[0] + stemFlops[1], 2.0 * 2 * 64 * 32 * 32 * 147);
   // Per layer: the same launches, FLOPs and time, one entry per fused node
   // (20 convolutions, the pool, the head), named by the node's value.
   unsigned layerLaunches = 0;
