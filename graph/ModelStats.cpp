@@ -27,18 +27,23 @@ ModelStats mgp::graph::computeStats(const Graph &graph) {
       bool isBuffer = node.op == OpKind::BatchNorm && j >= 3;
       (isBuffer ? layer.buffers : layer.params) += count;
     }
-    const Shape &out = graph.values[node.result].shape;
-    if (node.op == OpKind::Conv2d || node.op == OpKind::FusedConv2d) {
-      const Shape &w = graph.values[node.operands[1]].shape;
-      layer.macs =
-          numElements(convOutputShape(graph, int(i))) * w[1] * w[2] * w[3];
-    } else if (node.op == OpKind::Linear) {
-      layer.macs = numElements(out) * graph.values[node.operands[1]].shape[1];
-    }
+    layer.macs = nodeMacs(graph, int(i));
     stats.params += layer.params;
     stats.buffers += layer.buffers;
     stats.macs += layer.macs;
     stats.layers.push_back(layer);
   }
   return stats;
+}
+
+int64_t mgp::graph::nodeMacs(const Graph &graph, int index) {
+  const Node &node = graph.nodes[index];
+  if (node.op == OpKind::Conv2d || node.op == OpKind::FusedConv2d) {
+    const Shape &w = graph.values[node.operands[1]].shape;
+    return numElements(convOutputShape(graph, index)) * w[1] * w[2] * w[3];
+  }
+  if (node.op == OpKind::Linear)
+    return numElements(graph.values[node.result].shape) *
+           graph.values[node.operands[1]].shape[1];
+  return 0;
 }

@@ -29,6 +29,10 @@ struct ModelStats {
 
 ModelStats computeStats(const Graph &graph);
 
+/// The multiply-accumulates of node `node` for the whole batch: a
+/// convolution's before a fused max pooling, a linear layer's, else 0.
+int64_t nodeMacs(const Graph &graph, int node);
+
 } // namespace mgp::graph
 
 #endif // MGP_GRAPH_MODELSTATS_H

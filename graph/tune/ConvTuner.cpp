@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/tune/ConvTuner.h"
+#include "graph/ModelStats.h"
 
 #include "compiler/api/Environment.h"
 #include "runtime/CudaDriver.h"
@@ -164,17 +165,6 @@ std::map<int, ConvConfig> mgp::graph::cachedConvConfigs(
       if (auto config = cache.lookup(problemKey(graph, i, options)))
         configs[i] = *config;
   return configs;
-}
-
-double mgp::graph::convMacs(const Graph &graph, int node) {
-  double macs = 1;
-  for (int64_t extent : convOutputShape(graph, node))
-    macs *= double(extent);
-  // Weights [K][C/groups][R][S]: K is already in the output's extents.
-  const Shape &w = graph.values[graph.nodes[node].operands[1]].shape;
-  for (size_t i = 1; i < w.size(); ++i)
-    macs *= double(w[i]);
-  return macs;
 }
 
 bool mgp::graph::tunesOneCandidate(double macs, double totalMacs) {
@@ -385,7 +375,7 @@ llvm::Expected<std::map<int, ConvConfig>> mgp::graph::tuneConvolutions(
     std::string key = problemKey(graph, i, options);
     auto [it, inserted] = problems.try_emplace(key);
     it->second.nodes.push_back(i);
-    double macs = convMacs(graph, i);
+    double macs = double(nodeMacs(graph, i));
     it->second.macs += macs;
     totalMacs += macs;
     if (!inserted)

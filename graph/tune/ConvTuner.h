@@ -53,14 +53,10 @@ enum class TuneDot { SixteenBit, TF32, TF32x3 };
 llvm::ArrayRef<ConvConfig> convTuneCandidates(bool wgmma,
                                               TuneDot dot = TuneDot::TF32);
 
-/// The multiply-adds of convolution `node` of `graph` (shapes inferred):
-/// its convolution's, before a fused max pooling.
-double convMacs(const Graph &graph, int node);
-
 /// Whether a problem whose nodes do `macs` of the graph's `totalMacs`
-/// convolution multiply-adds is too small a share (under 2 %) to be worth
-/// its candidates' compile time: it takes the candidate list's first, which
-/// is stored as its pick (tuneConvolutions).
+/// convolution multiply-adds (nodeMacs, graph/ModelStats.h) is too small a
+/// share (under 2 %) to be worth its candidates' compile time: it takes the
+/// candidate list's first, which is stored as its pick (tuneConvolutions).
 bool tunesOneCandidate(double macs, double totalMacs);
 
 /// The tuned configuration of every convolution of `graph` (folded and

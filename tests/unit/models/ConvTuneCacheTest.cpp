@@ -9,12 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/tune/ConvTuner.h"
+#include "graph/ModelStats.h"
+#include "graph/io/WeightInit.h"
+#include "graph/ir/GraphParser.h"
 #include "graph/passes/FoldBatchNorm.h"
 #include "graph/passes/FuseEpilogue.h"
-#include "graph/ir/GraphParser.h"
 #include "graph/passes/ShapeInference.h"
-#include "graph/io/WeightInit.h"
+#include "graph/tune/ConvTuner.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
@@ -308,7 +309,7 @@ TEST(ConvTunerTest, StoredConfigsReachThePlan) {
 
 TEST(ConvTunerTest, SmallProblemsTakeTheFirstCandidate) {
   // ResNet18 at batch 3, 64x64, the stem's max pooling fused in (tf32):
-  // convMacs counts the stem's convolution before the pooling, and only the
+  // nodeMacs counts the stem's convolution before the pooling, and only the
   // three 1x1 downsamples (0.7 % of the work each) are too small to tune.
   auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
@@ -322,14 +323,15 @@ TEST(ConvTunerTest, SmallProblemsTakeTheFirstCandidate) {
                         kernelFuseOptions(Precision::TF32));
   int stem = nodeNamed(graph, "maxpool");
   // 3 images x 64 channels x 32 x 32 outputs x (3 x 7 x 7).
-  EXPECT_EQ(convMacs(graph, stem), 3.0 * 64 * 32 * 32 * 3 * 7 * 7);
+  EXPECT_EQ(double(nodeMacs(graph, stem)), 3.0 * 64 * 32 * 32 * 3 * 7 * 7);
   double total = 0;
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
     if (isConvNode(graph, i))
-      total += convMacs(graph, i);
+      total += double(nodeMacs(graph, i));
   std::vector<std::string> small;
   for (int i = 0, e = int(graph.nodes.size()); i < e; ++i)
-    if (isConvNode(graph, i) && tunesOneCandidate(convMacs(graph, i), total))
+    if (isConvNode(graph, i) &&
+        tunesOneCandidate(double(nodeMacs(graph, i)), total))
       small.push_back(graph.values[graph.nodes[i].result].name);
   EXPECT_EQ(small, (std::vector<std::string>{"layer2.0.downsample.1",
                                              "layer3.0.downsample.1",
