@@ -74,19 +74,18 @@ CONFIGS = {
 }
 
 
-def load_kernels(triton=False):
-    """kernels_dsl/conv2d_nhwc.mgp as a module; with `triton`, the same text
+def load_kernels(triton=False, name="conv2d_nhwc"):
+    """kernels_dsl/NAME.mgp as a module; with `triton`, the same text
     spelled as Triton code (`mgp.` -> `tl.`, `@mgp.jit` -> `@triton.jit`), in
     a file of its own because Triton reads a kernel's source from its file."""
-    path = os.path.join(ROOT, "kernels_dsl", "conv2d_nhwc.mgp")
-    name = "conv2d_nhwc"
+    path = os.path.join(ROOT, "kernels_dsl", name + ".mgp")
     if triton:
         with open(path) as f:
             text = f.read()
         text = re.sub(r"^import mgp$", "import triton\nimport triton.language as tl", text,
                       flags=re.M)
         text = text.replace("@mgp.jit", "@triton.jit").replace("mgp.", "tl.")
-        name = "conv2d_nhwc_triton"
+        name += "_triton"
         path = os.path.join(tempfile.mkdtemp(prefix="mgp-conv-"), name + ".py")
         with open(path, "w") as f:
             f.write(text)

@@ -17,32 +17,19 @@ mgp.do_bench (ms), each pipeline timed twice, alternately.
     bench/stem_maxpool.py [--batch 128]
 """
 import argparse
-import importlib.machinery
-import importlib.util
-import os
 
 import torch
 
 import mgp
-from conv_layers import division_constants, round_tf32
-
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-
-
-def load(name):
-    path = os.path.join(ROOT, "kernels_dsl", name + ".mgp")
-    loader = importlib.machinery.SourceFileLoader(name, path)
-    spec = importlib.util.spec_from_loader(name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+from conv_layers import division_constants, load_kernels, round_tf32
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--batch", type=int, default=128)
     n = parser.parse_args().batch
-    conv, pool, layout = load("conv2d_nhwc"), load("pool2d_nhwc"), load("layout_nhwc")
+    conv, pool, layout = (load_kernels(name=f) for f in ("conv2d_nhwc", "pool2d_nhwc",
+                                                         "layout_nhwc"))
     torch.manual_seed(0)
     x = torch.randn(n, 3, 224, 224, device="cuda")
     w = torch.randn(64, 3, 7, 7, device="cuda") / 12.0

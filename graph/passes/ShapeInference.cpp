@@ -78,6 +78,17 @@ private:
                   "kernel " + llvm::Twine(kernel) + "; the input is too small");
     return out;
   }
+  /// `x` [N, C, H, W] pooled by a square `kernel` window (both axes).
+  llvm::Expected<Shape> pooled(const Shape &x, int64_t kernel, int64_t stride,
+                               int64_t pad) const {
+    auto oh = outSize(x[2], kernel, stride, pad, "height");
+    if (!oh)
+      return oh.takeError();
+    auto ow = outSize(x[3], kernel, stride, pad, "width");
+    if (!ow)
+      return ow.takeError();
+    return Shape{x[0], x[1], *oh, *ow};
+  }
   llvm::Expected<Shape> conv();
   llvm::Expected<Shape> pool();
 
@@ -122,13 +133,7 @@ llvm::Expected<Shape> NodeShapes::conv() {
     return fail("pooling stride " + llvm::Twine(poolStride) + " and padding " +
                 llvm::Twine(poolPad) + " do not fit the kernel " +
                 llvm::Twine(kernel));
-  auto ph = outSize(out[2], kernel, poolStride, poolPad, "height");
-  if (!ph)
-    return ph.takeError();
-  auto pw = outSize(out[3], kernel, poolStride, poolPad, "width");
-  if (!pw)
-    return pw.takeError();
-  return Shape{out[0], out[1], *ph, *pw};
+  return pooled(out, kernel, poolStride, poolPad);
 }
 
 llvm::Expected<Shape> NodeShapes::pool() {
@@ -140,13 +145,7 @@ llvm::Expected<Shape> NodeShapes::pool() {
   if (2 * pad > kernel)
     return fail("padding " + llvm::Twine(pad) +
                 " is more than half the kernel " + llvm::Twine(kernel));
-  auto oh = outSize(x[2], kernel, stride, pad, "height");
-  if (!oh)
-    return oh.takeError();
-  auto ow = outSize(x[3], kernel, stride, pad, "width");
-  if (!ow)
-    return ow.takeError();
-  return Shape{x[0], x[1], *oh, *ow};
+  return pooled(x, kernel, stride, pad);
 }
 
 llvm::Expected<Shape> NodeShapes::infer() {

@@ -31,7 +31,7 @@ using namespace mgp::graph;
 
 namespace {
 
-Graph fusedResNet18(int64_t batch) {
+Graph fusedResNet18(int64_t batch, const FuseOptions &fuse = {}) {
   auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
   EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   Graph graph = std::move(*parsed);
@@ -40,7 +40,7 @@ Graph fusedResNet18(int64_t batch) {
   bindings["H"] = 64;
   bindings["W"] = 64;
   EXPECT_FALSE(bool(inferShapes(graph, bindings)));
-  return fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph);
+  return fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph, fuse);
 }
 
 int nodeNamed(const Graph &graph, llvm::StringRef name) {
@@ -311,16 +311,7 @@ TEST(ConvTunerTest, SmallProblemsTakeTheFirstCandidate) {
   // ResNet18 at batch 3, 64x64, the stem's max pooling fused in (tf32):
   // nodeMacs counts the stem's convolution before the pooling, and only the
   // three 1x1 downsamples (0.7 % of the work each) are too small to tune.
-  auto parsed = parseGraphFile(MGP_SOURCE_DIR "/models/resnet18.graph");
-  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
-  Graph graph = std::move(*parsed);
-  DimBindings bindings;
-  bindings["N"] = 3;
-  bindings["H"] = 64;
-  bindings["W"] = 64;
-  ASSERT_FALSE(bool(inferShapes(graph, bindings)));
-  graph = fuseEpilogues(foldBatchNorm(graph, initWeights(graph, 3)).graph,
-                        kernelFuseOptions(Precision::TF32));
+  Graph graph = fusedResNet18(3, kernelFuseOptions(Precision::TF32));
   int stem = nodeNamed(graph, "maxpool");
   // 3 images x 64 channels x 32 x 32 outputs x (3 x 7 x 7).
   EXPECT_EQ(double(nodeMacs(graph, stem)), 3.0 * 64 * 32 * 32 * 3 * 7 * 7);
